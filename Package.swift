@@ -1,0 +1,78 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Swift 6 language mode with complete strict concurrency for every target.
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "ribcity",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "ribcity", targets: ["ribcity"]),
+        .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
+        .library(name: "Wire", targets: ["Wire"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    ],
+    targets: [
+        // Debian's libzmq3-dev; our own modulemap links "zmq" (no pkg-config: its flags are refused).
+        .systemLibrary(
+            name: "CZeroMQ",
+            providers: [.apt(["libzmq3-dev"])]
+        ),
+        .target(
+            name: "ZeroMQ",
+            dependencies: [
+                "CZeroMQ",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Wire",
+            dependencies: [
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            exclude: ["Proto"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "TransportBench",
+            dependencies: [
+                "CZeroMQ",
+                "ZeroMQ",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "ribcity",
+            dependencies: [
+                "ZeroMQ",
+                "Wire",
+                "TransportBench",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ZeroMQTests",
+            dependencies: ["ZeroMQ", "Wire"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WireTests",
+            dependencies: ["Wire"],
+            swiftSettings: strict
+        ),
+    ]
+)

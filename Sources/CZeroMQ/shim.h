@@ -1,0 +1,6 @@
+#ifndef RIBCITY_CZEROMQ_SHIM_H
+#define RIBCITY_CZEROMQ_SHIM_H
+#include <zmq.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+#endif

@@ -1,0 +1,252 @@
+import CZeroMQ
+import DequeModule
+import Glibc
+
+/// The body of the transport's I/O thread: owns every libzmq socket of the process and moves
+/// messages between them and the buffers that async code reads and writes.
+///
+/// Confined to its thread; nothing here is shared except through `LoopCore` and `SocketCore`.
+final class IOLoop {
+    /// How many messages move per socket and direction before the loop looks at the others.
+    static let batchLimit = 256
+    /// How long a ROUTER waits before retrying a peer that was full (ROUTER has no POLLOUT signal for one peer).
+    static let routerRetry: Duration = .milliseconds(1)
+
+    private final class Entry {
+        let core: SocketCore
+        let raw: RawSocket
+        var monitor: RawSocket?
+        /// Items taken from the outbound buffer that libzmq has not accepted yet.
+        var pending: Deque<OutboundBuffer.Item> = []
+        var retryAt: ContinuousClock.Instant?
+        var closing: (deadline: ContinuousClock.Instant?, waiters: [CheckedContinuation<Void, Never>])?
+
+        init(core: SocketCore, raw: RawSocket) {
+            self.core = core
+            self.raw = raw
+        }
+
+        var hasOutbound: Bool { !pending.isEmpty || !core.outbound.isEmpty }
+    }
+
+    private let core: LoopCore
+    private let clock = ContinuousClock()
+    private var entries: [Entry] = []
+    private var shutdownWaiters: [CheckedContinuation<Void, Never>]?
+
+    init(core: LoopCore) {
+        self.core = core
+    }
+
+    func run() {
+        var items: [zmq_pollitem_t] = []
+        var polled: [(entry: Entry, monitor: Bool)] = []
+        while !(shutdownWaiters != nil && entries.isEmpty) {
+            core.waker.prepareToSleep()
+            items.removeAll(keepingCapacity: true)
+            polled.removeAll(keepingCapacity: true)
+            items.append(zmq_pollitem_t(socket: nil, fd: core.waker.fd, events: Int16(ZMQ_POLLIN), revents: 0))
+            let now = clock.now
+            var wakeAt: ContinuousClock.Instant?
+            for entry in entries {
+                var events: Int32 = 0
+                if entry.closing == nil, entry.core.type.canReceive, entry.core.inbound.hasRoom { events |= ZMQ_POLLIN }
+                if entry.hasOutbound {
+                    if let retryAt = entry.retryAt, retryAt > now {
+                        wakeAt = min(wakeAt ?? retryAt, retryAt)
+                    } else {
+                        events |= ZMQ_POLLOUT
+                    }
+                }
+                if let deadline = entry.closing?.deadline { wakeAt = min(wakeAt ?? deadline, deadline) }
+                items.append(zmq_pollitem_t(socket: entry.raw.handle, fd: 0, events: Int16(events), revents: 0))
+                polled.append((entry, false))
+                if let monitor = entry.monitor {
+                    items.append(zmq_pollitem_t(socket: monitor.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0))
+                    polled.append((entry, true))
+                }
+            }
+            var timeout = -1
+            if core.hasCommands || entries.contains(where: { $0.closing != nil && !$0.hasOutbound }) {
+                timeout = 0
+            } else if let wakeAt {
+                timeout = max(0, (wakeAt - now).millisecondsRoundedUp)
+            }
+            let ready = zmq_poll(&items, Int32(items.count), timeout)
+            core.waker.awake(signalled: ready > 0 && items[0].revents & Int16(ZMQ_POLLIN) != 0)
+            if ready > 0 {
+                for (index, target) in polled.enumerated() {
+                    let revents = Int32(items[index + 1].revents)
+                    if target.monitor {
+                        if revents & ZMQ_POLLIN != 0 { readMonitor(target.entry) }
+                        continue
+                    }
+                    if revents & ZMQ_POLLIN != 0 { receive(target.entry) }
+                    if revents & ZMQ_POLLOUT != 0 { flush(target.entry) }
+                }
+            }
+            for command in core.takeCommands() { execute(command) }
+            finishClosing()
+        }
+        for command in core.takeCommands(stop: true) { refuse(command) }
+        zmq_ctx_term(core.context.pointer)
+        shutdownWaiters?.forEach { $0.resume() }
+    }
+
+    // MARK: Commands
+
+    private func execute(_ command: Command) {
+        switch command {
+        case let .open(socketCore, continuation):
+            guard shutdownWaiters == nil else { return refuse(command) }
+            do {
+                let raw = try RawSocket(context: core.context.pointer, type: socketCore.type)
+                do {
+                    try raw.apply(socketCore.options)
+                    let entry = Entry(core: socketCore, raw: raw)
+                    if socketCore.options.monitor { entry.monitor = try startMonitor(raw, id: socketCore.id) }
+                    entries.append(entry)
+                } catch {
+                    raw.close()
+                    throw error
+                }
+                continuation.resume()
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        case let .perform(id, operation, continuation):
+            guard let entry = entries.first(where: { $0.core.id == id }), entry.closing == nil else {
+                return continuation.resume(throwing: ZMQError.closed("socket \(id)"))
+            }
+            continuation.resume(with: Result { try operation(entry.raw) })
+        case let .close(id, continuation):
+            guard let entry = entries.first(where: { $0.core.id == id }) else { return continuation.resume() }
+            beginClosing(entry, waiter: continuation)
+        case let .shutdown(continuation):
+            shutdownWaiters = (shutdownWaiters ?? []) + (continuation.map { [$0] } ?? [])
+            for entry in entries where entry.closing == nil { beginClosing(entry, waiter: nil) }
+        }
+    }
+
+    private func refuse(_ command: Command) {
+        switch command {
+        case let .open(_, continuation): continuation.resume(throwing: ZMQError.closed("open socket"))
+        case let .perform(id, _, continuation): continuation.resume(throwing: ZMQError.closed("socket \(id)"))
+        case let .close(_, continuation): continuation.resume()
+        case let .shutdown(continuation): continuation?.resume()
+        }
+    }
+
+    // MARK: Moving messages
+
+    private func receive(_ entry: Entry) {
+        var batch: [Message] = []
+        do {
+            while batch.count < Self.batchLimit, let message = try entry.raw.tryReceive() {
+                batch.append(message)
+            }
+        } catch {
+            entry.core.eventSink.yield(SocketEvent(kind: .other(0), endpoint: "", detail: "\(error)"))
+        }
+        guard !batch.isEmpty else { return }
+        entry.core.counters.received.add(batch.count, ordering: .relaxed)
+        entry.core.inbound.deliver(batch)
+    }
+
+    private func flush(_ entry: Entry) {
+        var sent = 0
+        var failed = 0
+        entry.retryAt = nil
+        while sent + failed < Self.batchLimit * 4 {
+            if entry.pending.isEmpty {
+                let batch = entry.core.outbound.take(limit: Self.batchLimit)
+                if batch.isEmpty { break }
+                entry.pending.append(contentsOf: batch)
+            }
+            let item = entry.pending[entry.pending.startIndex]
+            do {
+                guard try entry.raw.trySend(item.message) else {
+                    if entry.core.type == .router { entry.retryAt = clock.now.advanced(by: Self.routerRetry) }
+                    break
+                }
+                entry.pending.removeFirst()
+                sent += 1
+                item.completion?.resume()
+            } catch {
+                entry.pending.removeFirst()
+                failed += 1
+                if let completion = item.completion {
+                    completion.resume(throwing: error)
+                } else {
+                    entry.core.eventSink.yield(SocketEvent(kind: .sendFailed, endpoint: "", detail: "\(error)"))
+                }
+            }
+        }
+        if sent > 0 { entry.core.counters.sent.add(sent, ordering: .relaxed) }
+        if failed > 0 { entry.core.counters.sendFailures.add(failed, ordering: .relaxed) }
+    }
+
+    // MARK: Monitoring
+
+    private func startMonitor(_ raw: RawSocket, id: Int) throws(ZMQError) -> RawSocket {
+        let endpoint = "inproc://ribcity-monitor-\(id)"
+        try raw.startMonitor(endpoint: endpoint)
+        let monitor = try RawSocket(context: core.context.pointer, type: .pair)
+        var options = SocketOptions()
+        options.linger = .zero
+        try monitor.apply(options)
+        try monitor.connect(endpoint)
+        return monitor
+    }
+
+    private func readMonitor(_ entry: Entry) {
+        guard let monitor = entry.monitor else { return }
+        while let message = try? monitor.tryReceive() {
+            if let event = SocketEvent(monitorMessage: message) { entry.core.eventSink.yield(event) }
+        }
+    }
+
+    // MARK: Closing
+
+    private func beginClosing(_ entry: Entry, waiter: CheckedContinuation<Void, Never>?) {
+        if entry.closing == nil {
+            let linger = entry.core.options.linger
+            let deadline = linger < .zero ? nil : clock.now.advanced(by: linger)
+            entry.closing = (deadline, [])
+            entry.core.outbound.seal()
+        }
+        if let waiter { entry.closing?.waiters.append(waiter) }
+    }
+
+    /// Closes the sockets whose queued sends have drained or whose LINGER ran out.
+    private func finishClosing() {
+        let now = clock.now
+        entries.removeAll { entry in
+            guard let closing = entry.closing else { return false }
+            if entry.hasOutbound, closing.deadline.map({ now < $0 }) ?? true { return false }
+            let unsent = Array(entry.pending) + entry.core.outbound.close(error: .closed("send"))
+            entry.pending.removeAll()
+            let error = ZMQError.closed("send")
+            for item in unsent { item.completion?.resume(throwing: error) }
+            if !unsent.isEmpty { entry.core.counters.sendFailures.add(unsent.count, ordering: .relaxed) }
+            if let monitor = entry.monitor {
+                zmq_socket_monitor(entry.raw.handle, nil, 0)
+                monitor.close()
+            }
+            entry.raw.close()
+            entry.core.inbound.finish()
+            entry.core.eventSink.finish()
+            closing.waiters.forEach { $0.resume() }
+            return true
+        }
+    }
+}
+
+private extension Duration {
+    /// Whole milliseconds, rounded up so that a timer never fires early.
+    var millisecondsRoundedUp: Int {
+        let (seconds, attoseconds) = components
+        let perMillisecond: Int64 = 1_000_000_000_000_000
+        return Int(seconds * 1000 + (attoseconds + perMillisecond - 1) / perMillisecond)
+    }
+}

@@ -1,0 +1,53 @@
+import Synchronization
+
+/// Work handed to the I/O thread.
+enum Command: Sendable {
+    /// Create the libzmq socket for `core` and apply its options.
+    case open(SocketCore, CheckedContinuation<Void, any Error>)
+    /// Run an operation on a socket's libzmq handle (bind, connect, subscribe, …).
+    case perform(Int, @Sendable (RawSocket) throws -> String?, CheckedContinuation<String?, any Error>)
+    /// Stop reading, drain queued sends within LINGER, then close.
+    case close(Int, CheckedContinuation<Void, Never>)
+    /// Close every socket as above, terminate the context, and end the thread.
+    case shutdown(CheckedContinuation<Void, Never>?)
+}
+
+/// The state the transport's callers share with its I/O thread.
+final class LoopCore: Sendable {
+    let context: ContextHandle
+    let waker: Waker
+    private let queue = Mutex<(commands: [Command], accepting: Bool)>(([], true))
+    private let socketIDs = Atomic<Int>(0)
+
+    init() throws(ZMQError) {
+        context = try ContextHandle()
+        waker = try Waker()
+    }
+
+    func nextSocketID() -> Int {
+        socketIDs.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
+    /// Queues a command for the I/O thread. Returns `false` once the transport has shut down.
+    func submit(_ command: Command) -> Bool {
+        let accepted = queue.withLock { queue -> Bool in
+            guard queue.accepting else { return false }
+            queue.commands.append(command)
+            return true
+        }
+        if accepted { waker.wake() }
+        return accepted
+    }
+
+    /// Whether commands wait (I/O thread, before sleeping).
+    var hasCommands: Bool { queue.withLock { !$0.commands.isEmpty } }
+
+    /// Takes every waiting command (I/O thread). With `stop`, refuses later ones.
+    func takeCommands(stop: Bool = false) -> [Command] {
+        queue.withLock { queue in
+            if stop { queue.accepting = false }
+            defer { queue.commands.removeAll(keepingCapacity: true) }
+            return queue.commands
+        }
+    }
+}

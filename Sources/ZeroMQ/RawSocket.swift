@@ -1,0 +1,145 @@
+import CZeroMQ
+import Glibc
+
+/// A libzmq socket used from exactly one thread: the I/O thread that created it.
+///
+/// Not `Sendable` on purpose: libzmq sockets are not thread-safe, so this type never
+/// leaves the thread that owns it. Every call is non-blocking.
+final class RawSocket {
+    let handle: UnsafeMutableRawPointer
+    let type: SocketType
+    /// Reused for every receive so that a message costs one copy and no libzmq allocation churn.
+    private let scratch: UnsafeMutablePointer<zmq_msg_t>
+    private var isClosed = false
+
+    init(context: UnsafeMutableRawPointer, type: SocketType) throws(ZMQError) {
+        guard let handle = zmq_socket(context, type.rawValue) else {
+            throw ZMQError.last("create \(type) socket")
+        }
+        self.handle = handle
+        self.type = type
+        scratch = .allocate(capacity: 1)
+        zmq_msg_init(scratch)
+    }
+
+    deinit {
+        close()
+        zmq_msg_close(scratch)
+        scratch.deallocate()
+    }
+
+    func apply(_ options: SocketOptions) throws(ZMQError) {
+        try set(ZMQ_LINGER, options.linger.zmqMilliseconds, "LINGER")
+        if let value = options.sendHighWaterMark { try set(ZMQ_SNDHWM, value, "SNDHWM") }
+        if let value = options.receiveHighWaterMark { try set(ZMQ_RCVHWM, value, "RCVHWM") }
+        if let value = options.routerMandatory { try set(ZMQ_ROUTER_MANDATORY, value ? 1 : 0, "ROUTER_MANDATORY") }
+        if let value = options.immediate { try set(ZMQ_IMMEDIATE, value ? 1 : 0, "IMMEDIATE") }
+        if let value = options.reconnectInterval { try set(ZMQ_RECONNECT_IVL, value.zmqMilliseconds, "RECONNECT_IVL") }
+        if let value = options.reconnectIntervalMax {
+            try set(ZMQ_RECONNECT_IVL_MAX, value.zmqMilliseconds, "RECONNECT_IVL_MAX")
+        }
+        if let value = options.heartbeatInterval { try set(ZMQ_HEARTBEAT_IVL, value.zmqMilliseconds, "HEARTBEAT_IVL") }
+        if let value = options.heartbeatTimeout {
+            try set(ZMQ_HEARTBEAT_TIMEOUT, value.zmqMilliseconds, "HEARTBEAT_TIMEOUT")
+        }
+        if let value = options.heartbeatTTL { try set(ZMQ_HEARTBEAT_TTL, value.zmqMilliseconds, "HEARTBEAT_TTL") }
+        if let value = options.xpubVerbose { try set(ZMQ_XPUB_VERBOSE, value ? 1 : 0, "XPUB_VERBOSE") }
+        if let value = options.routingID { try setBytes(ZMQ_ROUTING_ID, value, "ROUTING_ID") }
+        for prefix in options.subscriptions { try subscribe(prefix) }
+    }
+
+    func subscribe(_ prefix: [UInt8]) throws(ZMQError) {
+        try setBytes(ZMQ_SUBSCRIBE, prefix, "SUBSCRIBE")
+    }
+
+    func unsubscribe(_ prefix: [UInt8]) throws(ZMQError) {
+        try setBytes(ZMQ_UNSUBSCRIBE, prefix, "UNSUBSCRIBE")
+    }
+
+    /// Binds and returns the endpoint actually bound (the port chosen for `tcp://host:*`).
+    func bind(_ endpoint: String) throws(ZMQError) -> String {
+        guard zmq_bind(handle, endpoint) == 0 else { throw ZMQError.last("bind \(endpoint)") }
+        return lastEndpoint ?? endpoint
+    }
+
+    func connect(_ endpoint: String) throws(ZMQError) {
+        guard zmq_connect(handle, endpoint) == 0 else { throw ZMQError.last("connect \(endpoint)") }
+    }
+
+    func disconnect(_ endpoint: String) throws(ZMQError) {
+        guard zmq_disconnect(handle, endpoint) == 0 else { throw ZMQError.last("disconnect \(endpoint)") }
+    }
+
+    func unbind(_ endpoint: String) throws(ZMQError) {
+        guard zmq_unbind(handle, endpoint) == 0 else { throw ZMQError.last("unbind \(endpoint)") }
+    }
+
+    var lastEndpoint: String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        var size = buffer.count
+        guard zmq_getsockopt(handle, ZMQ_LAST_ENDPOINT, &buffer, &size) == 0 else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Hands one whole message to libzmq without blocking.
+    /// - Returns: `false` if libzmq's queue is full (nothing was sent).
+    func trySend(_ message: Message) throws(ZMQError) -> Bool {
+        let last = message.frames.count - 1
+        for (index, frame) in message.frames.enumerated() {
+            let flags = ZMQ_DONTWAIT | (index < last ? ZMQ_SNDMORE : 0)
+            let result = frame.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }
+            if result < 0 {
+                let error = ZMQError.last("send on \(type)")
+                // libzmq accepts the rest of a multipart message once it took the first frame.
+                if index == 0 && error.isWouldBlock { return false }
+                throw error
+            }
+        }
+        return true
+    }
+
+    /// Takes one whole message from libzmq without blocking, or `nil` if none is waiting.
+    func tryReceive() throws(ZMQError) -> Message? {
+        var frames: [[UInt8]] = []
+        while true {
+            let size = zmq_msg_recv(scratch, handle, ZMQ_DONTWAIT)
+            if size < 0 {
+                let error = ZMQError.last("receive on \(type)")
+                if frames.isEmpty && error.isWouldBlock { return nil }
+                throw error
+            }
+            let data = zmq_msg_data(scratch)
+            let frame = [UInt8](unsafeUninitializedCapacity: Int(size)) { buffer, count in
+                if size > 0, let data { buffer.baseAddress!.update(from: data.assumingMemoryBound(to: UInt8.self), count: Int(size)) }
+                count = Int(size)
+            }
+            frames.append(frame)
+            if zmq_msg_more(scratch) == 0 { return Message(frames) }
+        }
+    }
+
+    /// Starts libzmq's monitor for this socket on an inproc endpoint.
+    func startMonitor(endpoint: String) throws(ZMQError) {
+        guard zmq_socket_monitor(handle, endpoint, ZMQ_EVENT_ALL) == 0 else {
+            throw ZMQError.last("monitor \(type)")
+        }
+    }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        zmq_close(handle)
+    }
+
+    private func set(_ option: Int32, _ value: Int32, _ name: String) throws(ZMQError) {
+        var value = value
+        guard zmq_setsockopt(handle, option, &value, MemoryLayout<Int32>.size) == 0 else {
+            throw ZMQError.last("set \(name) on \(type)")
+        }
+    }
+
+    private func setBytes(_ option: Int32, _ value: [UInt8], _ name: String) throws(ZMQError) {
+        let result = value.withUnsafeBytes { zmq_setsockopt(handle, option, $0.baseAddress, $0.count) }
+        guard result == 0 else { throw ZMQError.last("set \(name) on \(type)") }
+    }
+}

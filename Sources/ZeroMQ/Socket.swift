@@ -1,0 +1,125 @@
+/// A ZeroMQ socket owned by a ``Transport``'s I/O thread, used from any task.
+///
+/// Operations are forwarded to the I/O thread; the libzmq socket itself never leaves it.
+/// Sends are queued (bounded: `send` suspends while the queue is full) and received messages
+/// arrive in batches through ``batches`` or one at a time through ``receive()``.
+public final class Socket: Sendable {
+    /// The socket's pattern.
+    public var type: SocketType { core.type }
+
+    let core: SocketCore
+    private let loop: LoopCore
+
+    init(core: SocketCore, loop: LoopCore) {
+        self.core = core
+        self.loop = loop
+    }
+
+    /// Binds to an endpoint (`tcp://127.0.0.1:*` picks a free port).
+    /// - Returns: the endpoint actually bound, with the chosen port.
+    @discardableResult
+    public func bind(_ endpoint: String) async throws -> String {
+        try await perform { try $0.bind(endpoint) } ?? endpoint
+    }
+
+    /// Connects to an endpoint; libzmq completes the connection (and reconnects) in the background.
+    public func connect(_ endpoint: String) async throws {
+        _ = try await perform { try $0.connect(endpoint); return nil }
+    }
+
+    /// Drops a connection made with ``connect(_:)``.
+    public func disconnect(_ endpoint: String) async throws {
+        _ = try await perform { try $0.disconnect(endpoint); return nil }
+    }
+
+    /// Stops listening on an endpoint made with ``bind(_:)``.
+    public func unbind(_ endpoint: String) async throws {
+        _ = try await perform { try $0.unbind(endpoint); return nil }
+    }
+
+    /// Adds a topic prefix (SUB sockets).
+    public func subscribe(_ prefix: String) async throws {
+        let bytes = Array(prefix.utf8)
+        _ = try await perform { try $0.subscribe(bytes); return nil }
+    }
+
+    /// Removes a topic prefix (SUB sockets).
+    public func unsubscribe(_ prefix: String) async throws {
+        let bytes = Array(prefix.utf8)
+        _ = try await perform { try $0.unsubscribe(bytes); return nil }
+    }
+
+    /// Queues a message for sending, suspending while the outbound queue is full.
+    ///
+    /// A message libzmq later refuses is counted in ``statistics()`` and reported on ``events``.
+    public func send(_ message: Message) async throws {
+        try await core.outbound.enqueue([message], operation: "send on \(core.type)")
+    }
+
+    /// Queues many messages at once: the fast path, one hand-off for the whole batch.
+    public func send(contentsOf messages: [Message]) async throws {
+        try await core.outbound.enqueue(messages, operation: "send on \(core.type)")
+    }
+
+    /// Sends a message and waits until libzmq has accepted it.
+    /// - Throws: libzmq's error, e.g. ``ZMQError/isHostUnreachable`` for an unknown ROUTER peer.
+    public func sendConfirmed(_ message: Message) async throws {
+        try await core.outbound.enqueueConfirmed(message, operation: "send on \(core.type)")
+    }
+
+    /// The next received message.
+    /// - Throws: ``ZMQError/closed(_:)`` once the socket is closed and drained.
+    public func receive() async throws -> Message {
+        guard let message = try await core.inbound.take(limit: 1)?.first else {
+            throw ZMQError.closed("receive on \(core.type)")
+        }
+        return message
+    }
+
+    /// Received messages in batches of whatever has arrived (up to `limit`), until the socket closes.
+    public func batches(limit: Int = 1024) -> MessageBatches {
+        MessageBatches(buffer: core.inbound, limit: limit)
+    }
+
+    /// Socket monitor events (when ``SocketOptions/monitor`` is set) and failed sends.
+    /// One consumer; the newest 1024 are kept if it falls behind.
+    public var events: AsyncStream<SocketEvent> { core.events }
+
+    /// Traffic so far.
+    public func statistics() -> SocketStatistics { core.statistics }
+
+    /// Stops receiving, lets queued sends drain within LINGER, then closes. Idempotent.
+    public func close() async {
+        await withCheckedContinuation { continuation in
+            if !loop.submit(.close(core.id, continuation)) { continuation.resume() }
+        }
+    }
+
+    private func perform(_ operation: @escaping @Sendable (RawSocket) throws -> String?) async throws -> String? {
+        try await withCheckedThrowingContinuation { continuation in
+            if !loop.submit(.perform(core.id, operation, continuation)) {
+                continuation.resume(throwing: ZMQError.closed("socket \(core.id)"))
+            }
+        }
+    }
+}
+
+/// The batches of messages a socket receives, as an async sequence that ends when the socket closes.
+public struct MessageBatches: AsyncSequence, Sendable {
+    public typealias Element = [Message]
+    let buffer: InboundBuffer
+    let limit: Int
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let buffer: InboundBuffer
+        let limit: Int
+
+        public mutating func next() async throws -> [Message]? {
+            try await buffer.take(limit: limit)
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(buffer: buffer, limit: limit)
+    }
+}

@@ -1,0 +1,31 @@
+/// What a socket's handle and the I/O thread share: the queues between them, counters and events.
+final class SocketCore: Sendable {
+    let id: Int
+    let type: SocketType
+    let options: SocketOptions
+    let inbound: InboundBuffer
+    let outbound: OutboundBuffer
+    let counters = SocketCounters()
+    let events: AsyncStream<SocketEvent>
+    let eventSink: AsyncStream<SocketEvent>.Continuation
+
+    init(id: Int, type: SocketType, options: SocketOptions, waker: Waker) {
+        self.id = id
+        self.type = type
+        self.options = options
+        inbound = InboundBuffer(capacity: options.inboundCapacity, waker: waker)
+        outbound = OutboundBuffer(capacity: options.outboundCapacity, waker: waker)
+        (events, eventSink) = AsyncStream.makeStream(of: SocketEvent.self, bufferingPolicy: .bufferingNewest(1024))
+    }
+
+    var statistics: SocketStatistics {
+        let (queued, waiting) = outbound.counts
+        return SocketStatistics(
+            sent: counters.sent.load(ordering: .relaxed),
+            received: counters.received.load(ordering: .relaxed),
+            sendFailures: counters.sendFailures.load(ordering: .relaxed),
+            queuedOutbound: queued + waiting,
+            queuedInbound: inbound.count
+        )
+    }
+}

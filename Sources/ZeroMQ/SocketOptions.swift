@@ -1,0 +1,54 @@
+/// The socket options ribcity sets, applied on the I/O thread when the socket is created.
+///
+/// `nil` leaves libzmq's default, except ``linger``, which defaults to one second so that
+/// closing never hangs on a peer that has gone away.
+public struct SocketOptions: Sendable {
+    /// ZMQ_SNDHWM: messages libzmq queues per peer before sends block (or PUB drops).
+    public var sendHighWaterMark: Int32?
+    /// ZMQ_RCVHWM: messages libzmq queues per peer on the receiving side.
+    public var receiveHighWaterMark: Int32?
+    /// ZMQ_LINGER: how long unsent messages may keep the socket alive after close.
+    public var linger: Duration = .seconds(1)
+    /// ZMQ_ROUTER_MANDATORY: sending to an unknown peer fails with EHOSTUNREACH instead of a silent drop.
+    public var routerMandatory: Bool?
+    /// ZMQ_IMMEDIATE: queue messages only to completed connections.
+    public var immediate: Bool?
+    /// ZMQ_RECONNECT_IVL and ZMQ_RECONNECT_IVL_MAX.
+    public var reconnectInterval: Duration?
+    public var reconnectIntervalMax: Duration?
+    /// ZMQ_HEARTBEAT_IVL, ZMQ_HEARTBEAT_TIMEOUT and ZMQ_HEARTBEAT_TTL (ZMTP pings).
+    public var heartbeatInterval: Duration?
+    public var heartbeatTimeout: Duration?
+    public var heartbeatTTL: Duration?
+    /// ZMQ_ROUTING_ID: the identity a DEALER or REQ presents to a ROUTER.
+    public var routingID: [UInt8]?
+    /// ZMQ_XPUB_VERBOSE: pass every subscription upstream, not only new ones.
+    public var xpubVerbose: Bool?
+    /// Topic prefixes a SUB socket subscribes to at creation (`[]` is everything).
+    public var subscriptions: [[UInt8]] = []
+    /// Messages the transport buffers for this socket's sends before `send` suspends.
+    public var outboundCapacity: Int = 4096
+    /// Messages the transport buffers for the consumer before it stops reading from libzmq
+    /// (libzmq's own high-water mark then pushes back on the peer).
+    public var inboundCapacity: Int = 4096
+    /// Whether to publish socket monitor events (connected, disconnected, …) on `Socket.events`.
+    public var monitor: Bool = false
+
+    public init() {}
+
+    /// Options with the given subscriptions, for SUB sockets.
+    public static func subscribing(to prefixes: [String]) -> SocketOptions {
+        var options = SocketOptions()
+        options.subscriptions = prefixes.map { Array($0.utf8) }
+        return options
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, as libzmq's time options take them (saturating).
+    var zmqMilliseconds: Int32 {
+        let (seconds, attoseconds) = components
+        let millis = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return Int32(clamping: millis)
+    }
+}

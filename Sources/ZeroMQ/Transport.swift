@@ -1,0 +1,45 @@
+import Foundation
+
+/// A process's ZeroMQ transport: one libzmq context and one I/O thread that owns every socket.
+///
+/// The I/O thread blocks in `zmq_poll` (woken through an eventfd when there is work), so no
+/// Swift task ever blocks on libzmq. Call ``shutdown()`` when done: it drains queued sends
+/// within each socket's LINGER, closes the sockets and terminates the context.
+public final class Transport: Sendable {
+    let core: LoopCore
+
+    /// Starts the I/O thread.
+    /// - Parameter name: the thread's name, as `top -H` and debuggers show it.
+    public init(name: String = "zmq-io") throws {
+        let core = try LoopCore()
+        self.core = core
+        let thread = Thread {
+            IOLoop(core: core).run()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    deinit {
+        _ = core.submit(.shutdown(nil))
+    }
+
+    /// Creates a socket on the I/O thread.
+    public func socket(_ type: SocketType, options: SocketOptions = SocketOptions()) async throws -> Socket {
+        let socketCore = SocketCore(id: core.nextSocketID(), type: type, options: options, waker: core.waker)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            if !core.submit(.open(socketCore, continuation)) {
+                continuation.resume(throwing: ZMQError.closed("open \(type) socket"))
+            }
+        }
+        return Socket(core: socketCore, loop: core)
+    }
+
+    /// Closes every socket (queued sends drain within LINGER), terminates the context and
+    /// ends the I/O thread. Idempotent; later calls on sockets throw ``ZMQError/isClosed``.
+    public func shutdown() async {
+        await withCheckedContinuation { continuation in
+            if !core.submit(.shutdown(continuation)) { continuation.resume() }
+        }
+    }
+}

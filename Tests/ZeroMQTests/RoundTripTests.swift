@@ -1,0 +1,98 @@
+import Testing
+@testable import ZeroMQ
+
+@Suite("Round trips and multipart integrity")
+struct RoundTripTests {
+    @Test("DEALER to ROUTER and back", arguments: Endpoints.allCases)
+    func dealerRouterRoundTrip(over endpoints: Endpoints) async throws {
+        try await within(20) {
+            let transport = try Transport()
+            let router = try await transport.socket(.router)
+            let endpoint = try await router.bind(endpoints.bindEndpoint)
+            var options = SocketOptions()
+            options.routingID = Array("rider-7".utf8)
+            let dealer = try await transport.socket(.dealer, options: options)
+            try await dealer.connect(endpoint)
+
+            try await dealer.send(Message(strings: ["hello", "world"]))
+            let request = try await router.receive()
+            #expect(request.strings == ["rider-7", "hello", "world"])
+
+            try await router.send(Message([request.frames[0], Array("welcome".utf8)]))
+            let reply = try await dealer.receive()
+            #expect(reply.strings == ["welcome"])
+            await transport.shutdown()
+        }
+    }
+
+    @Test("Multipart messages arrive whole and in order", arguments: Endpoints.allCases)
+    func multipartIntegrity(over endpoints: Endpoints) async throws {
+        try await within(30) {
+            let transport = try Transport()
+            let pull = try await transport.socket(.pull)
+            let endpoint = try await pull.bind(endpoints.bindEndpoint)
+            let push = try await transport.socket(.push)
+            try await push.connect(endpoint)
+
+            var generator = SplitMix(seed: 42)
+            let sent: [Message] = (0..<2_000).map { index in
+                let frameCount = Int(generator.next() % 5) + 1
+                return Message((0..<frameCount).map { frame in
+                    let size = frame == 0 ? 8 : Int(generator.next() % 300)
+                    var bytes = withUnsafeBytes(of: UInt64(index).bigEndian) { Array($0) }
+                    bytes += (0..<max(0, size - 8)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+                    return frame == 0 ? bytes : Array(bytes.dropFirst(8))
+                })
+            }
+            let large = Message([Array(repeating: 0xAB, count: 1 << 20), [], [1]])
+            try await push.send(contentsOf: sent)
+            try await push.send(large)
+
+            var received: [Message] = []
+            for try await batch in pull.batches() {
+                received += batch
+                if received.count == sent.count + 1 { break }
+            }
+            #expect(Array(received.prefix(sent.count)) == sent)
+            #expect(received.last == large)
+            await transport.shutdown()
+        }
+    }
+
+    @Test("Queued sends are delivered when the socket closes right after")
+    func closeDrainsQueuedSends() async throws {
+        try await within(20) {
+            let transport = try Transport()
+            let pull = try await transport.socket(.pull)
+            let endpoint = try await pull.bind(ipcEndpoint("drain"))
+            let push = try await transport.socket(.push)
+            try await push.connect(endpoint)
+            let messages = (0..<5_000).map { Message(Array("m\($0)".utf8)) }
+            try await push.send(contentsOf: messages)
+            await push.close()
+
+            var received: [Message] = []
+            for try await batch in pull.batches() {
+                received += batch
+                if received.count == messages.count { break }
+            }
+            #expect(received == messages)
+            #expect(push.statistics().sent == messages.count)
+            #expect(push.statistics().sendFailures == 0)
+            await transport.shutdown()
+        }
+    }
+}
+
+/// A small seeded generator, so that test data is the same on every run.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import ZeroMQ
+
+struct TimedOut: Error, CustomStringConvertible {
+    let what: String
+    var description: String { "timed out: \(what)" }
+}
+
+/// Runs `body`, failing instead of hanging the suite if it takes longer than `seconds`.
+/// A guard against hangs, not a performance assertion.
+func within<T: Sendable>(_ seconds: Double, _ what: String = #function,
+                         _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else { throw TimedOut(what: what) }
+        return value
+    }
+}
+
+/// A fresh ipc endpoint in the temporary directory.
+func ipcEndpoint(_ name: String = "t") -> String {
+    "ipc://\(NSTemporaryDirectory())ribcity-test-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+}
+
+/// The three transports the tests run over, each with an endpoint to bind and how to connect to it.
+enum Endpoints: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case inproc, ipc, tcp
+
+    var bindEndpoint: String {
+        switch self {
+        case .inproc: "inproc://test-\(UInt32.random(in: 0...UInt32.max))"
+        case .ipc: ipcEndpoint()
+        case .tcp: "tcp://127.0.0.1:*"
+        }
+    }
+
+    var testDescription: String { rawValue }
+}
+
+/// Waits (polling, bounded) until `condition` holds.
+func eventually(_ seconds: Double = 10, _ condition: @Sendable () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return await condition()
+}
