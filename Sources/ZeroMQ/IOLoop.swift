@@ -27,6 +27,10 @@ final class IOLoop {
         }
 
         var hasOutbound: Bool { !pending.isEmpty || !core.outbound.isEmpty }
+
+        /// A ROUTER has no POLLOUT for one peer (with ROUTER_MANDATORY and no peers it never
+        /// signals it at all): the loop tries it directly and backs off when a peer is full.
+        var sendsWithoutPollout: Bool { core.type == .router }
     }
 
     private let core: LoopCore
@@ -54,6 +58,8 @@ final class IOLoop {
                 if entry.hasOutbound {
                     if let retryAt = entry.retryAt, retryAt > now {
                         wakeAt = min(wakeAt ?? retryAt, retryAt)
+                    } else if entry.sendsWithoutPollout {
+                        wakeAt = now
                     } else {
                         events |= ZMQ_POLLOUT
                     }
@@ -84,6 +90,9 @@ final class IOLoop {
                     if revents & ZMQ_POLLIN != 0 { receive(target.entry) }
                     if revents & ZMQ_POLLOUT != 0 { flush(target.entry) }
                 }
+            }
+            for entry in entries where entry.sendsWithoutPollout && entry.hasOutbound {
+                if entry.retryAt.map({ $0 <= clock.now }) ?? true { flush(entry) }
             }
             for command in core.takeCommands() { execute(command) }
             finishClosing()

@@ -59,17 +59,23 @@ struct RoundTripTests {
         }
     }
 
-    @Test("Queued sends are delivered when the socket closes right after")
+    /// libzmq 4.3 itself may drop messages still in a closing socket's pipe over ipc and tcp
+    /// despite LINGER (zeromq/libzmq#3774, #4660), so delivery is checked over inproc; the
+    /// transport's own promise, checked here, is that close hands every queued message to
+    /// libzmq before the socket goes.
+    @Test("Close hands every queued send to libzmq before the socket goes")
     func closeDrainsQueuedSends() async throws {
         try await within(20) {
             let transport = try Transport()
             let pull = try await transport.socket(.pull)
-            let endpoint = try await pull.bind(ipcEndpoint("drain"))
+            let endpoint = try await pull.bind("inproc://drain")
             let push = try await transport.socket(.push)
             try await push.connect(endpoint)
             let messages = (0..<5_000).map { Message(Array("m\($0)".utf8)) }
             try await push.send(contentsOf: messages)
             await push.close()
+            #expect(push.statistics().sent == messages.count)
+            #expect(push.statistics().sendFailures == 0)
 
             var received: [Message] = []
             for try await batch in pull.batches() {
@@ -77,8 +83,6 @@ struct RoundTripTests {
                 if received.count == messages.count { break }
             }
             #expect(received == messages)
-            #expect(push.statistics().sent == messages.count)
-            #expect(push.statistics().sendFailures == 0)
             await transport.shutdown()
         }
     }

@@ -52,3 +52,12 @@ func eventually(_ seconds: Double = 10, _ condition: @Sendable () async -> Bool)
     }
     return await condition()
 }
+
+/// The value `body` produces within `seconds`, or `nil` if it takes longer (the body is cancelled).
+func attempt<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T? {
+    do {
+        return try await within(seconds, "attempt", body)
+    } catch is TimedOut {
+        return nil
+    }
+}

@@ -1,0 +1,136 @@
+import Testing
+@testable import ZeroMQ
+
+@Suite("Socket behaviour")
+struct SocketBehaviourTests {
+    @Test("ROUTER_MANDATORY to an unknown peer is an error, not a silent drop")
+    func routerMandatoryUnknownPeer() async throws {
+        try await within(20) {
+            let transport = try Transport()
+            var options = SocketOptions()
+            options.routerMandatory = true
+            let router = try await transport.socket(.router, options: options)
+            try await router.bind("inproc://mandatory")
+
+            let error = await #expect(throws: ZMQError.self) {
+                try await router.sendConfirmed(Message(strings: ["nobody", "hello"]))
+            }
+            #expect(error?.isHostUnreachable == true)
+
+            try await router.send(Message(strings: ["nobody-either", "hello"]))
+            var events = router.events.makeAsyncIterator()
+            let event = await events.next()
+            #expect(event?.kind == .sendFailed)
+            #expect(router.statistics().sendFailures == 2)
+            await transport.shutdown()
+        }
+    }
+
+    @Test("Shutdown with a dead peer finishes within LINGER")
+    func shutdownWithDeadPeer() async throws {
+        let start = ContinuousClock.now
+        try await within(15) {
+            let transport = try Transport()
+            var options = SocketOptions()
+            options.linger = .milliseconds(200)
+            let dealer = try await transport.socket(.dealer, options: options)
+            // The peer never answers: nothing listens on this port.
+            try await dealer.connect("tcp://127.0.0.1:1")
+            try await dealer.send(contentsOf: (0..<100).map { Message(Array("\($0)".utf8)) })
+            await transport.shutdown()
+        }
+        // Generous bound: what matters is that it does not hang on the unsent messages.
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
+    @Test("Monitor events report connects and disconnects")
+    func monitorEvents() async throws {
+        try await within(20) {
+            let transport = try Transport()
+            let server = try await transport.socket(.router)
+            let endpoint = try await server.bind("tcp://127.0.0.1:*")
+            var options = SocketOptions()
+            options.monitor = true
+            options.reconnectInterval = .milliseconds(50)
+            let client = try await transport.socket(.dealer, options: options)
+            try await client.connect(endpoint)
+            var events = client.events.makeAsyncIterator()
+            var kinds: [SocketEvent.Kind] = []
+            while let event = await events.next() {
+                kinds.append(event.kind)
+                if event.kind == .handshakeSucceeded { break }
+            }
+            #expect(kinds.contains(.connected))
+            #expect(kinds.last == .handshakeSucceeded)
+
+            await server.close()
+            while let event = await events.next() {
+                if event.kind == .disconnected {
+                    #expect(event.endpoint == endpoint)
+                    break
+                }
+            }
+            await transport.shutdown()
+        }
+    }
+
+    @Test("Closed sockets refuse work and end their streams")
+    func closedSocket() async throws {
+        try await within(20) {
+            let transport = try Transport()
+            let pull = try await transport.socket(.pull)
+            let push = try await transport.socket(.push)
+            await pull.close()
+            await pull.close()
+            await #expect(throws: ZMQError.self) { try await pull.receive() }
+            await #expect(throws: ZMQError.self) { try await pull.bind("inproc://closed") }
+            var batches = pull.batches().makeAsyncIterator()
+            #expect(try await batches.next() == nil)
+
+            await transport.shutdown()
+            let error = await #expect(throws: ZMQError.self) { try await push.send(Message([1])) }
+            #expect(error?.isClosed == true)
+            await #expect(throws: ZMQError.self) { try await transport.socket(.pub) }
+            await transport.shutdown()
+        }
+    }
+
+    @Test("Bad endpoints are errors naming the endpoint")
+    func badEndpoint() async throws {
+        try await within(20) {
+            let transport = try Transport()
+            let socket = try await transport.socket(.pub)
+            let error = await #expect(throws: ZMQError.self) { try await socket.bind("nonsense://x") }
+            #expect(error?.description.contains("nonsense://x") == true)
+            await transport.shutdown()
+        }
+    }
+
+    @Test("The XSUB/XPUB proxy forwards publishers to subscribers and stops cleanly")
+    func proxyForwards() async throws {
+        try await within(20) {
+            let transport = try Transport()
+            let proxy = try await Proxy.start(
+                on: transport,
+                frontend: .init(.xsub, bind: "tcp://127.0.0.1:*"),
+                backend: .init(.xpub, bind: "tcp://127.0.0.1:*")
+            )
+            let sub = try await transport.socket(.sub, options: .subscribing(to: ["dispatch."]))
+            try await sub.connect(proxy.backendEndpoint)
+            let pub = try await transport.socket(.pub)
+            try await pub.connect(proxy.frontendEndpoint)
+
+            // The subscription travels SUB → XPUB → XSUB → PUB; publish until it has arrived.
+            var received: Message?
+            while received == nil {
+                try await pub.send(Message(strings: ["dispatch.request", "payload"]))
+                try await pub.send(Message(strings: ["other.topic", "filtered"]))
+                received = try await attempt(0.1) { try await sub.receive() }
+            }
+            #expect(received?.strings == ["dispatch.request", "payload"])
+            await proxy.stop()
+            await proxy.stop()
+            await transport.shutdown()
+        }
+    }
+}
