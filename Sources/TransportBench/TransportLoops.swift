@@ -1,0 +1,77 @@
+import Histogram
+import ZeroMQ
+
+/// The same four loops as ``RawLoops``, through ribcity's transport.
+enum TransportLoops {
+    static let batchSize = 256
+
+    static func receive(bind endpoint: String, count: Int, ready: @Sendable (String) -> Void) async throws -> UInt64 {
+        let transport = try Transport(name: "bench-io")
+        let pull = try await transport.socket(.pull)
+        ready(try await pull.bind(endpoint))
+        var received = 0
+        var start: UInt64 = 0
+        for try await batch in pull.batches() {
+            if received == 0 { start = monotonicNanoseconds() }
+            received += batch.count
+            if received >= count { break }
+        }
+        let elapsed = monotonicNanoseconds() - start
+        await transport.shutdown()
+        return elapsed
+    }
+
+    /// Sends in batches (`batched`) or one `send` per message.
+    static func send(connect endpoint: String, count: Int, size: Int, batched: Bool) async throws {
+        let transport = try Transport(name: "bench-io")
+        var options = SocketOptions()
+        options.linger = .seconds(-1)
+        let push = try await transport.socket(.push, options: options)
+        try await push.connect(endpoint)
+        let message = Message([UInt8](repeating: 0x5A, count: size))
+        if batched {
+            let batch = [Message](repeating: message, count: batchSize)
+            var sent = 0
+            while sent < count {
+                let next = min(batchSize, count - sent)
+                try await push.send(contentsOf: next == batchSize ? batch : Array(batch.prefix(next)))
+                sent += next
+            }
+        } else {
+            for _ in 0..<count { try await push.send(message) }
+        }
+        await transport.shutdown()
+    }
+
+    static func ping(bind endpoint: String, count: Int, size: Int,
+                     ready: @Sendable (String) -> Void) async throws -> Histogram<UInt64> {
+        let transport = try Transport(name: "bench-io")
+        var options = SocketOptions()
+        options.linger = .zero
+        let dealer = try await transport.socket(.dealer, options: options)
+        ready(try await dealer.bind(endpoint))
+        let message = Message([UInt8](repeating: 0x5A, count: size))
+        var histogram = Histogram<UInt64>(highestTrackableValue: 10_000_000_000)
+        for index in 0..<(count + count / 10) {
+            let start = monotonicNanoseconds()
+            try await dealer.send(message)
+            _ = try await dealer.receive()
+            if index >= count / 10 { _ = histogram.record(monotonicNanoseconds() - start) }
+        }
+        await transport.shutdown()
+        return histogram
+    }
+
+    static func echo(connect endpoint: String, count: Int) async throws {
+        let transport = try Transport(name: "bench-io")
+        let router = try await transport.socket(.router)
+        try await router.connect(endpoint)
+        var echoed = 0
+        for try await batch in router.batches() {
+            try await router.send(contentsOf: batch)
+            echoed += batch.count
+            if echoed >= count { break }
+        }
+        await transport.shutdown()
+    }
+}

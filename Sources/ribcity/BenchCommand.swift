@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import TransportBench
+
+/// `ribcity bench …`: benchmarks, each with its baseline measured in the same run.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Benchmarks, each against a baseline measured in the same run.",
+        subcommands: [TransportBenchCommand.self]
+    )
+}
+
+struct TransportBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transport",
+        abstract: "ribcity's ZeroMQ transport versus raw libzmq: one-way msgs/s and round-trip latency."
+    )
+
+    @Option(help: "Messages per one-way case.")
+    var messages = 1_000_000
+
+    @Option(help: "Recorded round trips per latency case (a tenth more warm up first).")
+    var roundTrips = 20_000
+
+    @Option(help: "Repetitions of each case; the best one-way rate and the median latencies are kept.")
+    var repeats = 3
+
+    @Flag(help: "Print the results as a Markdown table.")
+    var markdown = false
+
+    func run() async throws {
+        let bench = TransportBenchmark(messages: messages, roundTrips: roundTrips)
+        var report = TransportReport()
+        for link in bench.links {
+            for size in bench.sizes {
+                for implementation in TransportBenchmark.Implementation.allCases {
+                    var runs: [TransportBenchmark.Throughput] = []
+                    for _ in 0..<max(1, repeats) {
+                        runs.append(try await bench.measureThroughput(link: link, size: size, implementation: implementation))
+                    }
+                    let best = runs.max { $0.messagesPerSecond < $1.messagesPerSecond }!
+                    report.throughput.append(best)
+                    progress("one-way \(link) \(size) B \(implementation.rawValue): \(Int(best.messagesPerSecond)) msgs/s")
+                }
+            }
+            for implementation in [TransportBenchmark.Implementation.raw, .perMessage] {
+                var runs: [TransportBenchmark.RoundTrip] = []
+                for _ in 0..<max(1, repeats) {
+                    runs.append(try await bench.measureRoundTrip(link: link, implementation: implementation))
+                }
+                let median = runs.sorted { $0.p50Microseconds < $1.p50Microseconds }[runs.count / 2]
+                report.roundTrips.append(median)
+                progress("round trip \(link) \(implementation.rawValue): p50 \(median.p50Microseconds) µs")
+            }
+        }
+        print(markdown ? report.markdown() : report.text())
+    }
+
+    private func progress(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
+
+struct BenchPeerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-peer",
+        abstract: "The far end of a benchmark case (started by `ribcity bench`).",
+        shouldDisplay: false
+    )
+
+    @Argument var role: String
+    @Option var implementation: String
+    @Option var endpoint: String
+    @Option var count: Int
+    @Option var size = 64
+
+    func run() async throws {
+        guard let implementation = TransportBenchmark.Implementation(rawValue: implementation) else {
+            throw ValidationError("unknown implementation \(self.implementation)")
+        }
+        try await TransportBenchmark.runPeer(role: role, implementation: implementation, endpoint: endpoint,
+                                             count: count, size: size)
+    }
+}

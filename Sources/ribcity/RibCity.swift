@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct RibCity: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ribcity",
+        abstract: "A multi-process simulation of a ride-hailing city over ZeroMQ.",
+        subcommands: [DemoCommand.self, BenchCommand.self, DemoPeerCommand.self, BenchPeerCommand.self]
+    )
+}
