@@ -1,7 +1,7 @@
 import Foundation
 
 /// Runs blocking work (raw libzmq loops) on a thread of its own, never on the Swift task pool.
-func onDedicatedThread<T: Sendable>(_ name: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+public func onDedicatedThread<T: Sendable>(_ name: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread {
             continuation.resume(with: Result { try body() })

@@ -29,8 +29,8 @@ enum RawLoops {
         return monotonicNanoseconds() - start
     }
 
-    /// Connects a PUSH socket and sends `count` messages of `size` bytes.
-    static func send(connect endpoint: String, count: Int, size: Int) throws {
+    /// Connects a PUSH socket, sends `count` messages of `size` bytes, and closes once `done` returns.
+    static func send(connect endpoint: String, count: Int, size: Int, done: () -> Void) throws {
         let context = zmq_ctx_new()
         defer { zmq_ctx_term(context) }
         let socket = zmq_socket(context, ZMQ_PUSH)
@@ -42,6 +42,7 @@ enum RawLoops {
         for _ in 0..<count {
             guard zmq_send(socket, payload, size, 0) >= 0 else { throw Failure.last("send") }
         }
+        done()
     }
 
     /// Binds a DEALER, waits for the echo peer, then times `count` request/reply round trips.

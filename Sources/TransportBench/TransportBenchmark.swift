@@ -70,11 +70,13 @@ public struct TransportBenchmark: Sendable {
             }
         }()
         let endpoint = await peer.endpoint()
-        try await PeerProcess(arguments: [
+        let sender = try PeerProcess(arguments: [
             "bench-peer", "send", "--implementation", implementation.rawValue, "--endpoint", endpoint,
             "--count", "\(count)", "--size", "\(size)",
-        ]).run()
+        ])
         let elapsed = try await nanoseconds
+        sender.release()
+        try await sender.wait()
         return Throughput(link: link, size: size, implementation: implementation, messages: count,
                           seconds: Double(elapsed) / 1e9)
     }
@@ -97,11 +99,13 @@ public struct TransportBenchmark: Sendable {
             }
         }()
         let endpoint = await peer.endpoint()
-        try await PeerProcess(arguments: [
+        let echo = try PeerProcess(arguments: [
             "bench-peer", "echo", "--implementation", implementation.rawValue, "--endpoint", endpoint,
             "--count", "\(total)",
-        ]).run()
+        ])
         let result = try await histogram
+        echo.release()
+        try await echo.wait()
         return RoundTrip(link: link, implementation: implementation,
                          p50Microseconds: Double(result.valueAtPercentile(50)) / 1000,
                          p99Microseconds: Double(result.valueAtPercentile(99)) / 1000)
@@ -112,9 +116,16 @@ public struct TransportBenchmark: Sendable {
                                count: Int, size: Int) async throws {
         switch (role, implementation) {
         case ("send", .raw):
-            try await onDedicatedThread("bench-raw") { try RawLoops.send(connect: endpoint, count: count, size: size) }
+            try await onDedicatedThread("bench-raw") {
+                try RawLoops.send(connect: endpoint, count: count, size: size) {
+                    _ = FileHandle.standardInput.readDataToEndOfFile()
+                }
+            }
         case ("send", _):
-            try await TransportLoops.send(connect: endpoint, count: count, size: size, batched: implementation == .batched)
+            try await TransportLoops.send(connect: endpoint, count: count, size: size,
+                                          batched: implementation == .batched) {
+                try await PeerProcess.waitForRelease()
+            }
         case ("echo", .raw):
             try await onDedicatedThread("bench-raw") { try RawLoops.echo(connect: endpoint, count: count) }
         case ("echo", _):

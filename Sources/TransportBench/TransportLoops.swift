@@ -22,7 +22,8 @@ enum TransportLoops {
     }
 
     /// Sends in batches (`batched`) or one `send` per message.
-    static func send(connect endpoint: String, count: Int, size: Int, batched: Bool) async throws {
+    static func send(connect endpoint: String, count: Int, size: Int, batched: Bool,
+                     done: () async throws -> Void) async throws {
         let transport = try Transport(name: "bench-io")
         var options = SocketOptions()
         options.linger = .seconds(-1)
@@ -40,6 +41,7 @@ enum TransportLoops {
         } else {
             for _ in 0..<count { try await push.send(message) }
         }
+        try await done()
         await transport.shutdown()
     }
 

@@ -29,7 +29,7 @@ final class RawSocket {
     }
 
     func apply(_ options: SocketOptions) throws(ZMQError) {
-        try set(ZMQ_LINGER, options.linger.zmqMilliseconds, "LINGER")
+        try set(ZMQ_LINGER, options.linger < .zero ? -1 : options.linger.zmqMilliseconds, "LINGER")
         if let value = options.sendHighWaterMark { try set(ZMQ_SNDHWM, value, "SNDHWM") }
         if let value = options.receiveHighWaterMark { try set(ZMQ_RCVHWM, value, "RCVHWM") }
         if let value = options.routerMandatory { try set(ZMQ_ROUTER_MANDATORY, value ? 1 : 0, "ROUTER_MANDATORY") }

@@ -8,6 +8,7 @@ public struct SocketOptions: Sendable {
     /// ZMQ_RCVHWM: messages libzmq queues per peer on the receiving side.
     public var receiveHighWaterMark: Int32?
     /// ZMQ_LINGER: how long unsent messages may keep the socket alive after close.
+    /// A negative duration waits forever (libzmq's -1); use it only where the peer is known alive.
     public var linger: Duration = .seconds(1)
     /// ZMQ_ROUTER_MANDATORY: sending to an unknown peer fails with EHOSTUNREACH instead of a silent drop.
     public var routerMandatory: Bool?

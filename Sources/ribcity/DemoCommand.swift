@@ -30,7 +30,7 @@ struct DemoCommand: AsyncParsableCommand {
         let bus = try await events.bind(tcp ? "tcp://127.0.0.1:*" : "\(base)-events")
         log.note("dispatch listening: sessions on \(sessions), events on \(bus)")
 
-        let rider = Task { try await PeerProcess(arguments: ["demo-peer", "--sessions", sessions, "--events", bus]).run() }
+        let rider = Task { try await PeerProcess.run(arguments: ["demo-peer", "--sessions", sessions, "--events", bus]) }
         var dispatch = DemoDispatch(log: log, router: router, events: events)
         try await dispatch.serve()
         try await rider.value

@@ -95,6 +95,38 @@ struct SocketBehaviourTests {
         }
     }
 
+    @Test("Every option is accepted by libzmq, infinite LINGER included")
+    func allOptions() async throws {
+        try await within(20) {
+            let transport = try Transport()
+            var options = SocketOptions()
+            options.linger = .seconds(-1)
+            options.sendHighWaterMark = 10
+            options.receiveHighWaterMark = 10
+            options.immediate = true
+            options.reconnectInterval = .milliseconds(100)
+            options.reconnectIntervalMax = .seconds(5)
+            options.heartbeatInterval = .seconds(1)
+            options.heartbeatTimeout = .seconds(5)
+            options.heartbeatTTL = .seconds(10)
+            options.routingID = Array("everything".utf8)
+            let dealer = try await transport.socket(.dealer, options: options)
+            await dealer.close()
+            var router = SocketOptions()
+            router.routerMandatory = true
+            _ = try await transport.socket(.router, options: router)
+            var xpub = SocketOptions()
+            xpub.xpubVerbose = true
+            _ = try await transport.socket(.xpub, options: xpub)
+            for type in SocketType.allCases {
+                let socket = try await transport.socket(type)
+                #expect(socket.type == type)
+                #expect(!type.description.isEmpty)
+            }
+            await transport.shutdown()
+        }
+    }
+
     @Test("Bad endpoints are errors naming the endpoint")
     func badEndpoint() async throws {
         try await within(20) {
