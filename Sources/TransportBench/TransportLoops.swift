@@ -29,17 +29,18 @@ enum TransportLoops {
         options.linger = .seconds(-1)
         let push = try await transport.socket(.push, options: options)
         try await push.connect(endpoint)
-        let message = Message([UInt8](repeating: 0x5A, count: size))
+        // A fresh message per send, as real senders make (sharing one buffer between threads
+        // would measure refcount contention, not the transport).
+        let payload = [UInt8](repeating: 0x5A, count: size)
         if batched {
-            let batch = [Message](repeating: message, count: batchSize)
             var sent = 0
             while sent < count {
                 let next = min(batchSize, count - sent)
-                try await push.send(contentsOf: next == batchSize ? batch : Array(batch.prefix(next)))
+                try await push.send(contentsOf: (0..<next).map { _ in Message(payload.withUnsafeBufferPointer { Array($0) }) })
                 sent += next
             }
         } else {
-            for _ in 0..<count { try await push.send(message) }
+            for _ in 0..<count { try await push.send(Message(payload.withUnsafeBufferPointer { Array($0) })) }
         }
         try await done()
         await transport.shutdown()

@@ -16,8 +16,9 @@ final class IOLoop {
         let core: SocketCore
         let raw: RawSocket
         var monitor: RawSocket?
-        /// Items taken from the outbound buffer that libzmq has not accepted yet.
-        var pending: Deque<OutboundBuffer.Item> = []
+        /// The batch being handed to libzmq, and how many of its messages already went.
+        var current: OutboundBuffer.Batch?
+        var currentIndex = 0
         var retryAt: ContinuousClock.Instant?
         var closing: (deadline: ContinuousClock.Instant?, waiters: [CheckedContinuation<Void, Never>])?
 
@@ -26,7 +27,7 @@ final class IOLoop {
             self.raw = raw
         }
 
-        var hasOutbound: Bool { !pending.isEmpty || !core.outbound.isEmpty }
+        var hasOutbound: Bool { current != nil || !core.outbound.isEmpty }
 
         /// A ROUTER has no POLLOUT for one peer (with ROUTER_MANDATORY and no peers it never
         /// signals it at all): the loop tries it directly and backs off when a peer is full.
@@ -34,15 +35,19 @@ final class IOLoop {
     }
 
     private let core: LoopCore
+    private let name: String
     private let clock = ContinuousClock()
     private var entries: [Entry] = []
     private var shutdownWaiters: [CheckedContinuation<Void, Never>]?
 
-    init(core: LoopCore) {
+    init(core: LoopCore, name: String) {
         self.core = core
+        self.name = name
     }
 
     func run() {
+        let threadName = String(name.prefix(15))  // Linux allows 15 characters
+        _ = ribcity_set_thread_name(threadName)
         var items: [zmq_pollitem_t] = []
         var polled: [(entry: Entry, monitor: Bool)] = []
         while !(shutdownWaiters != nil && entries.isEmpty) {
@@ -163,34 +168,43 @@ final class IOLoop {
     }
 
     private func flush(_ entry: Entry) {
+        // Work on locals: the entry's fields are class storage, checked for exclusivity on every access.
+        var current = entry.current
+        var index = entry.currentIndex
         var sent = 0
         var failed = 0
-        entry.retryAt = nil
+        let raw = entry.raw
+        var retry = false
         while sent + failed < Self.batchLimit * 4 {
-            if entry.pending.isEmpty {
-                let batch = entry.core.outbound.take(limit: Self.batchLimit)
-                if batch.isEmpty { break }
-                entry.pending.append(contentsOf: batch)
+            if current == nil {
+                current = entry.core.outbound.takeBatch()
+                index = 0
             }
-            let item = entry.pending[entry.pending.startIndex]
+            guard let batch = current else { break }
             do {
-                guard try entry.raw.trySend(item.message) else {
-                    if entry.core.type == .router { entry.retryAt = clock.now.advanced(by: Self.routerRetry) }
+                guard try raw.trySend(batch.messages[index]) else {
+                    retry = true
                     break
                 }
-                entry.pending.removeFirst()
                 sent += 1
-                item.completion?.resume()
             } catch {
-                entry.pending.removeFirst()
                 failed += 1
-                if let completion = item.completion {
-                    completion.resume(throwing: error)
-                } else {
-                    entry.core.eventSink.yield(SocketEvent(kind: .sendFailed, endpoint: "", detail: "\(error)"))
+                if let confirmation = batch.confirmation {
+                    confirmation.fail(error)
+                    current = nil
+                    continue
                 }
+                entry.core.eventSink.yield(SocketEvent(kind: .sendFailed, endpoint: "", detail: "\(error)"))
+            }
+            index += 1
+            if index == batch.messages.count {
+                batch.confirmation?.succeed()
+                current = nil
             }
         }
+        entry.current = current
+        entry.currentIndex = index
+        entry.retryAt = retry && entry.core.type == .router ? clock.now.advanced(by: Self.routerRetry) : nil
         if sent > 0 { entry.core.counters.sent.add(sent, ordering: .relaxed) }
         if failed > 0 { entry.core.counters.sendFailures.add(failed, ordering: .relaxed) }
     }
@@ -233,11 +247,16 @@ final class IOLoop {
         entries.removeAll { entry in
             guard let closing = entry.closing else { return false }
             if entry.hasOutbound, closing.deadline.map({ now < $0 }) ?? true { return false }
-            let unsent = Array(entry.pending) + entry.core.outbound.close(error: .closed("send"))
-            entry.pending.removeAll()
             let error = ZMQError.closed("send")
-            for item in unsent { item.completion?.resume(throwing: error) }
-            if !unsent.isEmpty { entry.core.counters.sendFailures.add(unsent.count, ordering: .relaxed) }
+            var unsent = entry.core.outbound.close(error: error)
+            if var current = entry.current {
+                current.messages.removeFirst(entry.currentIndex)
+                unsent.insert(current, at: 0)
+                entry.current = nil
+            }
+            for batch in unsent { batch.confirmation?.fail(error) }
+            let lost = unsent.reduce(0) { $0 + $1.messages.count }
+            if lost > 0 { entry.core.counters.sendFailures.add(lost, ordering: .relaxed) }
             if let monitor = entry.monitor {
                 zmq_socket_monitor(entry.raw.handle, nil, 0)
                 monitor.close()

@@ -3,11 +3,16 @@ import Synchronization
 
 /// Messages received by the I/O thread, waiting for the socket's consumer.
 ///
-/// Bounded: when it holds `capacity` messages the I/O thread stops reading the socket, so
-/// libzmq's high-water mark pushes back on the sending peer instead of memory growing here.
+/// Holds the batches as the I/O thread delivered them and hands them on whole when it can, so
+/// a message costs nothing here beyond its batch's share. Bounded: when it holds `capacity`
+/// messages the I/O thread stops reading the socket, and libzmq's high-water mark then pushes
+/// back on the sending peer instead of memory growing here.
 final class InboundBuffer: Sendable {
     private struct State {
-        var queue: Deque<Message> = []
+        var chunks: Deque<[Message]> = []
+        /// Messages of the first chunk already taken.
+        var headOffset = 0
+        var count = 0
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var nextWaiterID: UInt64 = 0
         var finished = false
@@ -15,6 +20,29 @@ final class InboundBuffer: Sendable {
         mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
             defer { waiters.removeAll(keepingCapacity: true) }
             return Array(waiters.values)
+        }
+
+        /// Removes up to `limit` messages, moving whole chunks where it can.
+        mutating func take(limit: Int) -> [Message] {
+            var batch: [Message] = []
+            while batch.count < limit, let chunk = chunks.first {
+                let available = chunk.count - headOffset
+                let wanted = limit - batch.count
+                if headOffset == 0 && available <= wanted {
+                    if batch.isEmpty { batch = chunk } else { batch.append(contentsOf: chunk) }
+                    chunks.removeFirst()
+                } else {
+                    let end = headOffset + min(available, wanted)
+                    batch.append(contentsOf: chunk[headOffset..<end])
+                    headOffset = end
+                    if headOffset == chunk.count {
+                        chunks.removeFirst()
+                        headOffset = 0
+                    }
+                }
+            }
+            count -= batch.count
+            return batch
         }
     }
 
@@ -28,13 +56,17 @@ final class InboundBuffer: Sendable {
     }
 
     /// Whether the I/O thread may read more from libzmq (I/O thread).
-    var hasRoom: Bool { state.withLock { $0.queue.count < capacity && !$0.finished } }
+    var hasRoom: Bool { state.withLock { $0.count < capacity && !$0.finished } }
+
+    /// Messages waiting for the consumer (for statistics).
+    var count: Int { state.withLock { $0.count } }
 
     /// Appends a batch from the I/O thread and wakes any waiting consumer.
     func deliver(_ batch: [Message]) {
         guard !batch.isEmpty else { return }
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.queue.append(contentsOf: batch)
+            state.chunks.append(batch)
+            state.count += batch.count
             return state.takeWaiters()
         }
         waiters.forEach { $0.resume() }
@@ -55,13 +87,9 @@ final class InboundBuffer: Sendable {
         while true {
             try Task.checkCancellation()
             let (batch, finished, freedRoom) = state.withLock { state -> ([Message], Bool, Bool) in
-                let wasFull = state.queue.count >= capacity
-                let count = min(limit, state.queue.count)
-                guard count > 0 else { return ([], state.finished, false) }
-                var batch: [Message] = []
-                batch.reserveCapacity(count)
-                for _ in 0..<count { batch.append(state.queue.removeFirst()) }
-                return (batch, false, wasFull && state.queue.count < capacity)
+                let wasFull = state.count >= capacity
+                let batch = state.take(limit: max(1, limit))
+                return (batch, state.finished, wasFull && state.count < capacity)
             }
             if freedRoom { waker.wake() }
             if !batch.isEmpty { return batch }
@@ -78,7 +106,7 @@ final class InboundBuffer: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let ready = state.withLock { state -> Bool in
-                    if !state.queue.isEmpty || state.finished || Task.isCancelled { return true }
+                    if state.count > 0 || state.finished || Task.isCancelled { return true }
                     state.waiters[id] = continuation
                     return false
                 }
@@ -88,9 +116,4 @@ final class InboundBuffer: Sendable {
             state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
         }
     }
-}
-
-extension InboundBuffer {
-    /// Messages waiting for the consumer (for statistics).
-    var count: Int { state.withLock { $0.queue.count } }
 }

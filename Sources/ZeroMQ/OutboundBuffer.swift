@@ -3,37 +3,45 @@ import Synchronization
 
 /// Messages waiting for the I/O thread to hand them to libzmq.
 ///
-/// Bounded: a sender that finds it full suspends (in order) until the I/O thread has made
-/// room. A batch is admitted whole once the queue is below capacity, so the queue holds at
-/// most `capacity` plus one batch.
+/// Holds whole batches as senders handed them over, so a message costs nothing here beyond
+/// its batch's share. Bounded: a sender that finds it full suspends (in order, cancellably)
+/// until the I/O thread has made room. A batch is admitted whole once the queue is below
+/// capacity, so the queue holds at most `capacity` messages plus one batch.
 final class OutboundBuffer: Sendable {
-    /// One message to send, with the continuation of a sender that waits for libzmq's verdict.
-    struct Item: Sendable {
-        var message: Message
-        var completion: CheckedContinuation<Void, any Error>?
+    /// Messages handed over together; a confirmed send is a batch of one whose sender waits
+    /// for libzmq's verdict through `confirmation`.
+    struct Batch: Sendable {
+        var messages: [Message]
+        var confirmation: Confirmation?
     }
 
     private struct Waiter {
         let id: UInt64
-        let items: [Item]
-        /// Resumed on admission; `nil` for confirmed sends, whose items carry their own.
-        let continuation: CheckedContinuation<Void, any Error>?
+        let batch: Batch
+        /// Resumed when the batch is admitted.
+        let continuation: CheckedContinuation<Void, any Error>
     }
 
     private struct State {
-        var queue: Deque<Item> = []
+        var batches: Deque<Batch> = []
+        var count = 0
         var waiters: Deque<Waiter> = []
         var nextWaiterID: UInt64 = 0
         var closed = false
 
-        /// Appends the items if nobody is waiting ahead and there is room; wakes the I/O thread
-        /// when the queue goes from empty to not empty.
-        mutating func admit(_ items: [Item], capacity: Int, waker: Waker) -> Bool {
-            guard waiters.isEmpty, queue.count < capacity else { return false }
-            let wasEmpty = queue.isEmpty
-            queue.append(contentsOf: items)
-            if wasEmpty { waker.wake() }
-            return true
+        /// Appends the batch if nobody is waiting ahead and there is room.
+        /// - Returns: whether it was admitted, and whether the queue was empty before.
+        mutating func admit(_ batch: Batch, capacity: Int) -> (admitted: Bool, wasEmpty: Bool) {
+            guard waiters.isEmpty, count < capacity else { return (false, false) }
+            let wasEmpty = batches.isEmpty
+            batches.append(batch)
+            count += batch.messages.count
+            return (true, wasEmpty)
+        }
+
+        mutating func newWaiterID() -> UInt64 {
+            nextWaiterID += 1
+            return nextWaiterID
         }
     }
 
@@ -49,51 +57,43 @@ final class OutboundBuffer: Sendable {
     /// Queues messages, suspending while the queue is full.
     func enqueue(_ messages: [Message], operation: String) async throws {
         guard !messages.isEmpty else { return }
-        let items = messages.map { Item(message: $0, completion: nil) }
-        var admitted = false
-        let id = try state.withLock { state throws -> UInt64 in
-            if state.closed { throw ZMQError.closed(operation) }
-            admitted = state.admit(items, capacity: capacity, waker: waker)
-            state.nextWaiterID += 1
-            return state.nextWaiterID
-        }
-        if admitted { return }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow: (any Error)?? = state.withLock { state in
-                    if state.closed { return .some(ZMQError.closed(operation)) }
-                    if Task.isCancelled { return .some(CancellationError()) }
-                    if state.admit(items, capacity: capacity, waker: waker) { return .some(nil) }
-                    state.waiters.append(Waiter(id: id, items: items, continuation: continuation))
-                    return .none
-                }
-                if let outcome = resumeNow {
-                    if let error = outcome { continuation.resume(throwing: error) } else { continuation.resume() }
-                }
-            }
-        } onCancel: {
-            cancelWaiter(id)
-        }
+        try await enqueue(Batch(messages: messages, confirmation: nil), operation: operation)
     }
 
     /// Queues one message and suspends until libzmq accepted it, or throws its error.
     func enqueueConfirmed(_ message: Message, operation: String) async throws {
-        let id = state.withLock { state -> UInt64 in
-            state.nextWaiterID += 1
-            return state.nextWaiterID
+        let confirmation = Confirmation()
+        try await enqueue(Batch(messages: [message], confirmation: confirmation), operation: operation)
+        try await confirmation.wait()
+    }
+
+    private func enqueue(_ batch: Batch, operation: String) async throws {
+        let (id, admitted, wasEmpty) = try state.withLock { state throws -> (UInt64, Bool, Bool) in
+            if state.closed { throw ZMQError.closed(operation) }
+            let (admitted, wasEmpty) = state.admit(batch, capacity: capacity)
+            return (state.newWaiterID(), admitted, wasEmpty)
         }
+        if wasEmpty { waker.wake() }
+        if admitted { return }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let item = Item(message: message, completion: continuation)
-                let failure: (any Error)? = state.withLock { state in
-                    if state.closed { return ZMQError.closed(operation) }
-                    if Task.isCancelled { return CancellationError() }
-                    if !state.admit([item], capacity: capacity, waker: waker) {
-                        state.waiters.append(Waiter(id: id, items: [item], continuation: nil))
-                    }
+                let outcome: Result<Bool, any Error>? = state.withLock { state in
+                    if state.closed { return .failure(ZMQError.closed(operation)) }
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    let (admitted, wasEmpty) = state.admit(batch, capacity: capacity)
+                    if admitted { return .success(wasEmpty) }
+                    state.waiters.append(Waiter(id: id, batch: batch, continuation: continuation))
                     return nil
                 }
-                if let failure { continuation.resume(throwing: failure) }
+                switch outcome {
+                case let .success(wasEmpty)?:
+                    if wasEmpty { waker.wake() }
+                    continuation.resume()
+                case let .failure(error)?:
+                    continuation.resume(throwing: error)
+                case nil:
+                    break
+                }
             }
         } onCancel: {
             cancelWaiter(id)
@@ -101,23 +101,22 @@ final class OutboundBuffer: Sendable {
     }
 
     /// Whether anything waits to be sent (I/O thread).
-    var isEmpty: Bool { state.withLock { $0.queue.isEmpty && $0.waiters.isEmpty } }
+    var isEmpty: Bool { state.withLock { $0.batches.isEmpty && $0.waiters.isEmpty } }
 
-    /// Takes up to `limit` items for sending and admits waiting senders into the room made (I/O thread).
-    func take(limit: Int) -> [Item] {
-        var resumed: [CheckedContinuation<Void, any Error>] = []
-        let batch = state.withLock { state -> [Item] in
-            let count = min(limit, state.queue.count)
-            var batch: [Item] = []
-            batch.reserveCapacity(count)
-            for _ in 0..<count { batch.append(state.queue.removeFirst()) }
-            while state.queue.count < capacity, let waiter = state.waiters.popFirst() {
-                state.queue.append(contentsOf: waiter.items)
-                if let continuation = waiter.continuation { resumed.append(continuation) }
+    /// Takes the oldest batch and admits waiting senders into the room made (I/O thread).
+    func takeBatch() -> Batch? {
+        var admitted: [CheckedContinuation<Void, any Error>] = []
+        let batch = state.withLock { state -> Batch? in
+            guard let batch = state.batches.popFirst() else { return nil }
+            state.count -= batch.messages.count
+            while state.count < capacity, let waiter = state.waiters.popFirst() {
+                state.batches.append(waiter.batch)
+                state.count += waiter.batch.messages.count
+                admitted.append(waiter.continuation)
             }
             return batch
         }
-        resumed.forEach { $0.resume() }
+        admitted.forEach { $0.resume() }
         return batch
     }
 
@@ -127,28 +126,23 @@ final class OutboundBuffer: Sendable {
     }
 
     /// Refuses further sends and returns what was never handed to libzmq; waiting senders get `error`.
-    func close(error: ZMQError) -> [Item] {
-        let (left, waiters) = state.withLock { state -> ([Item], Deque<Waiter>) in
+    func close(error: ZMQError) -> [Batch] {
+        let (left, waiters) = state.withLock { state -> ([Batch], Deque<Waiter>) in
             state.closed = true
             defer {
-                state.queue.removeAll()
+                state.batches.removeAll()
                 state.waiters.removeAll()
+                state.count = 0
             }
-            return (Array(state.queue), state.waiters)
+            return (Array(state.batches), state.waiters)
         }
-        for waiter in waiters {
-            if let continuation = waiter.continuation {
-                continuation.resume(throwing: error)
-            } else {
-                waiter.items.forEach { $0.completion?.resume(throwing: error) }
-            }
-        }
+        waiters.forEach { $0.continuation.resume(throwing: error) }
         return left
     }
 
     /// Messages queued, and messages of senders waiting for room (for statistics).
     var counts: (queued: Int, waiting: Int) {
-        state.withLock { state in (state.queue.count, state.waiters.reduce(0) { $0 + $1.items.count }) }
+        state.withLock { state in (state.count, state.waiters.reduce(0) { $0 + $1.batch.messages.count }) }
     }
 
     private func cancelWaiter(_ id: UInt64) {
@@ -156,11 +150,6 @@ final class OutboundBuffer: Sendable {
             guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
             return state.waiters.remove(at: index)
         }
-        guard let waiter else { return }
-        if let continuation = waiter.continuation {
-            continuation.resume(throwing: CancellationError())
-        } else {
-            waiter.items.forEach { $0.completion?.resume(throwing: CancellationError()) }
-        }
+        waiter?.continuation.resume(throwing: CancellationError())
     }
 }

@@ -100,21 +100,30 @@ final class RawSocket {
 
     /// Takes one whole message from libzmq without blocking, or `nil` if none is waiting.
     func tryReceive() throws(ZMQError) -> Message? {
-        var frames: [[UInt8]] = []
-        while true {
-            let size = zmq_msg_recv(scratch, handle, ZMQ_DONTWAIT)
-            if size < 0 {
-                let error = ZMQError.last("receive on \(type)")
-                if frames.isEmpty && error.isWouldBlock { return nil }
-                throw error
-            }
-            let data = zmq_msg_data(scratch)
-            let frame = [UInt8](unsafeUninitializedCapacity: Int(size)) { buffer, count in
-                if size > 0, let data { buffer.baseAddress!.update(from: data.assumingMemoryBound(to: UInt8.self), count: Int(size)) }
-                count = Int(size)
-            }
+        guard let first = try receiveFrame(firstOfMessage: true) else { return nil }
+        if zmq_msg_more(scratch) == 0 { return Message(first) }
+        var frames = [first]
+        repeat {
+            // libzmq delivers the parts of a message together: the rest is always there.
+            guard let frame = try receiveFrame(firstOfMessage: false) else { break }
             frames.append(frame)
-            if zmq_msg_more(scratch) == 0 { return Message(frames) }
+        } while zmq_msg_more(scratch) != 0
+        return Message(frames)
+    }
+
+    private func receiveFrame(firstOfMessage: Bool) throws(ZMQError) -> [UInt8]? {
+        let size = zmq_msg_recv(scratch, handle, ZMQ_DONTWAIT)
+        if size < 0 {
+            let error = ZMQError.last("receive on \(type)")
+            if firstOfMessage && error.isWouldBlock { return nil }
+            throw error
+        }
+        let count = Int(size)
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if count > 0, let data = zmq_msg_data(scratch) {
+                buffer.baseAddress!.update(from: data.assumingMemoryBound(to: UInt8.self), count: count)
+            }
+            initialized = count
         }
     }
 

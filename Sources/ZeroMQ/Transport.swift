@@ -14,7 +14,7 @@ public final class Transport: Sendable {
         let core = try LoopCore()
         self.core = core
         let thread = Thread {
-            IOLoop(core: core).run()
+            IOLoop(core: core, name: name).run()
         }
         thread.name = name
         thread.start()

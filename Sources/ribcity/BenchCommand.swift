@@ -29,8 +29,18 @@ struct TransportBenchCommand: AsyncParsableCommand {
     @Flag(help: "Print the results as a Markdown table.")
     var markdown = false
 
+    @Option(help: "Only this link (ipc or tcp).")
+    var link: TransportBenchmark.Link?
+
+    @Option(help: "Only this message size in bytes.")
+    var size: Int?
+
+    @Flag(help: "Skip the round-trip cases.")
+    var noRoundTrip = false
+
     func run() async throws {
-        let bench = TransportBenchmark(messages: messages, roundTrips: roundTrips)
+        let bench = TransportBenchmark(messages: messages, roundTrips: roundTrips, sizes: size.map { [$0] } ?? [64, 256],
+                                       links: link.map { [$0] } ?? TransportBenchmark.Link.allCases)
         var report = TransportReport()
         for link in bench.links {
             for size in bench.sizes {
@@ -44,7 +54,7 @@ struct TransportBenchCommand: AsyncParsableCommand {
                     progress("one-way \(link) \(size) B \(implementation.rawValue): \(Int(best.messagesPerSecond)) msgs/s")
                 }
             }
-            for implementation in [TransportBenchmark.Implementation.raw, .perMessage] {
+            for implementation in [TransportBenchmark.Implementation.raw, .perMessage] where !noRoundTrip {
                 var runs: [TransportBenchmark.RoundTrip] = []
                 for _ in 0..<max(1, repeats) {
                     runs.append(try await bench.measureRoundTrip(link: link, implementation: implementation))
@@ -83,3 +93,5 @@ struct BenchPeerCommand: AsyncParsableCommand {
                                              count: count, size: size)
     }
 }
+
+extension TransportBenchmark.Link: ExpressibleByArgument {}
