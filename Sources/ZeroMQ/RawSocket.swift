@@ -84,31 +84,34 @@ final class RawSocket {
     /// Hands one whole message to libzmq without blocking.
     /// - Returns: `false` if libzmq's queue is full (nothing was sent).
     func trySend(_ message: Message) throws(ZMQError) -> Bool {
-        let last = message.frames.count - 1
-        for (index, frame) in message.frames.enumerated() {
-            let flags = ZMQ_DONTWAIT | (index < last ? ZMQ_SNDMORE : 0)
-            let result = frame.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }
-            if result < 0 {
-                let error = ZMQError.last("send on \(type)")
-                // libzmq accepts the rest of a multipart message once it took the first frame.
-                if index == 0 && error.isWouldBlock { return false }
-                throw error
-            }
+        let flags = ZMQ_DONTWAIT | (message.rest.isEmpty ? 0 : ZMQ_SNDMORE)
+        guard try send(message.first, flags: flags, first: true) else { return false }
+        // libzmq accepts the rest of a multipart message once it took the first frame.
+        let last = message.rest.count - 1
+        for (index, frame) in message.rest.enumerated() {
+            _ = try send(frame, flags: ZMQ_DONTWAIT | (index < last ? ZMQ_SNDMORE : 0), first: false)
         }
         return true
+    }
+
+    private func send(_ frame: [UInt8], flags: Int32, first: Bool) throws(ZMQError) -> Bool {
+        let result = frame.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }
+        if result >= 0 { return true }
+        let error = ZMQError.last("send on \(type)")
+        if first && error.isWouldBlock { return false }
+        throw error
     }
 
     /// Takes one whole message from libzmq without blocking, or `nil` if none is waiting.
     func tryReceive() throws(ZMQError) -> Message? {
         guard let first = try receiveFrame(firstOfMessage: true) else { return nil }
-        if zmq_msg_more(scratch) == 0 { return Message(first) }
-        var frames = [first]
-        repeat {
+        var message = Message(first)
+        while zmq_msg_more(scratch) != 0 {
             // libzmq delivers the parts of a message together: the rest is always there.
             guard let frame = try receiveFrame(firstOfMessage: false) else { break }
-            frames.append(frame)
-        } while zmq_msg_more(scratch) != 0
-        return Message(frames)
+            message.rest.append(frame)
+        }
+        return message
     }
 
     private func receiveFrame(firstOfMessage: Bool) throws(ZMQError) -> [UInt8]? {
