@@ -13,6 +13,8 @@ public struct TransportBenchmark: Sendable {
         case batched
         /// ribcity's transport, one `send` call per message.
         case perMessage = "per-message"
+        /// ribcity's transport, one `send` per message, the loop running on the I/O thread's executor.
+        case onIOThread = "on-io-thread"
     }
 
     public enum Link: String, Sendable, CaseIterable {
@@ -65,7 +67,7 @@ public struct TransportBenchmark: Sendable {
                 try await onDedicatedThread("bench-raw") {
                     try RawLoops.receive(bind: link.bindEndpoint(tag: tag), count: count) { peer.publish($0) }
                 }
-            case .batched, .perMessage:
+            case .batched, .perMessage, .onIOThread:
                 try await TransportLoops.receive(bind: link.bindEndpoint(tag: tag), count: count) { peer.publish($0) }
             }
         }()
@@ -92,8 +94,9 @@ public struct TransportBenchmark: Sendable {
                 try await onDedicatedThread("bench-raw") {
                     try RawLoops.ping(bind: link.bindEndpoint(tag: tag), count: count, size: 64) { peer.publish($0) }
                 }
-            case .batched, .perMessage:
-                try await TransportLoops.ping(bind: link.bindEndpoint(tag: tag), count: count, size: 64) {
+            case .batched, .perMessage, .onIOThread:
+                try await TransportLoops.ping(bind: link.bindEndpoint(tag: tag), count: count, size: 64,
+                                              onIOThread: implementation == .onIOThread) {
                     peer.publish($0)
                 }
             }
@@ -129,7 +132,7 @@ public struct TransportBenchmark: Sendable {
         case ("echo", .raw):
             try await onDedicatedThread("bench-raw") { try RawLoops.echo(connect: endpoint, count: count) }
         case ("echo", _):
-            try await TransportLoops.echo(connect: endpoint, count: count)
+            try await TransportLoops.echo(connect: endpoint, count: count, onIOThread: implementation == .onIOThread)
         default:
             throw PeerProcess.Failed(description: "unknown bench-peer role \(role)")
         }

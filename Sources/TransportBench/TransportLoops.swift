@@ -46,7 +46,7 @@ enum TransportLoops {
         await transport.shutdown()
     }
 
-    static func ping(bind endpoint: String, count: Int, size: Int,
+    static func ping(bind endpoint: String, count: Int, size: Int, onIOThread: Bool,
                      ready: @Sendable (String) -> Void) async throws -> Histogram<UInt64> {
         let transport = try Transport(name: "bench-io")
         var options = SocketOptions()
@@ -54,26 +54,39 @@ enum TransportLoops {
         let dealer = try await transport.socket(.dealer, options: options)
         ready(try await dealer.bind(endpoint))
         let message = Message([UInt8](repeating: 0x5A, count: size))
-        var histogram = Histogram<UInt64>(highestTrackableValue: 10_000_000_000)
-        for index in 0..<(count + count / 10) {
-            let start = monotonicNanoseconds()
-            try await dealer.send(message)
-            _ = try await dealer.receive()
-            if index >= count / 10 { _ = histogram.record(monotonicNanoseconds() - start) }
+        let loop = { @Sendable () async throws -> Histogram<UInt64> in
+            var histogram = Histogram<UInt64>(highestTrackableValue: 10_000_000_000)
+            for index in 0..<(count + count / 10) {
+                let start = monotonicNanoseconds()
+                try await dealer.send(message)
+                _ = try await dealer.receive()
+                if index >= count / 10 { _ = histogram.record(monotonicNanoseconds() - start) }
+            }
+            return histogram
         }
+        let histogram = onIOThread
+            ? try await withTaskExecutorPreference(transport.executor, operation: loop)
+            : try await loop()
         await transport.shutdown()
         return histogram
     }
 
-    static func echo(connect endpoint: String, count: Int) async throws {
+    static func echo(connect endpoint: String, count: Int, onIOThread: Bool) async throws {
         let transport = try Transport(name: "bench-io")
         let router = try await transport.socket(.router)
         try await router.connect(endpoint)
-        var echoed = 0
-        for try await batch in router.batches() {
-            try await router.send(contentsOf: batch)
-            echoed += batch.count
-            if echoed >= count { break }
+        let loop = { @Sendable () async throws in
+            var echoed = 0
+            for try await batch in router.batches() {
+                try await router.send(contentsOf: batch)
+                echoed += batch.count
+                if echoed >= count { break }
+            }
+        }
+        if onIOThread {
+            try await withTaskExecutorPreference(transport.executor, operation: loop)
+        } else {
+            try await loop()
         }
         await transport.shutdown()
     }

@@ -35,13 +35,15 @@ final class IOLoop {
     }
 
     private let core: LoopCore
+    private let executor: IOExecutor
     private let name: String
     private let clock = ContinuousClock()
     private var entries: [Entry] = []
     private var shutdownWaiters: [CheckedContinuation<Void, Never>]?
 
-    init(core: LoopCore, name: String) {
+    init(core: LoopCore, executor: IOExecutor, name: String) {
         self.core = core
+        self.executor = executor
         self.name = name
     }
 
@@ -100,11 +102,20 @@ final class IOLoop {
                 if entry.retryAt.map({ $0 <= clock.now }) ?? true { flush(entry) }
             }
             for command in core.takeCommands() { execute(command) }
+            runJobs()
             finishClosing()
         }
         for command in core.takeCommands(stop: true) { refuse(command) }
+        runJobs()
         zmq_ctx_term(core.context.pointer)
         shutdownWaiters?.forEach { $0.resume() }
+    }
+
+    // MARK: Tasks that run here
+
+    private func runJobs() {
+        let executor = self.executor.asUnownedTaskExecutor()
+        for job in core.takeJobs() { job.runSynchronously(on: executor) }
     }
 
     // MARK: Commands

@@ -16,7 +16,7 @@ enum Command: Sendable {
 final class LoopCore: Sendable {
     let context: ContextHandle
     let waker: Waker
-    private let queue = Mutex<(commands: [Command], accepting: Bool)>(([], true))
+    private let queue = Mutex<(commands: [Command], jobs: [UnownedJob], accepting: Bool)>(([], [], true))
     private let socketIDs = Atomic<Int>(0)
 
     init() throws(ZMQError) {
@@ -39,8 +39,27 @@ final class LoopCore: Sendable {
         return accepted
     }
 
-    /// Whether commands wait (I/O thread, before sleeping).
-    var hasCommands: Bool { queue.withLock { !$0.commands.isEmpty } }
+    /// Queues a task's job to run on the I/O thread. Returns `false` once the thread has stopped.
+    func enqueueJob(_ job: UnownedJob) -> Bool {
+        let accepted = queue.withLock { queue -> Bool in
+            guard queue.accepting else { return false }
+            queue.jobs.append(job)
+            return true
+        }
+        if accepted { waker.wake() }
+        return accepted
+    }
+
+    /// Takes every waiting job (I/O thread).
+    func takeJobs() -> [UnownedJob] {
+        queue.withLock { queue in
+            defer { queue.jobs.removeAll(keepingCapacity: true) }
+            return queue.jobs
+        }
+    }
+
+    /// Whether commands or jobs wait (I/O thread, before sleeping).
+    var hasCommands: Bool { queue.withLock { !$0.commands.isEmpty || !$0.jobs.isEmpty } }
 
     /// Takes every waiting command (I/O thread). With `stop`, refuses later ones.
     func takeCommands(stop: Bool = false) -> [Command] {

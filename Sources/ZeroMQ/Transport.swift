@@ -8,13 +8,19 @@ import Foundation
 public final class Transport: Sendable {
     let core: LoopCore
 
+    /// The I/O thread as a task executor: tasks that prefer it run between polls, so that what
+    /// they receive and send crosses no other thread. See ``IOExecutor``.
+    public let executor: IOExecutor
+
     /// Starts the I/O thread.
     /// - Parameter name: the thread's name, as `top -H` and debuggers show it.
     public init(name: String = "zmq-io") throws {
         let core = try LoopCore()
+        let executor = IOExecutor(core: core)
         self.core = core
+        self.executor = executor
         let thread = Thread {
-            IOLoop(core: core, name: name).run()
+            IOLoop(core: core, executor: executor, name: name).run()
         }
         thread.name = name
         thread.start()

@@ -44,7 +44,7 @@ struct TransportBenchCommand: AsyncParsableCommand {
         var report = TransportReport()
         for link in bench.links {
             for size in bench.sizes {
-                for implementation in TransportBenchmark.Implementation.allCases {
+                for implementation in [TransportBenchmark.Implementation.raw, .batched, .perMessage] {
                     var runs: [TransportBenchmark.Throughput] = []
                     for _ in 0..<max(1, repeats) {
                         runs.append(try await bench.measureThroughput(link: link, size: size, implementation: implementation))
@@ -54,7 +54,7 @@ struct TransportBenchCommand: AsyncParsableCommand {
                     progress("one-way \(link) \(size) B \(implementation.rawValue): \(Int(best.messagesPerSecond)) msgs/s")
                 }
             }
-            for implementation in [TransportBenchmark.Implementation.raw, .perMessage] where !noRoundTrip {
+            for implementation in [TransportBenchmark.Implementation.raw, .perMessage, .onIOThread] where !noRoundTrip {
                 var runs: [TransportBenchmark.RoundTrip] = []
                 for _ in 0..<max(1, repeats) {
                     runs.append(try await bench.measureRoundTrip(link: link, implementation: implementation))
