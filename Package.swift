@@ -64,14 +64,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ZeroMQTests",
-            dependencies: ["ZeroMQ", "Wire"],
+            dependencies: ["ZeroMQ", "Wire", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "WireTests",
-            dependencies: ["Wire"],
+            dependencies: ["Wire", "TestSupport"],
             swiftSettings: strict
         ),
     ]

@@ -30,20 +30,18 @@ final class LoopCore: Sendable {
 
     /// Queues a command for the I/O thread. Returns `false` once the transport has shut down.
     func submit(_ command: Command) -> Bool {
-        let accepted = queue.withLock { queue -> Bool in
-            guard queue.accepting else { return false }
-            queue.commands.append(command)
-            return true
-        }
-        if accepted { waker.wake() }
-        return accepted
+        append { $0.commands.append(command) }
     }
 
     /// Queues a task's job to run on the I/O thread. Returns `false` once the thread has stopped.
     func enqueueJob(_ job: UnownedJob) -> Bool {
+        append { $0.jobs.append(job) }
+    }
+
+    private func append(_ add: (inout (commands: [Command], jobs: [UnownedJob], accepting: Bool)) -> Void) -> Bool {
         let accepted = queue.withLock { queue -> Bool in
             guard queue.accepting else { return false }
-            queue.jobs.append(job)
+            add(&queue)
             return true
         }
         if accepted { waker.wake() }
