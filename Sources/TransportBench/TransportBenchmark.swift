@@ -13,7 +13,8 @@ public struct TransportBenchmark: Sendable {
         case batched
         /// ribcity's transport, one `send` call per message.
         case perMessage = "per-message"
-        /// ribcity's transport, one `send` per message, the loop running on the I/O thread's executor.
+        /// ribcity's transport with the loop running on the I/O thread's executor (batched sends
+        /// in the one-way cases, one `send` per message in the round trips).
         case onIOThread = "on-io-thread"
     }
 
@@ -68,7 +69,8 @@ public struct TransportBenchmark: Sendable {
                     try RawLoops.receive(bind: link.bindEndpoint(tag: tag), count: count) { peer.publish($0) }
                 }
             case .batched, .perMessage, .onIOThread:
-                try await TransportLoops.receive(bind: link.bindEndpoint(tag: tag), count: count) { peer.publish($0) }
+                try await TransportLoops.receive(bind: link.bindEndpoint(tag: tag), count: count,
+                                                 onIOThread: implementation == .onIOThread) { peer.publish($0) }
             }
         }()
         let endpoint = await peer.endpoint()
@@ -126,7 +128,8 @@ public struct TransportBenchmark: Sendable {
             }
         case ("send", _):
             try await TransportLoops.send(connect: endpoint, count: count, size: size,
-                                          batched: implementation == .batched) {
+                                          batched: implementation != .perMessage,
+                                          onIOThread: implementation == .onIOThread) {
                 try await PeerProcess.waitForRelease()
             }
         case ("echo", .raw):

@@ -5,24 +5,28 @@ import ZeroMQ
 enum TransportLoops {
     static let batchSize = 256
 
-    static func receive(bind endpoint: String, count: Int, ready: @Sendable (String) -> Void) async throws -> UInt64 {
+    static func receive(bind endpoint: String, count: Int, onIOThread: Bool,
+                        ready: @Sendable (String) -> Void) async throws -> UInt64 {
         let transport = try Transport(name: "bench-io")
         let pull = try await transport.socket(.pull)
         ready(try await pull.bind(endpoint))
-        var received = 0
-        var start: UInt64 = 0
-        for try await batch in pull.batches() {
-            if received == 0 { start = monotonicNanoseconds() }
-            received += batch.count
-            if received >= count { break }
+        let loop = { @Sendable () async throws -> UInt64 in
+            var received = 0
+            var start: UInt64 = 0
+            for try await batch in pull.batches() {
+                if received == 0 { start = monotonicNanoseconds() }
+                received += batch.count
+                if received >= count { break }
+            }
+            return monotonicNanoseconds() - start
         }
-        let elapsed = monotonicNanoseconds() - start
+        let elapsed = onIOThread ? try await withTaskExecutorPreference(transport.executor, operation: loop) : try await loop()
         await transport.shutdown()
         return elapsed
     }
 
-    /// Sends in batches (`batched`) or one `send` per message.
-    static func send(connect endpoint: String, count: Int, size: Int, batched: Bool,
+    /// Sends in batches (`batched`) or one `send` per message, then waits for `done` before closing.
+    static func send(connect endpoint: String, count: Int, size: Int, batched: Bool, onIOThread: Bool,
                      done: () async throws -> Void) async throws {
         let transport = try Transport(name: "bench-io")
         var options = SocketOptions()
@@ -32,15 +36,22 @@ enum TransportLoops {
         // A fresh message per send, as real senders make (sharing one buffer between threads
         // would measure refcount contention, not the transport).
         let payload = [UInt8](repeating: 0x5A, count: size)
-        if batched {
-            var sent = 0
-            while sent < count {
-                let next = min(batchSize, count - sent)
-                try await push.send(contentsOf: (0..<next).map { _ in Message(payload.withUnsafeBufferPointer { Array($0) }) })
-                sent += next
+        let loop = { @Sendable () async throws in
+            if batched {
+                var sent = 0
+                while sent < count {
+                    let next = min(batchSize, count - sent)
+                    try await push.send(contentsOf: (0..<next).map { _ in Message(payload.withUnsafeBufferPointer { Array($0) }) })
+                    sent += next
+                }
+            } else {
+                for _ in 0..<count { try await push.send(Message(payload.withUnsafeBufferPointer { Array($0) })) }
             }
+        }
+        if onIOThread {
+            try await withTaskExecutorPreference(transport.executor, operation: loop)
         } else {
-            for _ in 0..<count { try await push.send(Message(payload.withUnsafeBufferPointer { Array($0) })) }
+            try await loop()
         }
         try await done()
         await transport.shutdown()

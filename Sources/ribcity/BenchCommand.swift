@@ -44,7 +44,7 @@ struct TransportBenchCommand: AsyncParsableCommand {
         var report = TransportReport()
         for link in bench.links {
             for size in bench.sizes {
-                for implementation in [TransportBenchmark.Implementation.raw, .batched, .perMessage] {
+                for implementation in TransportBenchmark.Implementation.allCases {
                     var runs: [TransportBenchmark.Throughput] = []
                     for _ in 0..<max(1, repeats) {
                         runs.append(try await bench.measureThroughput(link: link, size: size, implementation: implementation))
