@@ -18,6 +18,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(help: "Use tcp on 127.0.0.1 instead of ipc.")
     var tcp = false
 
+    @Flag(help: "Start no rider process: serve one outside client (e.g. the Python one in docs/PROTOCOL.md) until it says goodbye.")
+    var external = false
+
     func run() async throws {
         let log = Transcript(process: "dispatch pid \(getpid())")
         let transport = try Transport(name: "dispatch-io")
@@ -30,10 +33,13 @@ struct DemoCommand: AsyncParsableCommand {
         let bus = try await events.bind(tcp ? "tcp://127.0.0.1:*" : "\(base)-events")
         log.note("dispatch listening: sessions on \(sessions), events on \(bus)")
 
-        let rider = Task { try await PeerProcess.run(arguments: ["demo-peer", "--sessions", sessions, "--events", bus]) }
+        let rider = external ? nil : Task {
+            try await PeerProcess.run(arguments: ["demo-peer", "--sessions", sessions, "--events", bus])
+        }
+        if external { log.note("waiting for a client: connect a DEALER to \(sessions)") }
         var dispatch = DemoDispatch(log: log, router: router, events: events)
         try await dispatch.serve()
-        try await rider.value
+        try await rider?.value
         let stats = router.statistics()
         log.note("done: \(stats.received) messages in, \(stats.sent) out, \(dispatch.malformed.total) malformed dropped")
         await transport.shutdown()
