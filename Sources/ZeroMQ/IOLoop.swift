@@ -171,7 +171,7 @@ final class IOLoop {
                 batch.append(message)
             }
         } catch {
-            entry.core.eventSink.yield(SocketEvent(kind: .other(0), endpoint: "", detail: "\(error)"))
+            entry.core.eventSink.yield(SocketEvent(kind: .receiveFailed, endpoint: "", detail: "\(error)"))
         }
         guard !batch.isEmpty else { return }
         entry.core.counters.received.add(batch.count, ordering: .relaxed)

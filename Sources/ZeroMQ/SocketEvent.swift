@@ -8,6 +8,8 @@ public struct SocketEvent: Sendable, Equatable, CustomStringConvertible {
         case handshakeSucceeded, handshakeFailed
         /// A message sent without confirmation could not be handed to libzmq (e.g. unknown ROUTER peer).
         case sendFailed
+        /// libzmq reported an error while the I/O thread was reading the socket.
+        case receiveFailed
         case other(UInt16)
 
         init(monitorCode code: UInt16) {
