@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "ribcity", targets: ["ribcity"]),
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "Wire", targets: ["Wire"]),
+        .library(name: "RIBs", targets: ["RIBs"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -44,6 +45,11 @@ let package = Package(
             exclude: ["Proto"],
             swiftSettings: strict
         ),
+        // The app architecture: knows nothing of ZeroMQ, the wire protocol or the city.
+        .target(
+            name: "RIBs",
+            swiftSettings: strict
+        ),
         .target(
             name: "TransportBench",
             dependencies: [
@@ -72,6 +78,11 @@ let package = Package(
         .testTarget(
             name: "ZeroMQTests",
             dependencies: ["ZeroMQ", "Wire", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RIBsTests",
+            dependencies: ["RIBs"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,0 +1,76 @@
+/// What a router needs of its interactor: the activation lifecycle.
+public protocol Interactable: AnyObject {
+    /// Whether the interactor is active (attached and running its business logic).
+    var isActive: Bool { get }
+    /// Active state as a stream: replays the current state to every new observer.
+    var isActiveStream: ModelStream<Bool> { get }
+    /// Starts the interactor. Idempotent: a second call does nothing.
+    func activate()
+    /// Stops the interactor and cancels its active-period work. Idempotent.
+    func deactivate()
+}
+
+/// The business logic of a RIB: makes service calls, observes model streams, decides routing.
+///
+/// Subclasses override ``didBecomeActive()`` and ``willResignActive()``; `activate` and
+/// `deactivate` themselves are final. Work started with ``task(_:)`` or kept with
+/// ``bindToActivePeriod(_:)`` ends when the interactor deactivates.
+open class Interactor: Interactable {
+    public let isActiveStream = ModelStream(false)
+    private var activeTasks: [Task<Void, Never>] = []
+    private var activeSubscriptions: [Subscription] = []
+
+    public init() {}
+
+    deinit {
+        activeTasks.forEach { $0.cancel() }
+    }
+
+    public final var isActive: Bool { isActiveStream.value }
+
+    public final func activate() {
+        guard !isActive else { return }
+        isActiveStream.send(true)
+        didBecomeActive()
+    }
+
+    public final func deactivate() {
+        guard isActive else { return }
+        willResignActive()
+        activeTasks.forEach { $0.cancel() }
+        activeTasks.removeAll()
+        activeSubscriptions.forEach { $0.cancel() }
+        activeSubscriptions.removeAll()
+        isActiveStream.send(false)
+    }
+
+    /// Called once the interactor is active. Start observing streams and services here.
+    open func didBecomeActive() {}
+
+    /// Called just before the interactor stops. Its active-period work is cancelled right after.
+    open func willResignActive() {}
+
+    /// Keeps a subscription until the interactor deactivates (the reference's `disposeOnDeactivate`).
+    /// Cancelled at once if the interactor is not active.
+    public final func bindToActivePeriod(_ subscription: Subscription) {
+        guard isActive else { return subscription.cancel() }
+        activeSubscriptions.append(subscription)
+    }
+
+    /// Starts async work on the caller's actor, cancelled when the interactor deactivates.
+    /// Does nothing if the interactor is not active.
+    @discardableResult
+    public final func task(
+        isolation: isolated (any Actor)? = #isolation,
+        _ operation: @escaping () async -> Void
+    ) -> Task<Void, Never>? {
+        guard isActive else { return nil }
+        activeTasks.removeAll { $0.isCancelled }
+        let task = Task {
+            _ = isolation
+            await operation()
+        }
+        activeTasks.append(task)
+        return task
+    }
+}

@@ -1,0 +1,104 @@
+/// What a parent sees of a child RIB: its router.
+public protocol Routing: AnyObject {
+    /// The RIB's interactor.
+    var interactable: any Interactable { get }
+    /// The attached children, in attachment order.
+    var children: [any Routing] { get }
+    /// A short name for the RIB (the type name without "Router" by default), for paths and trees.
+    var name: String { get }
+    /// Loads the router once: calls `didLoad`, where a router attaches its permanent children.
+    func load()
+    /// Attaches a child: it becomes part of the tree, is loaded, and its subtree is activated
+    /// when this router's interactor is active.
+    func attachChild(_ child: any Routing)
+    /// Detaches a child and deactivates its subtree.
+    func detachChild(_ child: any Routing)
+    /// Activates or deactivates this RIB and everything below it.
+    func setSubtreeActive(_ active: Bool)
+}
+
+/// Attaches and detaches child RIBs, forming the app as a tree, and drives its interactor.
+///
+/// Routing follows business logic: the interactor decides, the router changes the tree.
+/// A router follows its interactor's active state with its whole subtree, and a router that is
+/// released deactivates and detaches everything below it.
+open class Router<InteractorType>: Routing {
+    /// The interactor, with its concrete type.
+    public let interactor: InteractorType
+    public let interactable: any Interactable
+    public private(set) var children: [any Routing] = []
+    private var didLoadOnce = false
+    private var activeStateSubscription: Subscription?
+
+    /// - Precondition: `interactor` conforms to ``Interactable``.
+    public init(interactor: InteractorType) {
+        self.interactor = interactor
+        guard let interactable = interactor as? any Interactable else {
+            preconditionFailure("\(InteractorType.self) must conform to Interactable")
+        }
+        self.interactable = interactable
+    }
+
+    deinit {
+        interactable.deactivate()
+        for child in children {
+            child.setSubtreeActive(false)
+        }
+        children.removeAll()
+    }
+
+    open var name: String {
+        let typeName = String(describing: type(of: self))
+        let base = typeName.split(separator: "<").first.map(String.init) ?? typeName
+        return base.hasSuffix("Router") && base != "Router" ? String(base.dropLast(6)) : base
+    }
+
+    public final func load() {
+        guard !didLoadOnce else { return }
+        didLoadOnce = true
+        activeStateSubscription = interactable.isActiveStream.observe { [weak self] active in
+            self?.children.forEach { $0.setSubtreeActive(active) }
+        }
+        didLoad()
+    }
+
+    /// Called once, on the first `load()`. Attach permanent children here.
+    open func didLoad() {}
+
+    public final func attachChild(_ child: any Routing) {
+        guard !children.contains(where: { $0 === child }) else { return }
+        children.append(child)
+        child.load()
+        if interactable.isActive { child.setSubtreeActive(true) }
+    }
+
+    public final func detachChild(_ child: any Routing) {
+        guard let index = children.firstIndex(where: { $0 === child }) else { return }
+        child.setSubtreeActive(false)
+        children.remove(at: index)
+    }
+
+    /// Detaches every child, last attached first.
+    public final func detachAllChildren() {
+        for child in children.reversed() { detachChild(child) }
+    }
+
+    public final func setSubtreeActive(_ active: Bool) {
+        if active {
+            interactable.activate()
+        } else {
+            // Children first, so that no child is active under an inactive parent.
+            children.reversed().forEach { $0.setSubtreeActive(false) }
+            interactable.deactivate()
+        }
+    }
+}
+
+/// The root router: launched once, it activates the root interactor and loads the tree.
+open class LaunchRouter<InteractorType>: Router<InteractorType> {
+    /// Starts the app: activates the root and loads it.
+    public final func launch() {
+        interactable.activate()
+        load()
+    }
+}

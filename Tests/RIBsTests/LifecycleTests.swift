@@ -1,0 +1,126 @@
+import Testing
+@testable import RIBs
+
+/// An interactor that records its lifecycle.
+final class RecordingInteractor: Interactor {
+    private(set) var events: [String] = []
+    override func didBecomeActive() { events.append("active") }
+    override func willResignActive() { events.append("resign") }
+}
+
+final class NodeRouter: Router<RecordingInteractor> {
+    private(set) var loads = 0
+    override func didLoad() { loads += 1 }
+}
+
+func node() -> NodeRouter { NodeRouter(interactor: RecordingInteractor()) }
+
+@Suite("Interactor and router lifecycle, as in the reference")
+struct LifecycleTests {
+    @Test("Activation and deactivation are idempotent and call their hooks once")
+    func idempotentActivation() {
+        let interactor = RecordingInteractor()
+        interactor.activate()
+        interactor.activate()
+        #expect(interactor.isActive)
+        interactor.deactivate()
+        interactor.deactivate()
+        #expect(!interactor.isActive)
+        #expect(interactor.events == ["active", "resign"])
+    }
+
+    @Test("The is-active stream replays its last value to new observers")
+    func isActiveReplays() {
+        let interactor = RecordingInteractor()
+        var seen: [Bool] = []
+        let early = interactor.isActiveStream.observe { seen.append($0) }
+        interactor.activate()
+        var late: [Bool] = []
+        let second = interactor.isActiveStream.observe { late.append($0) }
+        interactor.deactivate()
+        #expect(seen == [false, true, false])
+        #expect(late == [true, false])
+        _ = (early, second)
+    }
+
+    @Test("Attaching to an active parent loads the child once and activates its subtree")
+    func attachActivatesSubtree() {
+        let root = node()
+        let child = node()
+        let grandchild = node()
+        child.attachChild(grandchild)
+        root.interactable.activate()
+        root.load()
+        root.attachChild(child)
+        root.attachChild(child)
+        #expect(root.children.count == 1)
+        #expect(child.loads == 1)
+        #expect(child.interactable.isActive)
+        #expect(grandchild.interactable.isActive)
+    }
+
+    @Test("A child attached to an inactive parent waits for the parent's activation")
+    func attachToInactiveParent() {
+        let root = node()
+        root.load()
+        let child = node()
+        root.attachChild(child)
+        #expect(!child.interactable.isActive)
+        root.interactable.activate()
+        #expect(child.interactable.isActive)
+    }
+
+    @Test("Detaching deactivates the whole subtree, deepest first")
+    func detachDeactivatesSubtree() {
+        let root = node()
+        let child = node()
+        let grandchild = node()
+        root.interactable.activate()
+        root.load()
+        root.attachChild(child)
+        child.attachChild(grandchild)
+        #expect(grandchild.interactable.isActive)
+        root.detachChild(child)
+        #expect(root.children.isEmpty)
+        #expect(!child.interactable.isActive)
+        #expect(!grandchild.interactable.isActive)
+        #expect(child.interactor.events == ["active", "resign"])
+    }
+
+    @Test("Deactivating a parent cascades, and reactivating it brings the subtree back")
+    func cascade() {
+        let root = node()
+        let child = node()
+        let grandchild = node()
+        root.interactable.activate()
+        root.load()
+        root.attachChild(child)
+        child.attachChild(grandchild)
+        root.interactable.deactivate()
+        #expect(!child.interactable.isActive && !grandchild.interactable.isActive)
+        root.interactable.activate()
+        #expect(child.interactable.isActive && grandchild.interactable.isActive)
+    }
+
+    @Test("A released router deactivates its interactor and its children")
+    func releasedRouterDetaches() {
+        let child = node()
+        weak var weakRoot: NodeRouter?
+        do {
+            let root = node()
+            weakRoot = root
+            root.interactable.activate()
+            root.load()
+            root.attachChild(child)
+            #expect(child.interactable.isActive)
+        }
+        #expect(weakRoot == nil)
+        #expect(!child.interactable.isActive)
+    }
+
+    @Test("Router names come from their type")
+    func names() {
+        #expect(node().name == "Node")
+        #expect(LoggedInRouter(interactor: LoggedInInteractor(session: ModelStream(nil))).name == "LoggedIn")
+    }
+}
