@@ -17,14 +17,9 @@ public protocol Interactable: AnyObject {
 /// ``bindToActivePeriod(_:)`` ends when the interactor deactivates.
 open class Interactor: Interactable {
     public let isActiveStream = ModelStream(false)
-    private var activeTasks: [Task<Void, Never>] = []
-    private var activeSubscriptions: [Subscription] = []
+    private let activePeriod = ScopedWork()
 
     public init() {}
-
-    deinit {
-        activeTasks.forEach { $0.cancel() }
-    }
 
     public final var isActive: Bool { isActiveStream.value }
 
@@ -37,10 +32,7 @@ open class Interactor: Interactable {
     public final func deactivate() {
         guard isActive else { return }
         willResignActive()
-        activeTasks.forEach { $0.cancel() }
-        activeTasks.removeAll()
-        activeSubscriptions.forEach { $0.cancel() }
-        activeSubscriptions.removeAll()
+        activePeriod.end()
         isActiveStream.send(false)
     }
 
@@ -54,7 +46,7 @@ open class Interactor: Interactable {
     /// Cancelled at once if the interactor is not active.
     public final func bindToActivePeriod(_ subscription: Subscription) {
         guard isActive else { return subscription.cancel() }
-        activeSubscriptions.append(subscription)
+        activePeriod.keep(subscription)
     }
 
     /// Starts async work on the caller's actor, cancelled when the interactor deactivates.
@@ -65,12 +57,23 @@ open class Interactor: Interactable {
         _ operation: @escaping () async -> Void
     ) -> Task<Void, Never>? {
         guard isActive else { return nil }
-        activeTasks.removeAll { $0.isCancelled }
-        let task = Task {
-            _ = isolation
-            await operation()
+        return activePeriod.start(isolation: isolation, operation)
+    }
+}
+
+extension Interactable {
+    /// Suspends until the interactor is active (at once if it is). Workflows wait on this.
+    public func waitUntilActive() async {
+        guard !isActive else { return }
+        var subscription: Subscription?
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            var resumed = false
+            subscription = isActiveStream.observe { active in
+                guard active, !resumed else { return }
+                resumed = true
+                continuation.resume()
+            }
         }
-        activeTasks.append(task)
-        return task
+        subscription?.cancel()
     }
 }

@@ -6,6 +6,10 @@ public protocol Routing: AnyObject {
     var children: [any Routing] { get }
     /// A short name for the RIB (the type name without "Router" by default), for paths and trees.
     var name: String { get }
+    /// Where the RIB sits: its ancestors' names and its own, e.g. `/Root/LoggedIn`.
+    var path: String { get }
+    /// The RIB's view, or `nil` for a viewless RIB.
+    var view: (any ViewControllable)? { get }
     /// Loads the router once: calls `didLoad`, where a router attaches its permanent children.
     func load()
     /// Attaches a child: it becomes part of the tree, is loaded, and its subtree is activated
@@ -27,8 +31,13 @@ open class Router<InteractorType>: Routing {
     public let interactor: InteractorType
     public let interactable: any Interactable
     public private(set) var children: [any Routing] = []
+    /// The tree's clock, leak detector and inspector, inherited from the parent on attach.
+    public private(set) var context: RIBContext?
+    private weak var parent: (any Routing)?
     private var didLoadOnce = false
     private var activeStateSubscription: Subscription?
+    private var lifecycleSubscription: Subscription?
+    private var didReportActive = false
 
     /// - Precondition: `interactor` conforms to ``Interactable``.
     public init(interactor: InteractorType) {
@@ -47,6 +56,10 @@ open class Router<InteractorType>: Routing {
         children.removeAll()
     }
 
+    public var path: String { (parent?.path ?? "") + "/" + name }
+
+    open var view: (any ViewControllable)? { nil }
+
     open var name: String {
         let typeName = String(describing: type(of: self))
         let base = typeName.split(separator: "<").first.map(String.init) ?? typeName
@@ -59,6 +72,11 @@ open class Router<InteractorType>: Routing {
         activeStateSubscription = interactable.isActiveStream.observe { [weak self] active in
             self?.children.forEach { $0.setSubtreeActive(active) }
         }
+        lifecycleSubscription = interactable.isActiveStream.observe { [weak self] active in
+            guard let self, active || self.didReportActive else { return }
+            self.didReportActive = active
+            self.record(active ? .activated : .deactivated)
+        }
         didLoad()
     }
 
@@ -68,6 +86,8 @@ open class Router<InteractorType>: Routing {
     public final func attachChild(_ child: any Routing) {
         guard !children.contains(where: { $0 === child }) else { return }
         children.append(child)
+        (child as? any TreeNode)?.adopt(parent: self, context: context)
+        if let node = child as? any TreeNode { node.recordAttached() }
         child.load()
         if interactable.isActive { child.setSubtreeActive(true) }
     }
@@ -76,6 +96,14 @@ open class Router<InteractorType>: Routing {
         guard let index = children.firstIndex(where: { $0 === child }) else { return }
         child.setSubtreeActive(false)
         children.remove(at: index)
+        if let node = child as? any TreeNode { node.recordDetached() }
+        if let detector = context?.leakDetector {
+            let path = child.path
+            detector.expectDeallocate(child, path: path)
+            detector.expectDeallocate(child.interactable, path: path + " (interactor)")
+            if let view = child.view { detector.expectDeallocate(view, path: path + " (view)") }
+        }
+        (child as? any TreeNode)?.adopt(parent: nil, context: context)
     }
 
     /// Detaches every child, last attached first.
@@ -97,8 +125,36 @@ open class Router<InteractorType>: Routing {
 /// The root router: launched once, it activates the root interactor and loads the tree.
 open class LaunchRouter<InteractorType>: Router<InteractorType> {
     /// Starts the app: activates the root and loads it.
-    public final func launch() {
-        interactable.activate()
+    /// - Parameter context: the clock, leak detector and inspector the whole tree shares.
+    public final func launch(context: RIBContext? = nil) {
+        adopt(parent: nil, context: context)
         load()
+        interactable.activate()
+    }
+}
+
+/// How a router hands the tree's context and its place in the tree to a child it attaches.
+protocol TreeNode: AnyObject {
+    func adopt(parent: (any Routing)?, context: RIBContext?)
+    func recordAttached()
+    func recordDetached()
+}
+
+extension Router: TreeNode {
+    func adopt(parent: (any Routing)?, context: RIBContext?) {
+        self.parent = parent
+        self.context = context
+        for child in children {
+            (child as? any TreeNode)?.adopt(parent: self, context: context)
+        }
+    }
+
+    func recordAttached() { record(.attached) }
+
+    func recordDetached() { record(.detached) }
+
+    private func record(_ kind: RIBEvent.Kind) {
+        guard let context else { return }
+        context.inspector.record(RIBEvent(kind: kind, path: path, time: context.now()))
     }
 }

@@ -1,8 +1,7 @@
-import Synchronization
 
 /// A one-shot verdict from the I/O thread on a confirmed send: accepted by libzmq, or its error.
 final class Confirmation: Sendable {
-    private let state = Mutex<(result: Result<Void, any Error>?, waiter: CheckedContinuation<Void, any Error>?)>((nil, nil))
+    private let state = Locked<(result: Result<Void, any Error>?, waiter: CheckedContinuation<Void, any Error>?)>((nil, nil))
 
     func succeed() { settle(.success(())) }
 

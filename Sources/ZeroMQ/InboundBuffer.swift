@@ -1,5 +1,4 @@
 import DequeModule
-import Synchronization
 
 /// Messages received by the I/O thread, waiting for the socket's consumer.
 ///
@@ -48,7 +47,7 @@ final class InboundBuffer: Sendable {
 
     let capacity: Int
     private let waker: Waker
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(capacity: Int, waker: Waker) {
         self.capacity = max(1, capacity)

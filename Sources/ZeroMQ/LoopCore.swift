@@ -16,7 +16,7 @@ enum Command: Sendable {
 final class LoopCore: Sendable {
     let context: ContextHandle
     let waker: Waker
-    private let queue = Mutex<(commands: [Command], jobs: [UnownedJob], accepting: Bool)>(([], [], true))
+    private let queue = Locked<(commands: [Command], jobs: [UnownedJob], accepting: Bool)>(([], [], true))
     private let socketIDs = Atomic<Int>(0)
 
     init() throws(ZMQError) {

@@ -1,5 +1,4 @@
 import DequeModule
-import Synchronization
 
 /// Messages waiting for the I/O thread to hand them to libzmq.
 ///
@@ -47,7 +46,7 @@ final class OutboundBuffer: Sendable {
 
     let capacity: Int
     private let waker: Waker
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(capacity: Int, waker: Waker) {
         self.capacity = max(1, capacity)
@@ -134,7 +133,8 @@ final class OutboundBuffer: Sendable {
                 state.waiters.removeAll()
                 state.count = 0
             }
-            return (Array(state.batches), state.waiters)
+            // Copying an empty Deque writes to the shared empty-array storage (a ThreadSanitizer report).
+            return (state.batches.isEmpty ? [] : Array(state.batches), state.waiters)
         }
         waiters.forEach { $0.continuation.resume(throwing: error) }
         return left

@@ -1,6 +1,5 @@
 import CZeroMQ
 import Foundation
-import Synchronization
 
 /// libzmq's built-in proxy on a thread of its own, e.g. the XSUB/XPUB event bus.
 ///
@@ -25,7 +24,7 @@ public final class Proxy: Sendable {
     public let frontendEndpoint: String
     public let backendEndpoint: String
     private let control: Socket
-    private let finished = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let finished = Locked<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     private init(frontend: String, backend: String, control: Socket) {
         frontendEndpoint = frontend
@@ -81,7 +80,7 @@ public final class Proxy: Sendable {
 
 /// The proxy thread's side: sockets live and die on that thread.
 private final class ProxyThreadState: Sendable {
-    private let finish = Mutex<(done: Bool, action: (@Sendable () -> Void)?)>((false, nil))
+    private let finish = Locked<(done: Bool, action: (@Sendable () -> Void)?)>((false, nil))
 
     func onFinish(_ action: @escaping @Sendable () -> Void) {
         let runNow = finish.withLock { state -> Bool in

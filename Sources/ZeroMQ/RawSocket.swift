@@ -122,6 +122,9 @@ final class RawSocket {
             throw error
         }
         let count = Int(size)
+        // An empty frame must not go through unsafeUninitializedCapacity: with a capacity of 0 it
+        // writes into the stdlib's shared empty-array storage, which ThreadSanitizer reports.
+        guard count > 0 else { return [] }
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             if count > 0, let data = zmq_msg_data(scratch) {
                 buffer.baseAddress!.update(from: data.assumingMemoryBound(to: UInt8.self), count: count)

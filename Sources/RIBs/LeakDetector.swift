@@ -1,0 +1,82 @@
+/// A RIB object that did not go away after it was detached.
+public struct LeakReport: Sendable, Equatable, Codable {
+    /// The RIB's path in the tree, e.g. `/Root/LoggedIn/Ride (interactor)`.
+    public let path: String
+    /// When it was detached and when the leak was declared, on the tree's clock.
+    public let detachedAt: Duration
+    public let detectedAt: Duration
+}
+
+/// A pending expectation that an object deallocates; cancel it through the detector.
+public struct LeakCheck: Hashable, Sendable {
+    let id: UInt64
+}
+
+/// Expects detached routers, interactors and views to deallocate within a time budget.
+///
+/// Deterministic: time comes from the injected clock, and expectations are evaluated when the
+/// owner calls ``check()`` (for example on every tick of the simulated clock). A leak is
+/// reported and counted, never a crash.
+public final class LeakDetector {
+    private struct Expectation {
+        weak var object: AnyObject?
+        let path: String
+        let detachedAt: Duration
+        let deadline: Duration
+    }
+
+    /// How long a detached object may live.
+    public let budget: Duration
+    /// Leaks found so far.
+    public private(set) var leakCount = 0
+    /// The most recent reports (at most 100).
+    public private(set) var reports: [LeakReport] = []
+    /// Called on each leak found.
+    public var onLeak: ((LeakReport) -> Void)?
+    private let now: () -> Duration
+    private var pending: [UInt64: Expectation] = [:]
+    private var nextID: UInt64 = 0
+
+    public init(budget: Duration = .seconds(1), now: @escaping () -> Duration) {
+        self.budget = budget
+        self.now = now
+    }
+
+    /// Expectations not yet met or failed.
+    public var pendingCount: Int { pending.count }
+
+    /// Whether no expectation is pending (the reference's "done" status).
+    public var isIdle: Bool { pending.isEmpty }
+
+    /// Expects `object` to deallocate within the budget.
+    @discardableResult
+    public func expectDeallocate(_ object: AnyObject, path: String) -> LeakCheck {
+        nextID += 1
+        let time = now()
+        pending[nextID] = Expectation(object: object, path: path, detachedAt: time, deadline: time + budget)
+        return LeakCheck(id: nextID)
+    }
+
+    /// Drops an expectation. Idempotent: cancelling twice, or after it resolved, changes nothing
+    /// (the reference decremented its pending count twice here, and said "done" too early).
+    public func cancel(_ check: LeakCheck) {
+        pending.removeValue(forKey: check.id)
+    }
+
+    /// Settles expectations: deallocated objects are done, objects past their deadline are leaks.
+    public func check() {
+        let time = now()
+        for (id, expectation) in pending.sorted(by: { $0.key < $1.key }) {
+            if expectation.object == nil {
+                pending.removeValue(forKey: id)
+            } else if time >= expectation.deadline {
+                pending.removeValue(forKey: id)
+                let report = LeakReport(path: expectation.path, detachedAt: expectation.detachedAt, detectedAt: time)
+                leakCount += 1
+                reports.append(report)
+                if reports.count > 100 { reports.removeFirst() }
+                onLeak?(report)
+            }
+        }
+    }
+}
