@@ -62,8 +62,9 @@ open class Interactor: Interactable {
 }
 
 extension Interactable {
-    /// Suspends until the interactor is active (at once if it is). Workflows wait on this.
-    public func waitUntilActive() async {
+    /// Suspends until the interactor is active (at once if it is), on the caller's actor.
+    /// Workflows wait on this.
+    public func waitUntilActive(isolation: isolated (any Actor)? = #isolation) async {
         guard !isActive else { return }
         var subscription: Subscription?
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

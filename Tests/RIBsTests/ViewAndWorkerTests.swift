@@ -1,0 +1,126 @@
+import Testing
+@testable import RIBs
+
+// A viewful RIB: a sign-in screen whose button goes through the presenter to the interactor.
+enum SignInAction: Equatable { case typed(String), tappedSignIn }
+struct SignInScreen: Equatable, CustomStringConvertible {
+    var name = ""
+    var canSubmit = false
+    var description: String { "SignIn(name: \(name), canSubmit: \(canSubmit))" }
+}
+
+final class SignInView: View<SignInScreen, SignInAction> {}
+
+final class SignInPresenter: Presenter<SignInView> {
+    func show(name: String) {
+        view.render(SignInScreen(name: name, canSubmit: !name.isEmpty))
+    }
+}
+
+final class SignInInteractor: PresentableInteractor<SignInPresenter> {
+    private(set) var name = ""
+    private(set) var submitted: [String] = []
+
+    override func didBecomeActive() {
+        presenter.view.onAction = { [weak self] action in self?.handle(action) }
+        presenter.show(name: name)
+    }
+
+    override func willResignActive() {
+        presenter.view.onAction = nil
+    }
+
+    private func handle(_ action: SignInAction) {
+        switch action {
+        case let .typed(text):
+            name = text
+            presenter.show(name: name)
+        case .tappedSignIn:
+            submitted.append(name)
+        }
+    }
+}
+
+final class SignInRouter: ViewableRouter<SignInInteractor, SignInView> {}
+
+func signIn() -> SignInRouter {
+    let view = SignInView(showing: SignInScreen())
+    return SignInRouter(interactor: SignInInteractor(presenter: SignInPresenter(view: view)), view: view)
+}
+
+final class CountingWorker: Worker {
+    private(set) var starts = 0
+    private(set) var stops = 0
+    override func didStart() { starts += 1 }
+    override func didStop() { stops += 1 }
+}
+
+@Suite("Views, presenters and workers")
+struct ViewAndWorkerTests {
+    @Test("A headless view renders what the presenter says and hands user actions to the interactor")
+    func headlessView() {
+        let router = signIn()
+        let view = router.viewController
+        view.perform(.typed("ignored"))
+        #expect(view.droppedActions == 1, "nobody listens before activation")
+        router.interactable.activate()
+        view.perform(.typed("Ada"))
+        #expect(view.screen.value == SignInScreen(name: "Ada", canSubmit: true))
+        view.perform(.tappedSignIn)
+        #expect(router.interactor.submitted == ["Ada"])
+        #expect(router.view?.screenDescription == "SignIn(name: Ada, canSubmit: true)")
+        router.interactable.deactivate()
+        view.perform(.tappedSignIn)
+        #expect(router.interactor.submitted == ["Ada"])
+        #expect(view.droppedActions == 2)
+    }
+
+    @Test("A worker starts and stops with its interactor until it is stopped")
+    func workerFollowsInteractor() async {
+        let interactor = RecordingInteractor()
+        let worker = CountingWorker()
+        worker.start(interactor)
+        #expect(!worker.isStarted)
+        interactor.activate()
+        #expect(worker.isStarted)
+        let task = worker.task { while !Task.isCancelled { await Task.yield() } }
+        interactor.deactivate()
+        #expect(!worker.isStarted)
+        #expect(task?.isCancelled == true)
+        await task?.value
+        interactor.activate()
+        #expect(worker.starts == 2 && worker.stops == 1)
+        worker.stop()
+        worker.stop()
+        #expect(worker.stops == 2)
+        interactor.deactivate()
+        interactor.activate()
+        #expect(worker.starts == 2, "a stopped worker no longer follows")
+        #expect(worker.task {} == nil)
+    }
+
+    @Test("Waiting for activation resumes when the interactor becomes active")
+    func waitUntilActive() async {
+        actor App {
+            let interactor = RecordingInteractor()
+            var log: [String] = []
+
+            func waitThenLog() async {
+                await interactor.waitUntilActive()
+                log.append("active")
+            }
+
+            func activate() { interactor.activate() }
+            func lines() -> [String] { log }
+        }
+        let app = App()
+        let waiter = Task { await app.waitThenLog() }
+        await Task.yield()
+        #expect(await app.lines().isEmpty)
+        await app.activate()
+        await waiter.value
+        #expect(await app.lines() == ["active"])
+        await app.waitThenLog()
+        #expect(await app.lines() == ["active", "active"])
+    }
+}
