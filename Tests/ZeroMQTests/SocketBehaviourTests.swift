@@ -26,10 +26,11 @@ struct SocketBehaviourTests {
         }
     }
 
-    @Test("Shutdown with a dead peer finishes within LINGER")
+    /// With libzmq's default infinite LINGER this would hang forever on the unsent messages;
+    /// `within` turns a hang into a failure. (No wall-clock bound: timing belongs in benchmarks.)
+    @Test("Shutdown with a dead peer ends once LINGER lets the unsent messages go")
     func shutdownWithDeadPeer() async throws {
-        let start = ContinuousClock.now
-        try await within(15) {
+        try await within(30) {
             let transport = try Transport()
             var options = SocketOptions()
             options.linger = .milliseconds(200)
@@ -38,9 +39,10 @@ struct SocketBehaviourTests {
             try await dealer.connect("tcp://127.0.0.1:1")
             try await dealer.send(contentsOf: (0..<100).map { Message(Array("\($0)".utf8)) })
             await transport.shutdown()
+            let stats = dealer.statistics()
+            #expect(stats.sent + stats.sendFailures == 100)
+            #expect(stats.queuedOutbound == 0)
         }
-        // Generous bound: what matters is that it does not hang on the unsent messages.
-        #expect(ContinuousClock.now - start < .seconds(5))
     }
 
     @Test("Monitor events report connects and disconnects")
