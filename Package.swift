@@ -51,6 +51,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "RIBsBench",
+            dependencies: ["RIBs"],
+            swiftSettings: strict
+        ),
+        .target(
             name: "TransportBench",
             dependencies: [
                 "CZeroMQ",
@@ -65,6 +70,7 @@ let package = Package(
                 "ZeroMQ",
                 "Wire",
                 "TransportBench",
+                "RIBsBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -6,8 +6,9 @@
 public final class ModelStream<Value> {
     /// The latest value.
     public private(set) var value: Value
-    private var observers: [ObjectIdentifier: (Value) -> Void] = [:]
-    private var order: [ObjectIdentifier] = []
+    /// In subscription order. A plain array: streams have few observers, and thousands of trees
+    /// per process make every stream's footprint count.
+    private var observers: [(id: ObjectIdentifier, call: (Value) -> Void)] = []
 
     public init(_ initial: Value) {
         value = initial
@@ -16,8 +17,8 @@ public final class ModelStream<Value> {
     /// Publishes a new value to every observer, in the order they subscribed.
     public func send(_ newValue: Value) {
         value = newValue
-        for id in order {
-            observers[id]?(newValue)
+        for observer in observers {
+            observer.call(newValue)
         }
     }
 
@@ -26,11 +27,9 @@ public final class ModelStream<Value> {
     public func observe(_ observer: @escaping (Value) -> Void) -> Subscription {
         let subscription = Subscription()
         let id = ObjectIdentifier(subscription)
-        observers[id] = observer
-        order.append(id)
+        observers.append((id, observer))
         subscription.onCancel = { [weak self] in
-            self?.observers.removeValue(forKey: id)
-            self?.order.removeAll { $0 == id }
+            self?.observers.removeAll { $0.id == id }
         }
         observer(value)
         return subscription

@@ -36,7 +36,6 @@ open class Router<InteractorType>: Routing {
     private weak var parent: (any Routing)?
     private var didLoadOnce = false
     private var activeStateSubscription: Subscription?
-    private var lifecycleSubscription: Subscription?
     private var didReportActive = false
 
     /// - Precondition: `interactor` conforms to ``Interactable``.
@@ -70,12 +69,13 @@ open class Router<InteractorType>: Routing {
         guard !didLoadOnce else { return }
         didLoadOnce = true
         activeStateSubscription = interactable.isActiveStream.observe { [weak self] active in
-            self?.children.forEach { $0.setSubtreeActive(active) }
-        }
-        lifecycleSubscription = interactable.isActiveStream.observe { [weak self] active in
-            guard let self, active || self.didReportActive else { return }
-            self.didReportActive = active
-            self.record(active ? .activated : .deactivated)
+            guard let self else { return }
+            // The stream replays `false` at once; only real changes are events.
+            if active || self.didReportActive {
+                self.didReportActive = active
+                self.record(active ? .activated : .deactivated)
+            }
+            self.children.forEach { $0.setSubtreeActive(active) }
         }
         didLoad()
     }

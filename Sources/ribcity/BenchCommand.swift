@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RIBsBench
 import TransportBench
 
 /// `ribcity bench …`: benchmarks, each with its baseline measured in the same run.
@@ -7,8 +8,25 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks, each against a baseline measured in the same run.",
-        subcommands: [TransportBenchCommand.self]
+        subcommands: [TransportBenchCommand.self, RIBsBenchCommand.self]
     )
+}
+
+struct RIBsBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ribs",
+        abstract: "RIB trees: build-to-release cycles per second, and memory per live tree."
+    )
+
+    @Option(help: "Build-to-release cycles to time.")
+    var cycles = 200_000
+
+    @Option(help: "Live trees to hold for the memory measurement.")
+    var liveTrees = 100_000
+
+    func run() {
+        print(RIBsBenchmark(cycles: cycles, liveTrees: liveTrees).run().report)
+    }
 }
 
 struct TransportBenchCommand: AsyncParsableCommand {
