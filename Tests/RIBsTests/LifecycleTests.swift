@@ -15,6 +15,18 @@ final class NodeRouter: Router<RecordingInteractor> {
 
 func node() -> NodeRouter { NodeRouter(interactor: RecordingInteractor()) }
 
+/// An active root with a child and a grandchild attached.
+func activeTree() -> (root: NodeRouter, child: NodeRouter, grandchild: NodeRouter) {
+    let root = node()
+    let child = node()
+    let grandchild = node()
+    root.interactable.activate()
+    root.load()
+    root.attachChild(child)
+    child.attachChild(grandchild)
+    return (root, child, grandchild)
+}
+
 @Suite("Interactor and router lifecycle, as in the reference")
 struct LifecycleTests {
     @Test("Activation and deactivation are idempotent and call their hooks once")
@@ -72,13 +84,7 @@ struct LifecycleTests {
 
     @Test("Detaching deactivates the whole subtree, deepest first")
     func detachDeactivatesSubtree() {
-        let root = node()
-        let child = node()
-        let grandchild = node()
-        root.interactable.activate()
-        root.load()
-        root.attachChild(child)
-        child.attachChild(grandchild)
+        let (root, child, grandchild) = activeTree()
         #expect(grandchild.interactable.isActive)
         root.detachChild(child)
         #expect(root.children.isEmpty)
@@ -89,13 +95,7 @@ struct LifecycleTests {
 
     @Test("Deactivating a parent cascades, and reactivating it brings the subtree back")
     func cascade() {
-        let root = node()
-        let child = node()
-        let grandchild = node()
-        root.interactable.activate()
-        root.load()
-        root.attachChild(child)
-        child.attachChild(grandchild)
+        let (root, child, grandchild) = activeTree()
         root.interactable.deactivate()
         #expect(!child.interactable.isActive && !grandchild.interactable.isActive)
         root.interactable.activate()
