@@ -3,6 +3,7 @@ public protocol Dependency: AnyObject {}
 
 /// The dependency of the root: nothing.
 public final class EmptyDependency: Dependency {
+    /// The root's dependency: nothing.
     public init() {}
 }
 
@@ -15,6 +16,7 @@ open class Component<DependencyType>: Dependency {
     public let dependency: DependencyType
     private var sharedInstances: [String: Any] = [:]
 
+    /// A component over what the parent provides.
     public init(dependency: DependencyType) {
         self.dependency = dependency
     }
@@ -34,6 +36,7 @@ open class Builder<DependencyType> {
     /// What the parent provides to every RIB this builder makes.
     public let dependency: DependencyType
 
+    /// A builder for RIBs whose parent provides `dependency`.
     public init(dependency: DependencyType) {
         self.dependency = dependency
     }

@@ -8,6 +8,7 @@ public final class FeatureFlags {
     public private(set) var switchedOff: [String: String] = [:]
     private let switchOffs = ModelStream<(name: String, reason: String)?>(nil)
 
+    /// Flags by feature name (absent means off), under the master switch.
     public init(_ flags: [String: Bool] = [:], optionalCodeEnabled: Bool = true) {
         self.flags = flags
         self.optionalCodeEnabled = optionalCodeEnabled
@@ -47,6 +48,7 @@ public struct Plugin<Context, Output> {
     public let name: String
     let make: (Context) throws -> Output?
 
+    /// A plugin under the flag `name`; `make` may throw, which switches the feature off.
     public init(name: String, make: @escaping (Context) throws -> Output?) {
         self.name = name
         self.make = make
@@ -58,13 +60,16 @@ public struct Plugin<Context, Output> {
 /// Core code asks for ``outputs(for:)`` and uses what comes back; a plugin that throws is switched
 /// off and reported through the flags, and the others (and the core flow) go on.
 public final class PluginPoint<Context, Output> {
+    /// The flags that decide which plugins run, and record which failed.
     public let flags: FeatureFlags
     private var plugins: [Plugin<Context, Output>] = []
 
+    /// An empty plugin point governed by `flags`.
     public init(flags: FeatureFlags) {
         self.flags = flags
     }
 
+    /// Adds a plugin; plugins run in registration order.
     public func register(_ plugin: Plugin<Context, Output>) {
         plugins.append(plugin)
     }

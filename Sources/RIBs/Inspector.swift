@@ -1,9 +1,11 @@
 /// Something that happened in a RIB tree.
 public struct RIBEvent: Sendable, Equatable, Codable {
+    /// What happened.
     public enum Kind: String, Sendable, Codable {
         case attached, detached, activated, deactivated
     }
 
+    /// What happened.
     public let kind: Kind
     /// The RIB's path, e.g. `/Root/LoggedIn`.
     public let path: String
@@ -17,6 +19,7 @@ public final class Inspector {
     /// Events so far, counted by kind.
     public private(set) var counts: [RIBEvent.Kind: Int] = [:]
 
+    /// An inspector with no observers yet.
     public init() {}
 
     /// Calls `handler` with every event from now on.
@@ -34,12 +37,14 @@ public final class Inspector {
 
 /// The live tree as a value: what a monitor shows of an app.
 public struct RIBTreeSnapshot: Sendable, Equatable, Codable {
+    /// The RIB's name, its path, whether it has a view, and whether its interactor is active.
     public let name: String
     public let path: String
     public let viewful: Bool
     public let active: Bool
     /// What the RIB's view shows, for viewful RIBs.
     public let screen: String?
+    /// The attached children, in attachment order.
     public let children: [RIBTreeSnapshot]
 
     /// How many RIBs the tree holds.
@@ -65,9 +70,12 @@ extension Routing {
 public final class RIBContext {
     /// Time on the tree's clock (simulated time in ribcity), since any fixed origin.
     public let now: () -> Duration
+    /// Expects detached RIBs to deallocate; the owner calls `check()` on its ticks.
     public let leakDetector: LeakDetector
+    /// The tree's events, for monitors and tests.
     public let inspector = Inspector()
 
+    /// A context on the clock `now`, whose leak detector allows detached RIBs `leakBudget` to go.
     public init(leakBudget: Duration = .seconds(1), now: @escaping () -> Duration) {
         self.now = now
         leakDetector = LeakDetector(budget: leakBudget, now: now)

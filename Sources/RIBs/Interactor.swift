@@ -16,9 +16,11 @@ public protocol Interactable: AnyObject {
 /// `deactivate` themselves are final. Work started with ``task(_:)`` or kept with
 /// ``bindToActivePeriod(_:)`` ends when the interactor deactivates.
 open class Interactor: Interactable {
+    /// Active state as a stream: replays the current state to every new observer.
     public let isActiveStream = ModelStream(false)
     private let activePeriod = ScopedWork()
 
+    /// An inactive interactor.
     public init() {}
 
     public final var isActive: Bool { isActiveStream.value }

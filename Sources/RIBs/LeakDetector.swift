@@ -37,6 +37,7 @@ public final class LeakDetector {
     private var pending: [UInt64: Expectation] = [:]
     private var nextID: UInt64 = 0
 
+    /// A detector on the clock `now` that allows detached objects `budget` to deallocate.
     public init(budget: Duration = .seconds(1), now: @escaping () -> Duration) {
         self.budget = budget
         self.now = now

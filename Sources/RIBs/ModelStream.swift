@@ -10,6 +10,7 @@ public final class ModelStream<Value> {
     /// per process make every stream's footprint count.
     private var observers: [(id: ObjectIdentifier, call: (Value) -> Void)] = []
 
+    /// A stream whose current value is `initial`.
     public init(_ initial: Value) {
         value = initial
     }

@@ -17,6 +17,7 @@ open class View<Screen, Action>: ViewControllable {
     /// How many actions arrived while nobody listened (a wiring bug, made visible).
     public private(set) var droppedActions = 0
 
+    /// A view showing `initial`, with nobody listening to its actions yet.
     public init(showing initial: Screen) {
         screen = ModelStream(initial)
     }
@@ -35,6 +36,7 @@ open class View<Screen, Action>: ViewControllable {
         onAction(action)
     }
 
+    /// The current screen model, described.
     open var screenDescription: String { String(describing: screen.value) }
 }
 
@@ -43,6 +45,7 @@ open class Presenter<ViewType> {
     /// The view this presenter renders into.
     public let view: ViewType
 
+    /// A presenter that renders into `view`.
     public init(view: ViewType) {
         self.view = view
     }
@@ -53,6 +56,7 @@ open class PresentableInteractor<PresenterType>: Interactor {
     /// The RIB's presenter.
     public let presenter: PresenterType
 
+    /// An inactive interactor with its presenter.
     public init(presenter: PresenterType) {
         self.presenter = presenter
         super.init()

@@ -7,10 +7,12 @@ public typealias InteractorScope = Interactable
 /// interactor becomes active and stops (``didStop()``) when it deactivates, until ``stop()``.
 /// Work started with ``task(_:)`` ends when the worker stops.
 open class Worker {
+    /// Whether the worker is running (its scope is active and it was started).
     public private(set) var isStarted = false
     private var binding: Subscription?
     private let runPeriod = ScopedWork()
 
+    /// A worker that has not been started.
     public init() {}
 
     /// Follows `scope`'s activation from now on.
