@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "RIBs", targets: ["RIBs"]),
+        .library(name: "City", targets: ["City"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -48,6 +49,12 @@ let package = Package(
         // The app architecture: knows nothing of ZeroMQ, the wire protocol or the city.
         .target(
             name: "RIBs",
+            swiftSettings: strict
+        ),
+        // Streets, routing and positions: no I/O of its own, nothing of sockets.
+        .target(
+            name: "City",
+            dependencies: [.product(name: "HeapModule", package: "swift-collections")],
             swiftSettings: strict
         ),
         .target(
@@ -84,6 +91,11 @@ let package = Package(
         .testTarget(
             name: "ZeroMQTests",
             dependencies: ["ZeroMQ", "Wire", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CityTests",
+            dependencies: ["City", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
