@@ -30,6 +30,11 @@ let package = Package(
             name: "CZeroMQ",
             providers: [.apt(["libzmq3-dev"])]
         ),
+        // Debian's zlib1g-dev, for gzip and the zlib blobs of OSM PBF files.
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(
             name: "ZeroMQ",
             dependencies: [
@@ -54,7 +59,7 @@ let package = Package(
         // Streets, routing and positions: no I/O of its own, nothing of sockets.
         .target(
             name: "City",
-            dependencies: [.product(name: "HeapModule", package: "swift-collections")],
+            dependencies: ["CZlib", .product(name: "HeapModule", package: "swift-collections")],
             swiftSettings: strict
         ),
         .target(
@@ -76,6 +81,7 @@ let package = Package(
             dependencies: [
                 "ZeroMQ",
                 "Wire",
+                "City",
                 "TransportBench",
                 "RIBsBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
