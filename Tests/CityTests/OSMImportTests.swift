@@ -93,15 +93,24 @@ struct OSMImportTests {
         #expect(missing?.reason.contains("cannot be read") == true)
     }
 
-    @Test("A truncated gzip file is an error, not a crash")
-    func truncatedGzip() throws {
-        let path = sharedData.appendingPathComponent("manhattan-south-roads.osm.gz").path
-        let whole = try #require(FileManager.default.contents(atPath: path))
-        let cut = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-cut-\(getpid()).osm.gz")
-        try whole.prefix(20_000).write(to: cut)
-        defer { try? FileManager.default.removeItem(at: cut) }
+    /// The sample document above, gzip-compressed.
+    static let sampleGzip = Data(base64Encoded: "H4sIAAAAAAACA52UTW6DMBBG9zmFNfuAzT8SkF1P0B7AxdPEKtgRpjS5fXHSNCaEVMqO0ff8PB4sF5tD25ABOyO1KoF5FAiqWguptiW8vb6sM9hUq0Kb9kpRL4FqRUihtEAixbgOSMP7EiLqpZSOjsZy6zTyqC39KR24NPuPDifu+I8OvTzPZ3T0gM5mdPyATmd08oBOZnTq0Gw6EzY/ZebSbIH+5sfzuClUhRKkww87e/9aBG4RugU7O0ZLz7fks4Sd3O5GIZChBIO1VoJ3R7viN9cKL/ERjRO0/GD2iOIUBTFp9zub+iM97ZLBQi+RY3Pb6NBIgaqXvLlvDOBGciniBeOH1r39vmsL4UZwKZIFm8FukDU6Ka9rNOYU7js58B7vbxU5W6XuVtmzo4iXRpHnzyqTpVvl/q/3L9nY18G9GGdV4Y+vRPUD5E/nXVIEAAA=")!
+
+    @Test("Gzip files are read whole, and a truncated one is an error, not a crash")
+    func gzipFiles() throws {
+        let directory = FileManager.default.temporaryDirectory
+        let whole = directory.appendingPathComponent("ribcity-sample-\(getpid()).osm.gz")
+        let cut = directory.appendingPathComponent("ribcity-cut-\(getpid()).osm.gz")
+        try Self.sampleGzip.write(to: whole)
+        try Self.sampleGzip.prefix(Self.sampleGzip.count / 2).write(to: cut)
+        defer {
+            try? FileManager.default.removeItem(at: whole)
+            try? FileManager.default.removeItem(at: cut)
+        }
+        #expect(try OSMXMLReader.read(path: whole.path).ways.count == 6)
         let error = #expect(throws: CityImportError.self) { try OSMXMLReader.read(path: cut.path) }
         #expect(error?.reason.contains("truncated") == true)
+        #expect(error?.file == cut.lastPathComponent)
     }
 
     @Test("The real southern-Manhattan extract imports into one connected network",
