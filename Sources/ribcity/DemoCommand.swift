@@ -1,4 +1,5 @@
 import ArgumentParser
+import City
 import Foundation
 import TransportBench
 import Wire
@@ -128,7 +129,8 @@ struct DemoDispatch {
 
     /// A plausible fare from straight-line distance; the real pricing comes with the dispatch engine.
     static func quote(for request: QuoteRequest) -> Quote {
-        let kilometres = haversineKilometres(request.pickup, request.dropoff)
+        let kilometres = GeoPoint(lat: request.pickup.lat, lon: request.pickup.lon)
+            .distance(to: GeoPoint(lat: request.dropoff.lat, lon: request.dropoff.lon)) / 1000
         return Quote.with {
             $0.quoteID = "q-\(request.riderID)"
             $0.riderID = request.riderID
@@ -148,13 +150,5 @@ struct DemoDispatch {
             $0.dropoff = ride.dropoff
             $0.product = ride.product
         })
-    }
-
-    static func haversineKilometres(_ a: LatLon, _ b: LatLon) -> Double {
-        let radians = Double.pi / 180
-        let dLat = (b.lat - a.lat) * radians
-        let dLon = (b.lon - a.lon) * radians
-        let h = sin(dLat / 2) * sin(dLat / 2) + cos(a.lat * radians) * cos(b.lat * radians) * sin(dLon / 2) * sin(dLon / 2)
-        return 6371 * 2 * asin(min(1, sqrt(h)))
     }
 }
