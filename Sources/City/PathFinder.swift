@@ -54,15 +54,39 @@ public final class PathFinder {
 
     private func search(from start: Int, to end: Int) -> Bool {
         reset()
+        // The loop works on locals: class-stored arrays would pay an exclusivity check on every
+        // access. Moving them out (and back) keeps them uniquely referenced, so nothing is copied.
+        var time = self.time
+        var parentEdge = self.parentEdge
+        var touched = self.touched
+        var queue = self.queue
+        self.time = []
+        self.parentEdge = []
+        self.touched = []
+        self.queue = Heap()
+        defer {
+            self.time = time
+            self.parentEdge = parentEdge
+            self.touched = touched
+            self.queue = queue
+        }
+        let edgeStart = graph.edgeStart
+        let edgeTarget = graph.edgeTarget
+        let edgeTime = graph.edgeTime
+        func settle(_ node: Int, at arrival: Float, via edge: Int32) {
+            if time[node] == .infinity { touched.append(Int32(node)) }
+            time[node] = arrival
+            parentEdge[node] = edge
+        }
         settle(start, at: 0, via: -1)
         queue.insert(Candidate(time: 0, node: Int32(start)))
         while let candidate = queue.popMin() {
             let node = Int(candidate.node)
             guard candidate.time <= time[node] else { continue }
             if node == end { return true }
-            for edge in graph.edges(from: node) {
-                let target = Int(graph.edgeTarget[edge])
-                let arrival = candidate.time + graph.edgeTime[edge]
+            for edge in Int(edgeStart[node])..<Int(edgeStart[node + 1]) {
+                let target = Int(edgeTarget[edge])
+                let arrival = candidate.time + edgeTime[edge]
                 if arrival < time[target] {
                     settle(target, at: arrival, via: Int32(edge))
                     queue.insert(Candidate(time: arrival, node: Int32(target)))
@@ -72,18 +96,12 @@ public final class PathFinder {
         return false
     }
 
-    private func settle(_ node: Int, at arrival: Float, via edge: Int32) {
-        if time[node] == .infinity { touched.append(Int32(node)) }
-        time[node] = arrival
-        parentEdge[node] = edge
-    }
-
     private func reset() {
         for node in touched {
             time[Int(node)] = .infinity
             parentEdge[Int(node)] = -1
         }
         touched.removeAll(keepingCapacity: true)
-        queue = Heap()
+        while queue.popMin() != nil {}
     }
 }

@@ -1,0 +1,58 @@
+import ArgumentParser
+import City
+import Foundation
+
+/// `ribcity bench city FILE`: import time and point-to-point ETA queries per second with plain
+/// Dijkstra on a real network — the baseline faster routing will be compared against.
+struct CityBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "city",
+        abstract: "OpenStreetMap import time and plain-Dijkstra ETA queries per second on one core."
+    )
+
+    @Argument(help: "The OpenStreetMap XML file, plain or gzip.")
+    var file: String
+
+    @Option(help: "Random origin–destination pairs to route.")
+    var queries = 2_000
+
+    @Option(help: "Seed for the pairs.")
+    var seed: UInt64 = 1
+
+    func run() throws {
+        let clock = ContinuousClock()
+        var osm = OSMData()
+        var network: RoadNetworkImport?
+        let importTime = try clock.measure {
+            osm = try OSMXMLReader.read(path: file)
+            network = try RoadNetworkImport(osm, file: (file as NSString).lastPathComponent)
+        }
+        guard let graph = network?.graph else { return }
+        var generator = SeededGenerator(seed: seed)
+        let pairs = (0..<queries).map { _ in
+            (Int.random(in: 0..<graph.nodeCount, using: &generator), Int.random(in: 0..<graph.nodeCount, using: &generator))
+        }
+        let finder = PathFinder(graph: graph)
+        var total = 0.0
+        let routeTime = clock.measure {
+            for (from, to) in pairs { total += finder.travelTime(from: from, to: to) ?? 0 }
+        }
+        let seconds = Double(routeTime.components.seconds) + Double(routeTime.components.attoseconds) / 1e18
+        print("\(file): \(graph.nodeCount) nodes, \(graph.edgeCount) edges; import \(importTime)")
+        print(String(format: "plain Dijkstra: %d queries in %.2f s = %.0f ETA queries/s (mean ETA %.0f s)",
+                     queries, seconds, Double(queries) / seconds, total / Double(queries)))
+    }
+}
+
+/// SplitMix64, so that the query pairs are the same on every run with the same seed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
