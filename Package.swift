@@ -91,6 +91,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
+            dependencies: ["City"],
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),
