@@ -53,9 +53,14 @@ public struct RoadGraphBuilder: Sendable {
 
     /// Adds a directed edge; its length is the straight line unless given.
     public mutating func addEdge(from: Int, to: Int, speed metresPerSecond: Double, length: Double? = nil) {
-        precondition(positions.indices.contains(from) && positions.indices.contains(to), "edge to unknown node")
         let length = length ?? positions[from].distance(to: positions[to])
-        edges.append(Edge(from: from, to: to, length: length, time: length / metresPerSecond))
+        addEdge(from: from, to: to, length: length, time: length / metresPerSecond)
+    }
+
+    /// Adds a directed edge whose length and travel time are already known.
+    public mutating func addEdge(from: Int, to: Int, length: Double, time: Double) {
+        precondition(positions.indices.contains(from) && positions.indices.contains(to), "edge to unknown node")
+        edges.append(Edge(from: from, to: to, length: length, time: time))
     }
 
     /// Adds an edge in each direction.

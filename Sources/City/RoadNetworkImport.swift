@@ -161,9 +161,8 @@ public struct RoadNetworkImport: Sendable {
             for edge in graph.edges(from: source) {
                 let target = Int(graph.edgeTarget[edge])
                 guard renumber[target] >= 0 else { continue }
-                let length = Double(graph.edgeLength[edge])
                 builder.addEdge(from: renumber[source], to: renumber[target],
-                                speed: length / Double(graph.edgeTime[edge]), length: length)
+                                length: Double(graph.edgeLength[edge]), time: Double(graph.edgeTime[edge]))
             }
         }
         return builder.build()

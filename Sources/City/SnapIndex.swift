@@ -21,6 +21,8 @@ public struct SnapIndex: Sendable {
     private let bucketStart: [Int32]
     private let bucketEdges: [Int32]
     private let projected: [(x: Double, y: Double)]
+    /// Each edge's source node, so that a query never searches for it.
+    private let edgeSource: [Int32]
 
     /// - Parameter cellSize: bucket side in metres; about a block suits a city.
     public init(graph: RoadGraph, cellSize: Double = 200) {
@@ -41,8 +43,10 @@ public struct SnapIndex: Sendable {
         self.rows = rows
 
         var buckets = [[Int32]](repeating: [], count: columns * rows)
+        var edgeSource = [Int32](repeating: 0, count: graph.edgeCount)
         for source in 0..<graph.nodeCount {
             for edge in graph.edges(from: source) {
+                edgeSource[edge] = Int32(source)
                 let a = points[source]
                 let b = points[Int(graph.edgeTarget[edge])]
                 let (x0, x1) = (Self.cell(min(a.x, b.x), minX, cellSize), Self.cell(max(a.x, b.x), minX, cellSize))
@@ -57,6 +61,7 @@ public struct SnapIndex: Sendable {
         for bucket in buckets { start.append(start.last! + Int32(bucket.count)) }
         bucketStart = start
         bucketEdges = buckets.flatMap { $0 }
+        self.edgeSource = edgeSource
     }
 
     private static func cell(_ value: Double, _ minimum: Double, _ size: Double) -> Int {
@@ -88,15 +93,14 @@ public struct SnapIndex: Sendable {
             ring += 1
         }
         let found = best!
-        let source = graph.source(of: found.edge)
-        let a = projected[source]
+        let a = projected[Int(edgeSource[found.edge])]
         let b = projected[Int(graph.edgeTarget[found.edge])]
         let point = projection.unproject(x: a.x + (b.x - a.x) * found.fraction, y: a.y + (b.y - a.y) * found.fraction)
         return Snap(edge: found.edge, fraction: found.fraction, point: point, distance: found.distance)
     }
 
     private func nearest(on edge: Int, to p: (x: Double, y: Double)) -> (fraction: Double, distance: Double) {
-        let a = projected[graph.source(of: edge)]
+        let a = projected[Int(edgeSource[edge])]
         let b = projected[Int(graph.edgeTarget[edge])]
         let dx = b.x - a.x
         let dy = b.y - a.y

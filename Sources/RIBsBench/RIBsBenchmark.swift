@@ -35,17 +35,17 @@ public struct RIBsBenchmark: Sendable {
         var sink = 0
         // Warm up allocator and caches.
         for _ in 0..<1_000 { sink &+= cycle() }
-        let start = monotonicSeconds()
-        for _ in 0..<cycles { sink &+= cycle() }
-        let ribs = monotonicSeconds() - start
-
-        let baselineStart = monotonicSeconds()
-        for _ in 0..<cycles {
-            let tree = buildPlainTree()
-            tree.partner.active = true
-            sink &+= tree.children.count
-        }
-        let plain = monotonicSeconds() - baselineStart
+        let clock = ContinuousClock()
+        let ribs = clock.measure {
+            for _ in 0..<cycles { sink &+= cycle() }
+        } / .seconds(1)
+        let plain = clock.measure {
+            for _ in 0..<cycles {
+                let tree = buildPlainTree()
+                tree.partner.active = true
+                sink &+= tree.children.count
+            }
+        } / .seconds(1)
 
         let before = residentBytes()
         var trees: [BenchRouter] = []
@@ -71,12 +71,6 @@ public struct RIBsBenchmark: Sendable {
         let active = tree.children[0].interactable.isActive ? 1 : 0
         tree.interactable.deactivate()
         return active
-    }
-
-    private func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// Resident memory of this process, from /proc/self/statm.

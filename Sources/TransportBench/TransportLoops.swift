@@ -20,7 +20,7 @@ enum TransportLoops {
             }
             return monotonicNanoseconds() - start
         }
-        let elapsed = onIOThread ? try await withTaskExecutorPreference(transport.executor, operation: loop) : try await loop()
+        let elapsed = try await run(loop, on: transport, onIOThread: onIOThread)
         await transport.shutdown()
         return elapsed
     }
@@ -48,11 +48,7 @@ enum TransportLoops {
                 for _ in 0..<count { try await push.send(Message(payload.withUnsafeBufferPointer { Array($0) })) }
             }
         }
-        if onIOThread {
-            try await withTaskExecutorPreference(transport.executor, operation: loop)
-        } else {
-            try await loop()
-        }
+        try await run(loop, on: transport, onIOThread: onIOThread)
         try await done()
         await transport.shutdown()
     }
@@ -75,9 +71,7 @@ enum TransportLoops {
             }
             return histogram
         }
-        let histogram = onIOThread
-            ? try await withTaskExecutorPreference(transport.executor, operation: loop)
-            : try await loop()
+        let histogram = try await run(loop, on: transport, onIOThread: onIOThread)
         await transport.shutdown()
         return histogram
     }
@@ -94,11 +88,13 @@ enum TransportLoops {
                 if echoed >= count { break }
             }
         }
-        if onIOThread {
-            try await withTaskExecutorPreference(transport.executor, operation: loop)
-        } else {
-            try await loop()
-        }
+        try await run(loop, on: transport, onIOThread: onIOThread)
         await transport.shutdown()
+    }
+
+    /// Runs a benchmark loop on the transport's I/O thread (its task executor) or as a plain task.
+    private static func run<T: Sendable>(_ loop: @Sendable () async throws -> T, on transport: Transport,
+                                         onIOThread: Bool) async throws -> T {
+        onIOThread ? try await withTaskExecutorPreference(transport.executor, operation: loop) : try await loop()
     }
 }

@@ -20,25 +20,18 @@ struct CityBenchCommand: ParsableCommand {
     var seed: UInt64 = 1
 
     func run() throws {
-        let clock = ContinuousClock()
-        var osm = OSMData()
-        var network: RoadNetworkImport?
-        let importTime = try clock.measure {
-            osm = try OSMXMLReader.read(path: file)
-            network = try RoadNetworkImport(osm, file: (file as NSString).lastPathComponent)
-        }
-        guard let graph = network?.graph else { return }
+        let city = try ImportedCity(file: file)
+        let graph = city.network.graph
         var generator = SeededGenerator(seed: seed)
         let pairs = (0..<queries).map { _ in
             (Int.random(in: 0..<graph.nodeCount, using: &generator), Int.random(in: 0..<graph.nodeCount, using: &generator))
         }
         let finder = PathFinder(graph: graph)
         var total = 0.0
-        let routeTime = clock.measure {
+        let seconds = ContinuousClock().measure {
             for (from, to) in pairs { total += finder.travelTime(from: from, to: to) ?? 0 }
-        }
-        let seconds = Double(routeTime.components.seconds) + Double(routeTime.components.attoseconds) / 1e18
-        print("\(file): \(graph.nodeCount) nodes, \(graph.edgeCount) edges; import \(importTime)")
+        } / .seconds(1)
+        print(String(format: "\(file): \(graph.nodeCount) nodes, \(graph.edgeCount) edges; import %.2f s", city.seconds))
         print(String(format: "plain Dijkstra: %d queries in %.2f s = %.0f ETA queries/s (mean ETA %.0f s)",
                      queries, seconds, Double(queries) / seconds, total / Double(queries)))
     }

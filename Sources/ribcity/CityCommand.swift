@@ -13,16 +13,9 @@ struct CityCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let start = Date()
-        do {
-            let osm = try OSMXMLReader.read(path: file)
-            let network = try RoadNetworkImport(osm, file: (file as NSString).lastPathComponent)
-            let seconds = Date().timeIntervalSince(start)
-            print("\(file): \(osm.nodes.count) nodes, \(osm.ways.count) highway ways read")
-            print(network.report)
-            print(String(format: "imported in %.2f s", seconds))
-        } catch let error as CityImportError {
-            throw ValidationError(error.description)
-        }
+        let city = try ImportedCity(file: file)
+        print("\(file): \(city.osm.nodes.count) nodes, \(city.osm.ways.count) highway ways read")
+        print(city.network.report)
+        print(String(format: "imported in %.2f s", city.seconds))
     }
 }

@@ -52,6 +52,25 @@ struct OSMImportTests {
         #expect(triangleSpeeds.filter { abs($0 - 25) < 0.01 }.count == 2)
     }
 
+    /// Two OSM nodes may share a position; the segment between them has length and time 0. The
+    /// largest-part rebuild once re-derived speed as 0/0 and gave it a travel time of NaN.
+    @Test("A zero-length segment keeps a travel time of 0 through the import")
+    func zeroLengthSegment() throws {
+        let xml = """
+        <osm>
+          <node id="1" lat="40.7000" lon="-74.0000"/>
+          <node id="2" lat="40.7000" lon="-74.0000"/>
+          <node id="3" lat="40.7010" lon="-74.0000"/>
+          <way id="9"><nd ref="1"/><nd ref="2"/><nd ref="3"/><tag k="highway" v="residential"/></way>
+        </osm>
+        """
+        let network = try RoadNetworkImport(try OSMXMLReader.parse(Data(xml.utf8), file: "same.osm"), file: "same.osm")
+        #expect(network.graph.nodeCount == 3)
+        #expect(network.graph.edgeTime.allSatisfy { $0.isFinite })
+        #expect(network.graph.edgeTime.filter { $0 == 0 }.count == 2)
+        #expect(PathFinder(graph: network.graph).travelTime(from: 0, to: 2).map { $0 > 0 } == true)
+    }
+
     @Test("One-way, roundabout and speed tags")
     func tags() {
         #expect(RoadNetworkImport.rule(for: ["highway": "primary", "oneway": "-1"])?.backward == true)

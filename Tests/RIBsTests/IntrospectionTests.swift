@@ -15,7 +15,7 @@ struct IntrospectionTests {
         let context = RIBContext(leakBudget: .seconds(2)) { clock.now }
         let root = RootBuilder(dependency: EmptyDependency()).build()
         root.launch(context: context)
-        var leaked = try #require(root.current as? LoggedOutRouter)  // held on purpose: a leak
+        let leaked = try #require(root.current as? LoggedOutRouter)  // held on purpose: a leak
         var reported: [LeakReport] = []
         context.leakDetector.onLeak = { reported.append($0) }
 
@@ -29,8 +29,7 @@ struct IntrospectionTests {
         #expect(reported.map(\.path).sorted() == ["/Root/LoggedOut", "/Root/LoggedOut (interactor)"])
         #expect(context.leakDetector.leakCount == 2)
         #expect(context.leakDetector.isIdle)
-        leaked = LoggedOutRouter(interactor: LoggedOutInteractor())
-        _ = leaked
+        withExtendedLifetime(leaked) {}
     }
 
     @Test("A detached RIB that goes away is not a leak")
