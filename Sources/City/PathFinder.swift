@@ -7,49 +7,45 @@ public struct Route: Sendable, Equatable {
     public let length: Double
     /// The nodes passed, from the start to the end.
     public let nodes: [Int]
+
+    public init(time: Double, length: Double, nodes: [Int]) {
+        self.time = time
+        self.length = length
+        self.nodes = nodes
+    }
 }
 
-/// Fastest paths by travel time (Dijkstra with early exit), reusing its work arrays between
-/// queries so that a query costs only the nodes it touches.
+/// Fastest paths by travel time (plain Dijkstra with early exit), reusing its work arrays
+/// between queries so that a query costs only the nodes it touches. The reference every faster
+/// router is checked against.
 ///
 /// Not `Sendable`: one per task or actor that routes.
-public final class PathFinder {
+public final class PathFinder: RoutePlanner {
     public let graph: RoadGraph
-    private var time: [Float]
+    private var time: [UInt32]
     private var parentEdge: [Int32]
     private var touched: [Int32] = []
-    private var queue = Heap<Candidate>()
-
-    private struct Candidate: Comparable {
-        let time: Float
-        let node: Int32
-        static func < (a: Candidate, b: Candidate) -> Bool { a.time < b.time }
-    }
+    private var queue = Heap<UInt64>()
 
     public init(graph: RoadGraph) {
         self.graph = graph
-        time = [Float](repeating: .infinity, count: graph.nodeCount)
+        time = [UInt32](repeating: .unreached, count: graph.nodeCount)
         parentEdge = [Int32](repeating: -1, count: graph.nodeCount)
     }
 
-    /// The fastest route from `start` to `end`, or `nil` if `end` cannot be reached.
     public func route(from start: Int, to end: Int) -> Route? {
         guard search(from: start, to: end) else { return nil }
         var nodes = [end]
-        var length: Double = 0
         var node = end
         while node != start {
-            let edge = Int(parentEdge[node])
-            length += Double(graph.edgeLength[edge])
-            node = graph.source(of: edge)
+            node = graph.source(of: Int(parentEdge[node]))
             nodes.append(node)
         }
-        return Route(time: Double(time[end]), length: length, nodes: nodes.reversed())
+        return graph.route(through: nodes.reversed(), millis: time[end])
     }
 
-    /// The fastest travel time in seconds from `start` to `end`, or `nil` if unreachable.
     public func travelTime(from start: Int, to end: Int) -> Double? {
-        search(from: start, to: end) ? Double(time[end]) : nil
+        search(from: start, to: end) ? Double(time[end]) / 1000 : nil
     }
 
     private func search(from start: Int, to end: Int) -> Bool {
@@ -72,24 +68,22 @@ public final class PathFinder {
         }
         let edgeStart = graph.edgeStart
         let edgeTarget = graph.edgeTarget
-        let edgeTime = graph.edgeTime
-        func settle(_ node: Int, at arrival: Float, via edge: Int32) {
-            if time[node] == .infinity { touched.append(Int32(node)) }
-            time[node] = arrival
-            parentEdge[node] = edge
-        }
-        settle(start, at: 0, via: -1)
-        queue.insert(Candidate(time: 0, node: Int32(start)))
-        while let candidate = queue.popMin() {
-            let node = Int(candidate.node)
-            guard candidate.time <= time[node] else { continue }
+        let edgeMillis = graph.edgeMillis
+        time[start] = 0
+        touched.append(Int32(start))
+        queue.insert(QueueEntry.pack(0, start))
+        while let entry = queue.popMin() {
+            let (arrivalSoFar, node) = QueueEntry.unpack(entry)
+            guard arrivalSoFar <= time[node] else { continue }
             if node == end { return true }
             for edge in Int(edgeStart[node])..<Int(edgeStart[node + 1]) {
                 let target = Int(edgeTarget[edge])
-                let arrival = candidate.time + edgeTime[edge]
+                let arrival = arrivalSoFar + edgeMillis[edge]
                 if arrival < time[target] {
-                    settle(target, at: arrival, via: Int32(edge))
-                    queue.insert(Candidate(time: arrival, node: Int32(target)))
+                    if time[target] == .unreached { touched.append(Int32(target)) }
+                    time[target] = arrival
+                    parentEdge[target] = Int32(edge)
+                    queue.insert(QueueEntry.pack(arrival, target))
                 }
             }
         }
@@ -98,10 +92,10 @@ public final class PathFinder {
 
     private func reset() {
         for node in touched {
-            time[Int(node)] = .infinity
+            time[Int(node)] = .unreached
             parentEdge[Int(node)] = -1
         }
         touched.removeAll(keepingCapacity: true)
-        while queue.popMin() != nil {}
+        queue = Heap()
     }
 }

@@ -9,9 +9,21 @@ public struct RoadGraph: Sendable {
     /// Length in metres and travel time in seconds of each edge.
     public let edgeLength: [Float]
     public let edgeTime: [Float]
+    /// Travel time of each edge in whole milliseconds: the weight every router sums, so that
+    /// different routing methods give bit-for-bit equal answers.
+    public let edgeMillis: [UInt32]
 
     public var nodeCount: Int { positions.count }
     public var edgeCount: Int { edgeTarget.count }
+
+    public init(positions: [GeoPoint], edgeStart: [Int32], edgeTarget: [Int32], edgeLength: [Float], edgeTime: [Float]) {
+        self.positions = positions
+        self.edgeStart = edgeStart
+        self.edgeTarget = edgeTarget
+        self.edgeLength = edgeLength
+        self.edgeTime = edgeTime
+        edgeMillis = edgeTime.map { UInt32(min(Double(UInt32.max / 4), (Double($0) * 1000).rounded())) }
+    }
 
     /// The edges leaving `node`.
     public func edges(from node: Int) -> Range<Int> {

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import City
+
+@Suite("Contraction hierarchies: exact fast routing")
+struct HierarchyTests {
+    @Test("Travel times equal plain Dijkstra's for every pair of random one-way graphs", arguments: [1, 2, 3, 4])
+    func equalsDijkstra(seed: UInt64) {
+        let graph = CityTests.randomGraph(seed: seed, nodes: 70, edges: 260)
+        let dijkstra = PathFinder(graph: graph)
+        let hierarchy = HierarchyQuery(hierarchy: ContractionHierarchy(graph: graph))
+        var reachable = 0
+        for start in 0..<graph.nodeCount {
+            for end in 0..<graph.nodeCount {
+                let expected = dijkstra.travelTime(from: start, to: end)
+                #expect(hierarchy.travelTime(from: start, to: end) == expected, "\(start) → \(end)")
+                if expected != nil { reachable += 1 }
+            }
+        }
+        #expect(reachable > 2 * graph.nodeCount, "connected enough to test something")
+    }
+
+    @Test("Unpacked routes are real paths whose segments add up to the travel time")
+    func routesUnpack() throws {
+        let graph = CityTests.randomGraph(seed: 9, nodes: 90, edges: 420)
+        let dijkstra = PathFinder(graph: graph)
+        let query = HierarchyQuery(hierarchy: ContractionHierarchy(graph: graph))
+        var checked = 0
+        for start in stride(from: 0, to: 90, by: 5) {
+            for end in stride(from: 2, to: 90, by: 7) {
+                guard let route = query.route(from: start, to: end) else {
+                    #expect(dijkstra.route(from: start, to: end) == nil)
+                    continue
+                }
+                #expect(route.nodes.first == start && route.nodes.last == end)
+                var millis: UInt32 = 0
+                for (a, b) in zip(route.nodes, route.nodes.dropFirst()) {
+                    let edge = try #require(graph.fastestEdge(from: a, to: b), "\(a) → \(b) is a road segment")
+                    millis += graph.edgeMillis[edge]
+                }
+                #expect(Double(millis) / 1000 == route.time)
+                #expect(abs(route.length - (dijkstra.route(from: start, to: end)?.length ?? -1)) < 1e-6 * max(1, route.length)
+                        || route.time == dijkstra.travelTime(from: start, to: end), "same time, maybe another equally fast path")
+                checked += 1
+            }
+        }
+        #expect(checked > 50)
+    }
+
+    @Test("The SUMO grid: corner to corner in 720 s, start equal to end in 0 s")
+    func grid() throws {
+        let city = CityTests.sumoGrid
+        let query = HierarchyQuery(hierarchy: ContractionHierarchy(graph: city.build()))
+        let corner = try #require(query.route(from: city.node(x: 0, y: 0), to: city.node(x: 20, y: 20)))
+        #expect(abs(corner.time - 720) < 0.01)
+        #expect(corner.nodes.count == 41)
+        #expect(query.travelTime(from: 5, to: 5) == 0)
+    }
+
+    @Test("On the real Manhattan extract, 300 random pairs equal plain Dijkstra's",
+          .enabled(if: FileManager.default.fileExists(atPath: sharedData.appendingPathComponent("manhattan-south-roads.osm.gz").path)))
+    func manhattan() throws {
+        let path = sharedData.appendingPathComponent("manhattan-south-roads.osm.gz").path
+        let graph = try RoadNetworkImport(OSMXMLReader.read(path: path), file: "manhattan-south-roads.osm.gz").graph
+        let dijkstra = PathFinder(graph: graph)
+        let query = HierarchyQuery(hierarchy: ContractionHierarchy(graph: graph))
+        var random = SplitMix(seed: 3)
+        for _ in 0..<300 {
+            let start = Int.random(in: 0..<graph.nodeCount, using: &random)
+            let end = Int.random(in: 0..<graph.nodeCount, using: &random)
+            let expected = dijkstra.travelTime(from: start, to: end)
+            #expect(expected != nil, "the kept network is strongly connected")
+            #expect(query.travelTime(from: start, to: end) == expected, "\(start) → \(end)")
+        }
+    }
+}
