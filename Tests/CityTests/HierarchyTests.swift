@@ -75,3 +75,25 @@ struct HierarchyTests {
         }
     }
 }
+
+@Suite("A vehicle following a route")
+struct RouteTimelineTests {
+    @Test("Position at any time: start before departure, interpolated between nodes, end after arrival")
+    func positions() throws {
+        let city = CityTests.sumoGrid
+        let graph = city.build()
+        let route = try #require(PathFinder(graph: graph).route(from: city.node(x: 0, y: 0), to: city.node(x: 2, y: 0)))
+        let timeline = RouteTimeline(route: route, departure: 100, graph: graph)
+        let block = 250 / (50 / 3.6)
+        #expect(abs(timeline.arrival - (100 + 2 * block)) < 0.01)
+        #expect(timeline.position(at: 50) == graph.positions[city.node(x: 0, y: 0)])
+        #expect(timeline.position(at: 10_000) == graph.positions[city.node(x: 2, y: 0)])
+        let halfway = timeline.position(at: 100 + block / 2)
+        let a = graph.positions[city.node(x: 0, y: 0)], b = graph.positions[city.node(x: 1, y: 0)]
+        #expect(abs(halfway.distance(to: a) - 125) < 0.5 && abs(halfway.distance(to: b) - 125) < 0.5)
+        #expect(timeline.lastNodeIndex(at: 100 + block * 1.5) == 1)
+        let next = timeline.nextNode(at: 100 + block * 1.5)
+        #expect(next.node == city.node(x: 2, y: 0) && abs(next.time - timeline.arrival) < 0.01)
+        #expect(timeline.nextNode(at: 100).node == city.node(x: 0, y: 0))
+    }
+}
