@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "RIBs", targets: ["RIBs"]),
         .library(name: "City", targets: ["City"]),
+        .library(name: "RideDispatch", targets: ["RideDispatch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -62,6 +63,26 @@ let package = Package(
             dependencies: ["CZlib", .product(name: "HeapModule", package: "swift-collections")],
             swiftSettings: strict
         ),
+        // The dispatch engine ("Dispatch" is taken by libdispatch): matching, offers, pricing, KPIs; no I/O, knows the city, not sockets.
+        .target(
+            name: "RideDispatch",
+            dependencies: [
+                "City",
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strict
+        ),
+        // The in-process discrete-event runner: simulated drivers and riders around the engine.
+        .target(
+            name: "Simulation",
+            dependencies: [
+                "City",
+                "RideDispatch",
+                .product(name: "HeapModule", package: "swift-collections"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "RIBsBench",
             dependencies: ["RIBs"],
@@ -82,6 +103,8 @@ let package = Package(
                 "ZeroMQ",
                 "Wire",
                 "City",
+                "RideDispatch",
+                "Simulation",
                 "TransportBench",
                 "RIBsBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -103,6 +126,11 @@ let package = Package(
         .testTarget(
             name: "CityTests",
             dependencies: ["City", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RideDispatchTests",
+            dependencies: ["RideDispatch", "Simulation", "City", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,0 +1,363 @@
+import City
+
+/// The brain of dispatch, with no I/O of its own: drivers, requests and trips, matching, offers,
+/// pricing and surge, driven by commands stamped with simulated time. Each command either
+/// changes the state and records what happened as ``DispatchEvent``s, or is refused with a
+/// reason and changes nothing. Deterministic: the same commands give the same events.
+///
+/// Not `Sendable`: it lives on one actor (the dispatch process) or one runner.
+public final class DispatchEngine {
+    public let configuration: DispatchConfiguration
+    public let planner: any RoutePlanner
+    public var graph: RoadGraph { planner.graph }
+    public let zones: ZoneGrid
+
+    /// The latest simulated time seen, in seconds.
+    public private(set) var now: Double = 0
+
+    var drivers: [DriverID: DriverRecord] = [:]
+    var requests: [RequestID: RequestRecord] = [:]
+    /// Requests in matching, and scheduled ones not yet in it.
+    var waiting: Set<RequestID> = []
+    var scheduled: Set<RequestID> = []
+    var nextMatching: Double?
+    var surge: SurgeBoard
+    var nextRebalancing: Double?
+    /// Node positions in metres on a local plane, for straight-line candidate search.
+    let nodeXY: [(x: Double, y: Double)]
+    private var outbox: [TimedDispatchEvent] = []
+
+    public init(planner: any RoutePlanner, configuration: DispatchConfiguration = DispatchConfiguration()) {
+        self.planner = planner
+        self.configuration = configuration
+        let graph = planner.graph
+        zones = ZoneGrid(graph: graph, cellSize: configuration.zoneSize)
+        let projection = LocalProjection(origin: graph.positions[0])
+        nodeXY = graph.positions.map { projection.project($0) }
+        surge = SurgeBoard(zoneCount: zones.zoneCount)
+        switch configuration.strategy {
+        case .greedyOnArrival: nextMatching = nil
+        case .greedy(let interval), .batched(let interval): nextMatching = interval
+        }
+        if case .towardUnmetDemand(let interval, _) = configuration.rebalancing { nextRebalancing = interval }
+    }
+
+    // MARK: Events
+
+    /// Everything that happened since the last call, in order.
+    public func takeEvents() -> [TimedDispatchEvent] {
+        defer { outbox.removeAll(keepingCapacity: true) }
+        return outbox
+    }
+
+    func emit(_ event: DispatchEvent) { outbox.append(TimedDispatchEvent(time: now, event: event)) }
+
+    func publishState(of id: DriverID) {
+        guard let state = drivers[id]?.state, state != drivers[id]?.published else { return }
+        drivers[id]?.published = state
+        emit(.driverState(id, state))
+    }
+
+    func advanceClock(_ time: Double) { now = max(now, time) }
+
+    // MARK: Queries
+
+    public func state(of driver: DriverID) -> DriverState? { drivers[driver]?.state }
+    public func outcome(of request: RequestID) -> RequestOutcome? {
+        if case .finished(let outcome) = requests[request]?.phase { return outcome }
+        return nil
+    }
+    public var waitingCount: Int { waiting.count }
+    public var scheduledCount: Int { scheduled.count }
+    public var unfinishedCount: Int { requests.values.count { !$0.isFinished } }
+    public var driverCount: Int { drivers.count }
+    /// The plan a driver is following.
+    public func stops(of driver: DriverID) -> [Stop] { drivers[driver]?.stops ?? [] }
+    /// The surge multiplier currently applied in the zone of `node`.
+    public func surgeMultiplier(at node: Int) -> Double { surge.multiplier[zones.zone(of: node)] }
+
+    // MARK: Commands
+
+    /// A driver starts work at `node` (or comes back online).
+    public func driverOnline(_ id: DriverID, at node: Int, now time: Double) throws(DispatchRefusal) {
+        try validate(node: node, "driver position")
+        advanceClock(time)
+        if let record = drivers[id], record.online { throw DispatchRefusal(reason: "\(id) is already online") }
+        var record = drivers[id] ?? DriverRecord(id: id, node: node)
+        record.online = true
+        record.node = node
+        drivers[id] = record
+        publishState(of: id)
+        matchIfOnArrival()
+    }
+
+    /// A driver stops work. An open offer counts as declined; riders not yet picked up go back to
+    /// matching; riders aboard end cancelled by the driver.
+    public func driverOffline(_ id: DriverID, now time: Double) throws(DispatchRefusal) {
+        guard var record = drivers[id], record.online else { throw DispatchRefusal(reason: "\(id) is not online") }
+        advanceClock(time)
+        if let offer = record.offer { withdraw(offer, from: id, timedOut: false) }
+        record = drivers[id]!
+        let aboard = Set(record.aboard)
+        record.node = record.position(at: now).node
+        for stop in record.stops where stop.kind == .dropoff {
+            if aboard.contains(stop.request) {
+                finish(stop.request, .cancelled(by: .driver, reason: "driver went offline mid-trip"), driver: id)
+            } else {
+                requeue(stop.request, from: id, reason: "driver went offline")
+            }
+        }
+        record.stops = []
+        record.leg = nil
+        record.offer = nil
+        record.online = false
+        drivers[id] = record
+        publishState(of: id)
+        matchIfOnArrival()
+    }
+
+    /// A price and pickup estimate, without asking for the ride; `nil` when no road leads from
+    /// the origin to the destination.
+    public func quote(from origin: Int, to destination: Int, product: RideRequest.Product = .standard, now time: Double) -> Quote? {
+        guard graph.positions.indices.contains(origin), graph.positions.indices.contains(destination),
+              let trip = planner.route(from: origin, to: destination) else { return nil }
+        advanceClock(time)
+        let multiplier = surge.multiplier[zones.zone(of: origin)]
+        let price = configuration.pricing.priceCents(metres: trip.length, seconds: trip.time, surge: multiplier, product: product)
+        let pickup = nearestAvailable(to: origin, excluding: []).first.map(\.seconds)
+        return Quote(priceCents: price, surge: multiplier, pickupETA: pickup, tripSeconds: trip.time, tripMetres: trip.length)
+    }
+
+    /// A rider asks for a ride. It is quoted, then matched now, at the next matching round, or
+    /// (scheduled) in time for its pickup; a ride no road can serve is rejected at once.
+    public func submit(_ request: RideRequest, now time: Double) throws(DispatchRefusal) {
+        guard requests[request.id] == nil else { throw DispatchRefusal(reason: "\(request.id) was already submitted") }
+        try validate(node: request.origin, "origin")
+        try validate(node: request.destination, "destination")
+        advanceClock(time)
+        surge.record(zone: zones.zone(of: request.origin), at: now)
+        guard let quote = quote(from: request.origin, to: request.destination, product: request.product, now: now) else {
+            let unroutable = Quote(priceCents: 0, surge: 1, pickupETA: nil, tripSeconds: 0, tripMetres: 0)
+            requests[request.id] = RequestRecord(request: request, quote: unroutable, requestedAt: now, phase: .waiting, waitingSince: now)
+            emit(.requested(request.id, request, unroutable))
+            finish(request.id, .rejected(reason: "no road leads from the origin to the destination"), driver: nil)
+            return
+        }
+        let isLater = (request.pickupAt ?? now) - configuration.scheduledLeadSeconds > now
+        requests[request.id] = RequestRecord(request: request, quote: quote, requestedAt: now,
+                                             phase: isLater ? .scheduled : .waiting, waitingSince: now)
+        emit(.requested(request.id, request, quote))
+        if isLater {
+            scheduled.insert(request.id)
+            emit(.scheduled(request.id, pickupAt: request.pickupAt!))
+        } else {
+            waiting.insert(request.id)
+            matchIfOnArrival()
+        }
+    }
+
+    /// A driver answers an offer.
+    public func respond(driver id: DriverID, to requestID: RequestID, accept: Bool, now time: Double) throws(DispatchRefusal) {
+        guard let offer = drivers[id]?.offer, offer.request == requestID else {
+            throw DispatchRefusal(reason: "\(id) has no open offer for \(requestID)")
+        }
+        advanceClock(time)
+        guard accept else {
+            withdraw(offer, from: id, timedOut: false)
+            publishState(of: id)
+            matchIfOnArrival()
+            return
+        }
+        let current = drivers[id]!.stops
+        drivers[id]!.offer = nil
+        // Stops done or cancelled while the driver was deciding leave the offered plan.
+        drivers[id]!.stops = offer.plan.filter { $0.request == requestID || current.contains($0) }
+        requests[requestID]!.phase = .assigned(id)
+        waiting.remove(requestID)
+        emit(.matched(requestID, id, pickupSeconds: offer.pickupSeconds))
+        if drivers[id]!.leg == nil || drivers[id]!.leg?.stop == nil || current.first != drivers[id]!.stops.first { startLeg(id) }
+        publishState(of: id)
+    }
+
+    /// A driver reached the end of leg `number`: picks up or drops off there, then drives on.
+    public func arrived(driver id: DriverID, leg number: Int, now time: Double) throws(DispatchRefusal) {
+        guard let leg = drivers[id]?.leg, leg.number == number else {
+            throw DispatchRefusal(reason: "\(id) is not driving leg \(number)")
+        }
+        advanceClock(time)
+        drivers[id]!.node = leg.timeline.route.nodes.last!
+        drivers[id]!.leg = nil
+        if let stop = leg.stop {
+            drivers[id]!.stops.removeFirst()
+            switch stop.kind {
+            case .pickup:
+                requests[stop.request]!.phase = .aboard(id)
+                requests[stop.request]!.pickedUpAt = now
+                emit(.pickedUp(stop.request, id))
+            case .dropoff:
+                let fare = configuration.pricing.split(requests[stop.request]!.quote.priceCents)
+                finish(stop.request, .completed(fare), driver: id)
+            }
+            if !drivers[id]!.stops.isEmpty { startLeg(id) }
+        }
+        publishState(of: id)
+        if drivers[id]!.isAvailable { matchIfOnArrival() }
+    }
+
+    /// The rider (any time before pickup) or the driver (after accepting, before pickup) cancels.
+    /// A rider's cancellation ends the request; a driver's sends it back to matching.
+    public func cancel(_ requestID: RequestID, by party: Party, reason: String, now time: Double) throws(DispatchRefusal) {
+        guard let record = requests[requestID] else { throw DispatchRefusal(reason: "\(requestID) is unknown") }
+        advanceClock(time)
+        switch (record.phase, party) {
+        case (.finished, _):
+            throw DispatchRefusal(reason: "\(requestID) has already ended")
+        case (.aboard, _):
+            throw DispatchRefusal(reason: "\(requestID): the rider is aboard; the trip ends at the dropoff")
+        case (.assigned(let driver), .driver):
+            removeStops(of: requestID, from: driver)
+            requeue(requestID, from: driver, reason: reason)
+            publishState(of: driver)
+            matchIfOnArrival()
+        case (_, .driver):
+            throw DispatchRefusal(reason: "\(requestID) has no driver to cancel it")
+        case (.offered(let driver), _):
+            drivers[driver]!.offer = nil
+            finish(requestID, .cancelled(by: party, reason: reason), driver: nil)
+            publishState(of: driver)
+        case (.assigned(let driver), _):
+            removeStops(of: requestID, from: driver)
+            finish(requestID, .cancelled(by: party, reason: reason), driver: driver)
+            publishState(of: driver)
+            matchIfOnArrival()
+        case (.waiting, _), (.scheduled, _):
+            finish(requestID, .cancelled(by: party, reason: reason), driver: nil)
+        }
+    }
+
+    /// Runs every timer due by `time`: offer timeouts, scheduled rides entering matching,
+    /// requests waiting too long, surge, rebalancing, and periodic matching.
+    public func advance(to time: Double) {
+        advanceClock(time)
+        var changed = false
+        for id in drivers.keys.sorted() {
+            if let offer = drivers[id]!.offer, offer.expires <= now {
+                withdraw(offer, from: id, timedOut: true)
+                publishState(of: id)
+                changed = true
+            }
+        }
+        for id in scheduled.sorted() {
+            let record = requests[id]!
+            if record.request.pickupAt! - configuration.scheduledLeadSeconds <= now {
+                scheduled.remove(id)
+                waiting.insert(id)
+                requests[id]!.phase = .waiting
+                requests[id]!.waitingSince = now
+                changed = true
+            }
+        }
+        for id in waiting.sorted() {
+            let record = requests[id]!
+            if record.phase == .waiting, now - record.waitingSince >= configuration.maxMatchWaitSeconds {
+                finish(id, .rejected(reason: "no driver could be matched within \(Int(configuration.maxMatchWaitSeconds)) s"), driver: nil)
+            }
+        }
+        updateSurge()
+        if let due = nextRebalancing, due <= now, case .towardUnmetDemand(let interval, let moves) = configuration.rebalancing {
+            rebalance(maxMoves: moves)
+            nextRebalancing = due + interval * ((now - due) / interval + 1).rounded(.down)
+        }
+        if let due = nextMatching, due <= now {
+            match()
+            let interval = configuration.strategy.period!
+            nextMatching = due + interval * ((now - due) / interval + 1).rounded(.down)
+        } else if changed {
+            matchIfOnArrival()
+        }
+    }
+
+    /// The earliest simulated time at which ``advance(to:)`` has something to do.
+    public var nextDeadline: Double? {
+        var times: [Double] = [nextMatching, nextRebalancing, surge.nextUpdate].compactMap { $0 }
+        times += drivers.values.compactMap { $0.offer?.expires }
+        times += scheduled.map { requests[$0]!.request.pickupAt! - configuration.scheduledLeadSeconds }
+        times += waiting.compactMap { id in
+            requests[id].flatMap { $0.phase == .waiting ? $0.waitingSince + configuration.maxMatchWaitSeconds : nil }
+        }
+        return times.min().map { max($0, now) }
+    }
+
+    // MARK: Internals
+
+    private func validate(node: Int, _ what: String) throws(DispatchRefusal) {
+        guard graph.positions.indices.contains(node) else {
+            throw DispatchRefusal(reason: "\(what) node \(node) is not in the road graph (0..<\(graph.nodeCount))")
+        }
+    }
+
+    func finish(_ id: RequestID, _ outcome: RequestOutcome, driver: DriverID?) {
+        requests[id]!.phase = .finished(outcome)
+        waiting.remove(id)
+        scheduled.remove(id)
+        emit(.finished(id, outcome, driver))
+    }
+
+    /// Ends an offer without acceptance: the request goes back to matching, without that driver.
+    func withdraw(_ offer: DriverRecord.Offer, from driver: DriverID, timedOut: Bool) {
+        drivers[driver]!.offer = nil
+        requests[offer.request]!.declinedBy.insert(driver)
+        requests[offer.request]!.phase = .waiting
+        emit(.declined(offer.request, driver, timedOut: timedOut))
+    }
+
+    func requeue(_ id: RequestID, from driver: DriverID, reason: String) {
+        requests[id]!.phase = .waiting
+        requests[id]!.declinedBy.insert(driver)
+        requests[id]!.waitingSince = now
+        waiting.insert(id)
+        emit(.requeued(id, driver, reason: reason))
+    }
+
+    /// Takes a request's stops out of a driver's plan, re-routing if the leg led to one of them.
+    func removeStops(of request: RequestID, from driver: DriverID) {
+        let ledThere = drivers[driver]!.leg?.stop?.request == request
+        drivers[driver]!.stops.removeAll { $0.request == request }
+        if ledThere {
+            drivers[driver]!.node = drivers[driver]!.position(at: now).node
+            drivers[driver]!.leg = nil
+            if !drivers[driver]!.stops.isEmpty { startLeg(driver) }
+        }
+    }
+
+    /// Sends the driver from where they are (or are about to be) to their first stop.
+    func startLeg(_ id: DriverID) {
+        guard let stop = drivers[id]!.stops.first else { return }
+        drive(id, to: stop.node, stop: stop)
+    }
+
+    func drive(_ id: DriverID, to target: Int, stop: Stop?) {
+        let from = drivers[id]!.position(at: now)
+        // Within one strongly connected road network every node reaches every other.
+        let route = planner.route(from: from.node, to: target) ?? Route(time: 0, length: 0, nodes: [from.node])
+        drivers[id]!.legsIssued += 1
+        drivers[id]!.node = from.node
+        let leg = Leg(number: drivers[id]!.legsIssued, timeline: RouteTimeline(route: route, departure: from.time, graph: graph), stop: stop)
+        drivers[id]!.leg = leg
+        emit(.drive(id, leg))
+    }
+
+    func matchIfOnArrival() {
+        if configuration.strategy == .greedyOnArrival { match() }
+    }
+}
+
+extension MatchingStrategy {
+    /// Seconds between matching rounds, or `nil` for matching on arrival.
+    var period: Double? {
+        switch self {
+        case .greedyOnArrival: nil
+        case .greedy(let interval), .batched(let interval): interval
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import City
+
+/// A driver who could take a request, and how: the plan they would follow and how soon they
+/// would reach the rider.
+/// An idle driver where they can start from, and in how many seconds.
+struct PlacedDriver {
+    let id: DriverID
+    let node: Int
+    let lead: Double
+}
+
+struct Candidate {
+    let driver: DriverID
+    let seconds: Double
+    let plan: [Stop]
+}
+
+extension DispatchEngine {
+    /// Idle drivers nearest to `node` in a straight line (at most `candidatesPerRequest`), with
+    /// their driving time to it, fastest first; only those within the pickup limit.
+    func nearestAvailable(to node: Int, excluding excluded: Set<DriverID>, among pool: [PlacedDriver]? = nil) -> [(driver: DriverID, seconds: Double)] {
+        let target = nodeXY[node]
+        let limit = configuration.candidatesPerRequest
+        var nearest: [(squared: Double, placed: PlacedDriver)] = []
+        for placed in pool ?? placedDrivers(availableDrivers()) where !excluded.contains(placed.id) {
+            let point = nodeXY[placed.node]
+            let squared = (point.x - target.x) * (point.x - target.x) + (point.y - target.y) * (point.y - target.y)
+            if nearest.count == limit, squared >= nearest[limit - 1].squared { continue }
+            let slot = nearest.firstIndex { (squared, placed.id) < ($0.squared, $0.placed.id) } ?? nearest.count
+            nearest.insert((squared, placed), at: slot)
+            if nearest.count > limit { nearest.removeLast() }
+        }
+        return nearest.compactMap { entry -> (driver: DriverID, seconds: Double)? in
+            let placed = entry.placed
+            guard let seconds = planner.travelTime(from: placed.node, to: node).map({ $0 + placed.lead }),
+                  seconds <= configuration.maxPickupSeconds else { return nil }
+            return (placed.id, seconds)
+        }
+        .sorted { ($0.seconds, $0.driver) < ($1.seconds, $1.driver) }
+    }
+
+    /// Where each of `ids` can start from, and in how many seconds.
+    func placedDrivers(_ ids: [DriverID]) -> [PlacedDriver] {
+        ids.map { id in
+            let position = drivers[id]!.position(at: now)
+            return PlacedDriver(id: id, node: position.node, lead: position.time - now)
+        }
+    }
+
+    /// Online drivers free for an offer, in id order.
+    func availableDrivers() -> [DriverID] {
+        drivers.values.filter(\.isAvailable).map(\.id).sorted()
+    }
+
+    /// Every driver who could take `request` now: nearest idle ones, and for POOL, drivers
+    /// already carrying or fetching shared riders with room and detour to spare.
+    func candidates(for id: RequestID, idle: [PlacedDriver], sharing: [DriverID]) -> [Candidate] {
+        let record = requests[id]!
+        let request = record.request
+        var found = nearestAvailable(to: request.origin, excluding: record.declinedBy, among: idle).map {
+            Candidate(driver: $0.driver, seconds: $0.seconds,
+                      plan: [Stop(.pickup, id, at: request.origin), Stop(.dropoff, id, at: request.destination)])
+        }
+        if request.product == .pool {
+            for driver in sharing where !record.declinedBy.contains(driver) {
+                var insertion = PoolInsertion(engine: self, driver: driver, request: id)
+                if let fit = insertion.best() { found.append(fit) }
+            }
+        }
+        return found.sorted { ($0.seconds, $0.driver) < ($1.seconds, $1.driver) }
+    }
+
+    /// Drivers whose whole plan is shared rides with a seat left and no offer pending.
+    func sharingDrivers() -> [DriverID] {
+        drivers.values.filter { record in
+            guard record.online, record.offer == nil, !record.stops.isEmpty else { return false }
+            let riders = Set(record.stops.map(\.request))
+            return riders.count < configuration.poolCapacity
+                && riders.allSatisfy { requests[$0]!.request.product == .pool }
+        }
+        .map(\.id).sorted()
+    }
+
+    /// One matching round with the configured strategy: offers for waiting requests.
+    func match() {
+        let open = waiting.filter { requests[$0]!.phase == .waiting }
+            .sorted { (requests[$0]!.waitingSince, $0) < (requests[$1]!.waitingSince, $1) }
+        guard !open.isEmpty else { return }
+        let idle = placedDrivers(availableDrivers())
+        let sharing = open.contains { requests[$0]!.request.product == .pool } ? sharingDrivers() : []
+        guard !idle.isEmpty || !sharing.isEmpty else { return }
+        switch configuration.strategy {
+        case .greedyOnArrival, .greedy:
+            matchGreedily(open, idle: idle, sharing: sharing)
+        case .batched:
+            matchOptimally(open, idle: idle, sharing: sharing)
+        }
+    }
+
+    /// In arrival order, each request takes the candidate who reaches it soonest.
+    private func matchGreedily(_ open: [RequestID], idle: [PlacedDriver], sharing: [DriverID]) {
+        var idle = idle
+        var sharing = sharing
+        for id in open {
+            guard !idle.isEmpty || !sharing.isEmpty else { return }
+            guard let best = candidates(for: id, idle: idle, sharing: sharing).first else { continue }
+            offer(id, to: best)
+            idle.removeAll { $0.id == best.driver }
+            sharing.removeAll { $0 == best.driver }
+        }
+    }
+
+    /// The offers that minimise the total time to reach the riders, all waiting requests at once.
+    private func matchOptimally(_ open: [RequestID], idle: [PlacedDriver], sharing: [DriverID]) {
+        var columns: [DriverID] = []
+        var columnOf: [DriverID: Int] = [:]
+        var arcs: [MinCostAssignment.Arc] = []
+        var plans: [[Int: Candidate]] = []
+        for (row, id) in open.enumerated() {
+            var byColumn: [Int: Candidate] = [:]
+            for candidate in candidates(for: id, idle: idle, sharing: sharing) {
+                let column = columnOf[candidate.driver] ?? {
+                    columns.append(candidate.driver)
+                    columnOf[candidate.driver] = columns.count - 1
+                    return columns.count - 1
+                }()
+                byColumn[column] = candidate
+                arcs.append(.init(row: row, column: column, cost: Int((candidate.seconds * 1000).rounded())))
+            }
+            plans.append(byColumn)
+        }
+        // Leaving a request unmatched costs as much as four of the longest allowed pickups.
+        let unassigned = Int(min(configuration.maxPickupSeconds, 86_400) * 4_000)
+        let assignment = MinCostAssignment.solve(rows: open.count, columns: columns.count, arcs: arcs, unassignedCost: unassigned)
+        for (row, column) in assignment.enumerated() {
+            if let column, let candidate = plans[row][column] { offer(open[row], to: candidate) }
+        }
+    }
+
+    func offer(_ id: RequestID, to candidate: Candidate) {
+        let expires = now + configuration.offerTimeoutSeconds
+        drivers[candidate.driver]!.offer = DriverRecord.Offer(request: id, expires: expires, plan: candidate.plan, pickupSeconds: candidate.seconds)
+        requests[id]!.phase = .offered(candidate.driver)
+        emit(.offered(id, candidate.driver, expires: expires, pickupSeconds: candidate.seconds))
+        publishState(of: candidate.driver)
+    }
+}

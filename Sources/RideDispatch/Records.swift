@@ -1,0 +1,73 @@
+import City
+
+/// What dispatch keeps about one request.
+struct RequestRecord {
+    enum Phase: Equatable {
+        case scheduled
+        case waiting
+        case offered(DriverID)
+        case assigned(DriverID)
+        case aboard(DriverID)
+        case finished(RequestOutcome)
+    }
+
+    let request: RideRequest
+    let quote: Quote
+    let requestedAt: Double
+    var phase: Phase
+    /// When the request (re)entered matching, for ordering and for the match-wait limit.
+    var waitingSince: Double
+    var pickedUpAt: Double?
+    /// Drivers who declined or let the offer expire: not offered this request again.
+    var declinedBy: Set<DriverID> = []
+
+    var isFinished: Bool {
+        if case .finished = phase { return true }
+        return false
+    }
+}
+
+/// What dispatch keeps about one driver.
+struct DriverRecord {
+    let id: DriverID
+    var online = true
+    /// The node the driver is at, or the start of the leg they are driving.
+    var node: Int
+    /// What the driver will do, in order.
+    var stops: [Stop] = []
+    var offer: Offer?
+    var leg: Leg?
+    var legsIssued = 0
+    /// The state last published.
+    var published: DriverState = .offline
+
+    /// An offer waiting for the driver's answer, and the plan it would give them.
+    struct Offer {
+        let request: RequestID
+        let expires: Double
+        let plan: [Stop]
+        let pickupSeconds: Double
+    }
+
+    var state: DriverState {
+        guard online else { return .offline }
+        if !aboard.isEmpty { return .onTrip }
+        if !stops.isEmpty { return .enRoute }
+        return offer == nil ? .idle : .offered
+    }
+
+    /// Riders in the vehicle: a dropoff in the plan with no pickup before it.
+    var aboard: [RequestID] {
+        let pickups = Set(stops.lazy.filter { $0.kind == .pickup }.map(\.request))
+        return stops.filter { $0.kind == .dropoff && !pickups.contains($0.request) }.map(\.request)
+    }
+
+    /// Idle and free to be offered a ride (repositioning drivers are).
+    var isAvailable: Bool { online && stops.isEmpty && offer == nil }
+
+    /// Where the driver can start something new at `time`: the next node ahead on their leg (and
+    /// when they reach it), or where they stand.
+    func position(at time: Double) -> (node: Int, time: Double) {
+        leg.map { $0.timeline.nextNode(at: time) } ?? (node, time)
+    }
+}
