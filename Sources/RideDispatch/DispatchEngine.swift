@@ -107,6 +107,7 @@ public final class DispatchEngine {
                 requeue(stop.request, from: id, reason: "driver went offline")
             }
         }
+        if let leg = record.leg { emit(.legCancelled(id, leg: leg.number)) }
         record.stops = []
         record.leg = nil
         record.offer = nil
@@ -259,7 +260,8 @@ public final class DispatchEngine {
         }
         for id in waiting.sorted() {
             let record = requests[id]!
-            if record.phase == .waiting, now - record.waitingSince >= configuration.maxMatchWaitSeconds {
+            // The same sum as in `nextDeadline`: `now - since >= limit` can miss by a rounding.
+            if record.phase == .waiting, record.waitingSince + configuration.maxMatchWaitSeconds <= now {
                 finish(id, .rejected(reason: "no driver could be matched within \(Int(configuration.maxMatchWaitSeconds)) s"), driver: nil)
             }
         }
@@ -323,10 +325,14 @@ public final class DispatchEngine {
     func removeStops(of request: RequestID, from driver: DriverID) {
         let ledThere = drivers[driver]!.leg?.stop?.request == request
         drivers[driver]!.stops.removeAll { $0.request == request }
-        if ledThere {
+        if ledThere, let leg = drivers[driver]!.leg {
             drivers[driver]!.node = drivers[driver]!.position(at: now).node
             drivers[driver]!.leg = nil
-            if !drivers[driver]!.stops.isEmpty { startLeg(driver) }
+            if drivers[driver]!.stops.isEmpty {
+                emit(.legCancelled(driver, leg: leg.number))
+            } else {
+                startLeg(driver)
+            }
         }
     }
 

@@ -21,6 +21,9 @@ public enum DispatchEvent: Sendable, Equatable {
     /// A matched request goes back to matching (its driver cancelled or went offline).
     case requeued(RequestID, DriverID, reason: String)
     case drive(DriverID, Leg)
+    /// The driver is to stop driving leg `number` (its ride was cancelled, or they went offline)
+    /// and has no new leg.
+    case legCancelled(DriverID, leg: Int)
     case pickedUp(RequestID, DriverID)
     case finished(RequestID, RequestOutcome, DriverID?)
     case driverState(DriverID, DriverState)

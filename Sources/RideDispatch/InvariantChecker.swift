@@ -69,7 +69,7 @@ public final class InvariantChecker {
             }
         case .driverState(let driver, .offline):
             if let open = load[driver], !open.isEmpty { fail("\(driver) went offline still holding \(open.sorted())") }
-        case .scheduled, .drive, .pickedUp, .driverState, .surge:
+        case .scheduled, .drive, .legCancelled, .pickedUp, .driverState, .surge:
             break
         }
     }

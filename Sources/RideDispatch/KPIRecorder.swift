@@ -71,6 +71,8 @@ public final class KPIRecorder {
             }
             stateSince[driver] = (state, time)
             if state == .idle || state == .offline { closeLeg(of: driver, at: time) }
+        case .legCancelled(let driver, _):
+            closeLeg(of: driver, at: time)
         case .scheduled, .offered, .declined, .requeued, .surge:
             break
         }

@@ -53,6 +53,12 @@ public final class Simulation {
     private var refusals: [String] = []
     private var eventCount = 0
     private var pickupTimes: [RequestID: Double] = [:]
+    /// The leg each driver is driving now; an arrival at the end of a superseded leg is never
+    /// reported (the driver was re-routed before getting there).
+    private var currentLeg: [DriverID: Int] = [:]
+    /// Offers still open; a driver does not answer one that ended meanwhile (its rider
+    /// cancelled, or it expired).
+    private var openOffers: [DriverID: RequestID] = [:]
 
     /// - Parameter planner: the router dispatch uses (a contraction hierarchy of the scenario's
     ///   graph if none is given).
@@ -109,9 +115,12 @@ public final class Simulation {
             case .offline(let index):
                 try engine.driverOffline(scenario.drivers[index].id, now: time)
             case .respond(let driver, let request, let accept):
-                guard engine.state(of: driver) != .offline else { return }
+                guard openOffers[driver] == request else { return }
+                openOffers[driver] = nil
                 try engine.respond(driver: driver, to: request, accept: accept, now: time)
             case .arrive(let driver, let leg):
+                guard currentLeg[driver] == leg else { return }
+                currentLeg[driver] = nil
                 try engine.arrived(driver: driver, leg: leg, now: time)
             case .patience(let request):
                 guard engine.outcome(of: request) == nil, pickupTimes[request] == nil else { return }
@@ -136,6 +145,7 @@ public final class Simulation {
         for timed in events {
             switch timed.event {
             case .offered(let request, let driver, let expires, _):
+                openOffers[driver] = request
                 let behaviour = scenario.drivers[driver.rawValue]
                 let accept = Double.random(in: 0..<1, using: &random) < behaviour.acceptance
                 // An answer after the deadline is never sent: the offer expires instead.
@@ -147,9 +157,16 @@ public final class Simulation {
                 if let stop = leg.stop, stop.kind == .pickup, let ready = scenario.trips[stop.request.rawValue].pickupAt {
                     arrival = max(arrival, ready)
                 }
+                currentLeg[driver] = leg.number
                 schedule(.arrive(driver, leg: leg.number), at: arrival)
             case .pickedUp(let request, _):
                 pickupTimes[request] = timed.time
+            case .declined(_, let driver, _):
+                openOffers[driver] = nil
+            case .finished(let request, _, _):
+                for (driver, offered) in openOffers where offered == request { openOffers[driver] = nil }
+            case .legCancelled(let driver, let leg):
+                if currentLeg[driver] == leg { currentLeg[driver] = nil }
             default:
                 break
             }

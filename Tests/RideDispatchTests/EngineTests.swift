@@ -162,6 +162,25 @@ struct EngineTests {
         #expect(engine.outcome(of: RequestID(2)) == .rejected(reason: "no driver could be matched within 120 s"))
     }
 
+    /// Found by a randomised run that never ended: at 1606.0487418907553 s + 600 s the deadline
+    /// was due, but `now - since` came out just under 600 and nothing was rejected, for ever.
+    @Test("The match-wait limit is reached at exactly its deadline, whatever the rounding")
+    func waitLimitAtDeadline() throws {
+        let engine = DispatchEngine(planner: PathFinder(graph: Fixture.city.build()))
+        let since = 1606.0487418907553
+        try engine.submit(RideRequest(id: RequestID(1), rider: 1, origin: 0, destination: 5), now: since)
+        let limit = since + engine.configuration.maxMatchWaitSeconds
+        var deadline = try #require(engine.nextDeadline)
+        while deadline < limit {
+            engine.advance(to: deadline)
+            deadline = try #require(engine.nextDeadline)
+        }
+        #expect(deadline == limit)
+        engine.advance(to: deadline)
+        #expect(engine.outcome(of: RequestID(1)) != nil)
+        #expect(engine.nextDeadline.map { $0 > limit } ?? true)
+    }
+
     @Test("Bad commands are refused with a reason and change nothing")
     func refusals() throws {
         var fixture = Fixture()
