@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "RIBs", targets: ["RIBs"]),
         .library(name: "City", targets: ["City"]),
         .library(name: "RideDispatch", targets: ["RideDispatch"]),
+        .library(name: "Demand", targets: ["Demand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -24,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         // Debian's libzmq3-dev; our own modulemap links "zmq" (no pkg-config: its flags are refused).
@@ -73,11 +75,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Who wants rides when and where: synthetic arrivals and replays of real trip records.
+        .target(
+            name: "Demand",
+            dependencies: ["City", .product(name: "CSV", package: "CSV.swift")],
+            swiftSettings: strict
+        ),
         // The in-process discrete-event runner: simulated drivers and riders around the engine.
         .target(
             name: "Simulation",
             dependencies: [
                 "City",
+                "Demand",
                 "RideDispatch",
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
@@ -131,6 +140,11 @@ let package = Package(
         .testTarget(
             name: "RideDispatchTests",
             dependencies: ["RideDispatch", "Simulation", "City", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "DemandTests",
+            dependencies: ["Demand", "City", "Simulation", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,0 +1,41 @@
+import Foundation
+import City
+
+/// A trip (or, for pickup-only files, a pickup) read from a real record file.
+public struct TripRecord: Sendable, Equatable {
+    /// Local time of the pickup, in seconds (see ``CivilTime``).
+    public var pickupTime: Double
+    public var pickup: GeoPoint
+    /// Where the trip ended; `nil` in files that only record pickups.
+    public var dropoff: GeoPoint?
+    /// The line of the file it came from.
+    public var line: Int
+}
+
+/// The record layouts ribcity reads.
+public enum TripFileFormat: String, Sendable, CaseIterable {
+    /// NYC TLC yellow taxis (`tpep_` columns).
+    case tlcYellow = "TLC yellow"
+    /// NYC TLC green taxis (`lpep_` columns).
+    case tlcGreen = "TLC green"
+    /// Uber pickups in NYC, 2014: `Date/Time,Lat,Lon,Base`.
+    case uberPickups = "Uber 2014 pickups"
+
+    /// Column names for pickup time, pickup lat, lon, and (if any) dropoff lat, lon.
+    var columns: (time: String, lat: String, lon: String, dropoffLat: String?, dropoffLon: String?) {
+        switch self {
+        case .tlcYellow: ("tpep_pickup_datetime", "pickup_latitude", "pickup_longitude", "dropoff_latitude", "dropoff_longitude")
+        case .tlcGreen: ("lpep_pickup_datetime", "pickup_latitude", "pickup_longitude", "dropoff_latitude", "dropoff_longitude")
+        case .uberPickups: ("Date/Time", "Lat", "Lon", nil, nil)
+        }
+    }
+
+    /// The format whose columns a header has (compared without case).
+    static func detect(header: [String]) -> TripFileFormat? {
+        let names = Set(header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        return allCases.first { format in
+            let c = format.columns
+            return [c.time, c.lat, c.lon, c.dropoffLat, c.dropoffLon].compactMap { $0?.lowercased() }.allSatisfy(names.contains)
+        }
+    }
+}
