@@ -62,7 +62,12 @@ let package = Package(
         // Streets, routing and positions: no I/O of its own, nothing of sockets.
         .target(
             name: "City",
-            dependencies: ["CZlib", .product(name: "HeapModule", package: "swift-collections")],
+            dependencies: [
+                "CZlib",
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            exclude: ["Proto"],
             swiftSettings: strict
         ),
         // The dispatch engine ("Dispatch" is taken by libdispatch): matching, offers, pricing, KPIs; no I/O, knows the city, not sockets.
@@ -134,7 +139,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CityTests",
-            dependencies: ["City", "TestSupport"],
+            dependencies: ["City", "TestSupport", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -6,10 +6,10 @@ import Foundation
 struct CityCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "city",
-        abstract: "Import an OpenStreetMap extract (.osm or .osm.gz) and report its drivable road network."
+        abstract: "Import an OpenStreetMap extract (.osm, .osm.gz or .osm.pbf) and report its drivable road network."
     )
 
-    @Argument(help: "The OpenStreetMap XML file, plain or gzip.")
+    @Argument(help: "The OpenStreetMap file: XML (plain or gzip) or PBF.")
     var file: String
 
     func run() throws {

@@ -13,7 +13,7 @@ struct ImportedCity {
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            osm = try OSMXMLReader.read(path: file)
+            osm = try OSMFile.read(path: file)
             network = try RoadNetworkImport(osm, file: (file as NSString).lastPathComponent)
         } catch let error as CityImportError {
             throw ValidationError(error.description)
