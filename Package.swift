@@ -118,6 +118,7 @@ let package = Package(
                 "Wire",
                 "City",
                 "RideDispatch",
+                "Demand",
                 "Simulation",
                 "TransportBench",
                 "RIBsBench",

@@ -37,6 +37,9 @@ public struct DispatchConfiguration: Sendable, Equatable {
     public var offerTimeoutSeconds: Double = 15
     /// Nearest idle drivers (by straight line) whose driving time is computed for each request.
     public var candidatesPerRequest: Int = 8
+    /// The same for batched matching, whose assignment is optimal over these candidates: more
+    /// cost time and save pickup time (see docs/PERFORMANCE.md).
+    public var batchCandidatesPerRequest: Int = 16
     public var pricing = Pricing()
     /// Side of the square surge and rebalancing zones, in metres.
     public var zoneSize: Double = 1_000

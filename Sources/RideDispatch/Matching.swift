@@ -18,9 +18,10 @@ struct Candidate {
 extension DispatchEngine {
     /// Idle drivers nearest to `node` in a straight line (at most `candidatesPerRequest`), with
     /// their driving time to it, fastest first; only those within the pickup limit.
-    func nearestAvailable(to node: Int, excluding excluded: Set<DriverID>, among pool: [PlacedDriver]? = nil) -> [(driver: DriverID, seconds: Double)] {
+    func nearestAvailable(to node: Int, excluding excluded: Set<DriverID>, among pool: [PlacedDriver]? = nil,
+                          limit: Int? = nil) -> [(driver: DriverID, seconds: Double)] {
         let target = nodeXY[node]
-        let limit = configuration.candidatesPerRequest
+        let limit = limit ?? configuration.candidatesPerRequest
         var nearest: [(squared: Double, placed: PlacedDriver)] = []
         for placed in pool ?? placedDrivers(availableDrivers()) where !excluded.contains(placed.id) {
             let point = nodeXY[placed.node]
@@ -57,7 +58,8 @@ extension DispatchEngine {
     func candidates(for id: RequestID, idle: [PlacedDriver], sharing: [DriverID]) -> [Candidate] {
         let record = requests[id]!
         let request = record.request
-        var found = nearestAvailable(to: request.origin, excluding: record.declinedBy, among: idle).map {
+        let limit: Int = if case .batched = configuration.strategy { configuration.batchCandidatesPerRequest } else { configuration.candidatesPerRequest }
+        var found = nearestAvailable(to: request.origin, excluding: record.declinedBy, among: idle, limit: limit).map {
             Candidate(driver: $0.driver, seconds: $0.seconds,
                       plan: [Stop(.pickup, id, at: request.origin), Stop(.dropoff, id, at: request.destination)])
         }

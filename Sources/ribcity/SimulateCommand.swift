@@ -1,4 +1,6 @@
 import ArgumentParser
+import City
+import Demand
 import Foundation
 import RideDispatch
 import Simulation
@@ -8,15 +10,38 @@ import Simulation
 struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
-        abstract: "Run a scenario in-process: the dispatch engine with simulated drivers and riders."
+        abstract: "Run a scenario in-process: the dispatch engine with simulated drivers and riders.",
+        discussion: """
+        Without --city: SUMO's taxi reference run (5 km grid, 200 taxis, 2,000 requests in an hour).
+        With --city: real streets, with rides replayed from --replay (TLC or Uber records, folded \
+        into one day from --start-hour) or drawn synthetically (--synthetic requests per hour).
+        """
     )
 
     enum Strategy: String, ExpressibleByArgument, CaseIterable {
         case greedy, batched, onArrival = "on-arrival"
     }
 
-    @Option(help: "The scenario: sumo-reference (SUMO's taxi reference run).")
-    var scenario = "sumo-reference"
+    @Option(help: "An OpenStreetMap file (XML, gzip or PBF) to run on instead of the SUMO reference grid.")
+    var city: String?
+
+    @Option(help: "Trip records to replay on --city (TLC yellow/green or Uber 2014 CSV).")
+    var replay: String?
+
+    @Option(help: "Trip records to fit destinations on, for pickup-only replays (TLC CSV).")
+    var destinations: String?
+
+    @Option(help: "Synthetic demand on --city: requests per hour at the busiest hour.")
+    var synthetic: Double?
+
+    @Option(help: "Drivers on --city.")
+    var drivers = 300
+
+    @Option(help: "Seconds during which rides are requested on --city.")
+    var duration = 3_600.0
+
+    @Option(help: "Time of day the run starts at, in hours (replays and profiles).")
+    var startHour = 8.0
 
     @Option(help: "Matching: greedy (every --interval s), batched (optimal over --interval s), on-arrival.")
     var strategy: Strategy = .greedy
@@ -24,11 +49,13 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Seconds between matching rounds.")
     var interval = 60.0
 
+    @Flag(help: "Reposition idle drivers toward unmet demand.")
+    var rebalance = false
+
     @Option(help: "Seed for the scenario's random choices.")
     var seed: UInt64 = 1
 
     func run() throws {
-        guard scenario == "sumo-reference" else { throw ValidationError("unknown scenario '\(scenario)'; known: sumo-reference") }
         let matching: MatchingStrategy = switch strategy {
         case .greedy: .greedy(interval: interval)
         case .batched: .batched(window: interval)
@@ -36,18 +63,60 @@ struct SimulateCommand: ParsableCommand {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let setup = Scenario.sumoReference(seed: seed, strategy: matching)
+        let setup = try scenario(matching)
+        let prepared = clock.now
         let simulation = Simulation(scenario: setup)
         let result = simulation.run()
         let wall = (clock.now - start) / .seconds(1)
-        print(String(format: "%@, %@, seed %llu: %d drivers, %d requests over %.0f s; ended at t=%.0f s; %d events; wall %.2f s",
+        print(String(format: "%@, %@, seed %llu: %d drivers, %d requests over %.0f s; ended at t=%.0f s; %d events; "
+                     + "wall %.2f s (%.2f s preparing the city and demand)",
                      setup.name, matching.description, seed, setup.drivers.count, setup.trips.count,
-                     setup.duration, result.endTime, result.eventCount, wall))
+                     setup.duration, result.endTime, result.eventCount, wall, (prepared - start) / .seconds(1)))
         for line in result.kpis.summaryLines { print("  " + line) }
         print("  invariants          \(result.violations.isEmpty && result.unfinished.isEmpty ? "all held" : "BROKEN")"
               + "; \(result.unfinished.count) unfinished; \(result.refusals.count) refused commands")
         for violation in result.violations.prefix(5) { print("    " + violation.description) }
         for refusal in result.refusals.prefix(5) { print("    refused: " + refusal) }
         if !result.violations.isEmpty || !result.unfinished.isEmpty { throw ExitCode.failure }
+    }
+
+    private func scenario(_ matching: MatchingStrategy) throws -> Scenario {
+        var dispatch = DispatchConfiguration()
+        dispatch.strategy = matching
+        if rebalance { dispatch.rebalancing = .towardUnmetDemand(interval: 120, maxMoves: 20) }
+        guard let city else {
+            guard replay == nil, synthetic == nil else { throw ValidationError("--replay and --synthetic need --city") }
+            var reference = Scenario.sumoReference(seed: seed, strategy: matching)
+            reference.dispatch.rebalancing = dispatch.rebalancing
+            return reference
+        }
+        let graph = try ImportedCity(file: city).network.graph
+        let area = GeoBox(around: graph.positions)
+        let wanted: [DemandTrip]
+        do {
+            wanted = try demand(area: area)
+        } catch let error as DemandError {
+            throw ValidationError(error.description)
+        }
+        let (trips, leftOut) = DemandPlacement(graph: graph).place(wanted)
+        if !leftOut.isEmpty { print("rides left out when placing on the roads: \(leftOut.sorted { $0.key < $1.key })") }
+        let name = ((city as NSString).lastPathComponent) + (replay.map { " replaying " + ($0 as NSString).lastPathComponent } ?? " synthetic")
+        return Scenario.city(name: name, graph: graph, driverCount: drivers, trips: trips, duration: duration, dispatch: dispatch, seed: seed)
+    }
+
+    private func demand(area: GeoBox) throws -> [DemandTrip] {
+        if let replay {
+            let (records, report) = try TripRecordReader.read(path: replay)
+            print(report)
+            let model = try destinations.map { try TripRecordReader.read(path: $0).records }.flatMap { ODModel(fitting: $0) }
+                ?? ODModel(fitting: records)
+            let (trips, leftOut) = Replay(timing: .foldedIntoOneDay(startSecondOfDay: startHour * 3_600), area: area)
+                .trips(from: records, duration: duration, destinations: model, seed: seed)
+            print("replay: \(trips.count) rides in the run; left out: \(leftOut.sorted { $0.key < $1.key })")
+            return trips
+        }
+        guard let synthetic else { throw ValidationError("--city needs --replay FILE or --synthetic RATE") }
+        return SyntheticDemand(peakRequestsPerHour: synthetic, startSecondOfDay: startHour * 3_600)
+            .generate(duration: duration, area: area, seed: seed)
     }
 }

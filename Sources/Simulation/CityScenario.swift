@@ -1,0 +1,59 @@
+import City
+import RideDispatch
+
+/// How simulated riders behave: how long they wait, and what they ask for.
+public struct RiderBehaviour: Sendable, Equatable {
+    /// Seconds a rider waits for a pickup before cancelling, drawn uniformly from this range.
+    public var patience: ClosedRange<Double>
+    /// Share of rides asked for as POOL.
+    public var poolShare: Double
+    /// Share of rides booked ahead, and how far ahead (seconds).
+    public var scheduledShare: Double
+    public var bookedAhead: ClosedRange<Double>
+
+    public init(patience: ClosedRange<Double> = 300...900, poolShare: Double = 0.15,
+                scheduledShare: Double = 0.05, bookedAhead: ClosedRange<Double> = 1_200...3_600) {
+        self.patience = patience
+        self.poolShare = poolShare
+        self.scheduledShare = scheduledShare
+        self.bookedAhead = bookedAhead
+    }
+}
+
+/// How simulated drivers behave: how often they accept and how fast they answer.
+public struct DriverBehaviour: Sendable, Equatable {
+    public var acceptance: ClosedRange<Double>
+    public var responseSeconds: ClosedRange<Double>
+
+    public init(acceptance: ClosedRange<Double> = 0.8...1, responseSeconds: ClosedRange<Double> = 2...12) {
+        self.acceptance = acceptance
+        self.responseSeconds = responseSeconds
+    }
+}
+
+extension Scenario {
+    /// A scenario on any road graph: `driverCount` drivers starting where rides start (drawn
+    /// from the trips' origins), the rides given, riders and drivers behaving as described.
+    public static func city(name: String, graph: RoadGraph, driverCount: Int, trips: [TripDemand], duration: Double,
+                            dispatch: DispatchConfiguration, riders: RiderBehaviour = RiderBehaviour(),
+                            drivers behaviour: DriverBehaviour = DriverBehaviour(), seed: UInt64) -> Scenario {
+        var random = SeededGenerator(seed: seed)
+        let drivers = (0..<driverCount).map { index in
+            SimulatedDriver(id: DriverID(index),
+                            startNode: trips.isEmpty ? Int.random(in: 0..<graph.nodeCount, using: &random)
+                                : trips[Int.random(in: 0..<trips.count, using: &random)].origin,
+                            acceptance: Double.random(in: behaviour.acceptance, using: &random),
+                            responseSeconds: Double.random(in: behaviour.responseSeconds, using: &random))
+        }
+        let rides = trips.map { trip -> TripDemand in
+            var ride = trip
+            ride.patienceSeconds = ride.patienceSeconds ?? Double.random(in: riders.patience, using: &random)
+            if Double.random(in: 0..<1, using: &random) < riders.poolShare { ride.product = .pool }
+            if Double.random(in: 0..<1, using: &random) < riders.scheduledShare {
+                ride.pickupAt = ride.time + Double.random(in: riders.bookedAhead, using: &random)
+            }
+            return ride
+        }
+        return Scenario(name: name, graph: graph, drivers: drivers, trips: rides, dispatch: dispatch, duration: duration, seed: seed)
+    }
+}
