@@ -69,7 +69,8 @@ public final class DispatchEngine {
     }
     public var waitingCount: Int { waiting.count }
     public var scheduledCount: Int { scheduled.count }
-    public var unfinishedCount: Int { requests.values.count { !$0.isFinished } }
+    /// Requests submitted and not yet ended.
+    public private(set) var unfinishedCount = 0
     public var driverCount: Int { drivers.count }
     /// The plan a driver is following.
     public func stops(of driver: DriverID) -> [Stop] { drivers[driver]?.stops ?? [] }
@@ -136,6 +137,7 @@ public final class DispatchEngine {
         try validate(node: request.origin, "origin")
         try validate(node: request.destination, "destination")
         advanceClock(time)
+        unfinishedCount += 1
         surge.record(zone: zones.zone(of: request.origin), at: now)
         guard let quote = quote(from: request.origin, to: request.destination, product: request.product, now: now) else {
             let unroutable = Quote(priceCents: 0, surge: 1, pickupETA: nil, tripSeconds: 0, tripMetres: 0)
@@ -300,6 +302,7 @@ public final class DispatchEngine {
 
     func finish(_ id: RequestID, _ outcome: RequestOutcome, driver: DriverID?) {
         requests[id]!.phase = .finished(outcome)
+        unfinishedCount -= 1
         waiting.remove(id)
         scheduled.remove(id)
         emit(.finished(id, outcome, driver))

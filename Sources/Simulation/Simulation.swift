@@ -52,6 +52,7 @@ public final class Simulation {
     private var scheduledTick: Double?
     private var refusals: [String] = []
     private var eventCount = 0
+    private var requestsSubmitted = 0
     private var pickupTimes: [RequestID: Double] = [:]
     /// The leg each driver is driving now; an arrival at the end of a superseded leg is never
     /// reported (the driver was re-routed before getting there).
@@ -85,14 +86,10 @@ public final class Simulation {
             time = next.time
             perform(next.action, at: time)
             collect(at: time)
-            if time >= scenario.duration, engine.unfinishedCount == 0, !hasRequestsAhead() { break }
+            if time >= scenario.duration, engine.unfinishedCount == 0, requestsSubmitted == scenario.trips.count { break }
         }
         return SimulationResult(scenario: scenario.name, kpis: kpis.finish(at: time), violations: checker.violations,
                                 unfinished: checker.unfinished(), refusals: refusals, eventCount: eventCount, endTime: time)
-    }
-
-    private func hasRequestsAhead() -> Bool {
-        queue.unordered.contains { if case .request = $0.action { return true } else { return false } }
     }
 
     private func schedule(_ action: Action, at time: Double) {
@@ -106,6 +103,7 @@ public final class Simulation {
             case .request(let index):
                 let trip = scenario.trips[index]
                 let id = RequestID(index)
+                requestsSubmitted += 1
                 try engine.submit(RideRequest(id: id, rider: index, origin: trip.origin, destination: trip.destination,
                                               product: trip.product, pickupAt: trip.pickupAt), now: time)
                 if let patience = trip.patienceSeconds { schedule(.patience(id), at: max(time, trip.pickupAt ?? time) + patience) }
