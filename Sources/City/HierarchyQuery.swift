@@ -90,28 +90,12 @@ public final class HierarchyQuery: RoutePlanner {
             let forwardTop = forward.queue.min.map { QueueEntry.unpack($0).millis } ?? .unreached
             let backwardTop = backward.queue.min.map { QueueEntry.unpack($0).millis } ?? .unreached
             if min(forwardTop, backwardTop) >= best { break }
-            if forwardTop <= backwardTop {
-                let (reached, node) = QueueEntry.unpack(forward.queue.removeMin())
-                guard reached <= forward.distance[node] else { continue }
-                let total = reached + backward.distance[node]
-                if total < best { best = total; meeting = node }
-                if forward.isStalled(node, at: reached, by: down) { continue }
-                for arc in up.arcs(of: node) {
-                    let target = Int(up.other[arc])
-                    let next = reached + up.weight[arc]
-                    if next < forward.distance[target] { forward.reach(target, at: next, parent: node, arc: arc) }
-                }
-            } else {
-                let (reached, node) = QueueEntry.unpack(backward.queue.removeMin())
-                guard reached <= backward.distance[node] else { continue }
-                let total = reached + forward.distance[node]
-                if total < best { best = total; meeting = node }
-                if backward.isStalled(node, at: reached, by: up) { continue }
-                for arc in down.arcs(of: node) {
-                    let source = Int(down.other[arc])
-                    let next = reached + down.weight[arc]
-                    if next < backward.distance[source] { backward.reach(source, at: next, parent: node, arc: arc) }
-                }
+            let settled = forwardTop <= backwardTop
+                ? forward.settleNext(meeting: backward, climbing: up, stalledBy: down)
+                : backward.settleNext(meeting: forward, climbing: down, stalledBy: up)
+            if let settled, settled.total < best {
+                best = settled.total
+                meeting = settled.node
             }
         }
         self.meeting = meeting
@@ -131,6 +115,23 @@ struct SearchSpace {
         distance = [UInt32](repeating: .unreached, count: nodeCount)
         parent = [Int32](repeating: -1, count: nodeCount)
         parentArc = [Int32](repeating: -1, count: nodeCount)
+    }
+
+    /// Settles the next node of the queue: how it meets the other search, and — unless a more
+    /// important neighbour already reaches it faster — relaxes its arcs `climbing` upward.
+    /// Returns the node and its total time through the other search, or `nil` for a stale entry.
+    mutating func settleNext(meeting other: SearchSpace, climbing arcs: ContractionHierarchy.ArcTable,
+                             stalledBy incoming: ContractionHierarchy.ArcTable) -> (node: Int, total: UInt32)? {
+        let (reached, node) = QueueEntry.unpack(queue.removeMin())
+        guard reached <= distance[node] else { return nil }
+        let total = reached + other.distance[node]
+        if isStalled(node, at: reached, by: incoming) { return (node, total) }
+        for arc in arcs.arcs(of: node) {
+            let next = Int(arcs.other[arc])
+            let time = reached + arcs.weight[arc]
+            if time < distance[next] { reach(next, at: time, parent: node, arc: arc) }
+        }
+        return (node, total)
     }
 
     mutating func reset() {
