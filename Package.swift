@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "City", targets: ["City"]),
         .library(name: "RideDispatch", targets: ["RideDispatch"]),
         .library(name: "Demand", targets: ["Demand"]),
+        .library(name: "Topology", targets: ["Topology"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -26,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // Debian's libzmq3-dev; our own modulemap links "zmq" (no pkg-config: its flags are refused).
@@ -86,6 +88,12 @@ let package = Package(
             dependencies: ["City", .product(name: "CSV", package: "CSV.swift")],
             swiftSettings: strict
         ),
+        // City runs described in YAML (Topologies/), validated with file, key, line and reason.
+        .target(
+            name: "Topology",
+            dependencies: ["City", "Demand", "RideDispatch", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strict
+        ),
         // The in-process discrete-event runner: simulated drivers and riders around the engine.
         .target(
             name: "Simulation",
@@ -93,6 +101,7 @@ let package = Package(
                 "City",
                 "Demand",
                 "RideDispatch",
+                "Topology",
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: strict
@@ -119,6 +128,7 @@ let package = Package(
                 "City",
                 "RideDispatch",
                 "Demand",
+                "Topology",
                 "Simulation",
                 "TransportBench",
                 "RIBsBench",

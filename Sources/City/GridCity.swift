@@ -2,7 +2,7 @@
 ///
 /// The geometry of SUMO's taxi reference run is `GridCity(width: 5_000, height: 5_000,
 /// blockLength: 250, speedKmh: 50)`.
-public struct GridCity: Sendable {
+public struct GridCity: Sendable, Equatable {
     public var width: Double
     public var height: Double
     public var blockLength: Double

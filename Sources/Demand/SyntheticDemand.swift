@@ -29,15 +29,20 @@ public struct SyntheticDemand: Sendable {
     public var backgroundWeight: Double
     /// Straight-line distance below which a trip is redrawn.
     public var minimumTripMetres: Double
+    /// Requests at even intervals (at the peak rate, profile ignored) instead of Poisson
+    /// arrivals: SUMO's reference run spreads its requests so.
+    public var evenlySpaced: Bool
 
     public init(peakRequestsPerHour: Double, profile: HourlyProfile = .flat, startSecondOfDay: Double = 0,
-                hotSpots: [HotSpot] = [], backgroundWeight: Double = 1, minimumTripMetres: Double = 500) {
+                hotSpots: [HotSpot] = [], backgroundWeight: Double = 1, minimumTripMetres: Double = 500,
+                evenlySpaced: Bool = false) {
         self.peakRequestsPerHour = peakRequestsPerHour
         self.profile = profile
         self.startSecondOfDay = startSecondOfDay
         self.hotSpots = hotSpots
         self.backgroundWeight = backgroundWeight
         self.minimumTripMetres = minimumTripMetres
+        self.evenlySpaced = evenlySpaced
     }
 
     /// The rides wanted over `duration` seconds in the box `area`; destinations come from
@@ -49,10 +54,15 @@ public struct SyntheticDemand: Sendable {
         var trips: [DemandTrip] = []
         var time = 0.0
         while true {
-            // Thinning (Lewis–Shedler): candidates at the peak rate, kept at the profile's share.
-            time += -log(1 - Double.random(in: 0..<1, using: &random)) / peak
-            guard time < duration else { break }
-            guard Double.random(in: 0..<1, using: &random) < profile.rate(at: startSecondOfDay + time) else { continue }
+            if evenlySpaced {
+                time = Double(trips.count) / peak
+                guard time < duration else { break }
+            } else {
+                // Thinning (Lewis–Shedler): candidates at the peak rate, kept at the profile's share.
+                time += -log(1 - Double.random(in: 0..<1, using: &random)) / peak
+                guard time < duration else { break }
+                guard Double.random(in: 0..<1, using: &random) < profile.rate(at: startSecondOfDay + time) else { continue }
+            }
             for _ in 0..<50 {
                 let origin = place(in: area, using: &random)
                 let destination = destinations.flatMap { $0.destination(from: origin, using: &random, accept: area.contains) }

@@ -20,24 +20,30 @@ extension DispatchEngine {
     /// their driving time to it, fastest first; only those within the pickup limit.
     func nearestAvailable(to node: Int, excluding excluded: Set<DriverID>, among pool: [PlacedDriver]? = nil,
                           limit: Int? = nil) -> [(driver: DriverID, seconds: Double)] {
-        let target = nodeXY[node]
-        let limit = limit ?? configuration.candidatesPerRequest
-        var nearest: [(squared: Double, placed: PlacedDriver)] = []
-        for placed in pool ?? placedDrivers(availableDrivers()) where !excluded.contains(placed.id) {
-            let point = nodeXY[placed.node]
-            let squared = (point.x - target.x) * (point.x - target.x) + (point.y - target.y) * (point.y - target.y)
-            if nearest.count == limit, squared >= nearest[limit - 1].squared { continue }
-            let slot = nearest.firstIndex { (squared, placed.id) < ($0.squared, $0.placed.id) } ?? nearest.count
-            nearest.insert((squared, placed), at: slot)
-            if nearest.count > limit { nearest.removeLast() }
-        }
-        return nearest.compactMap { entry -> (driver: DriverID, seconds: Double)? in
-            let placed = entry.placed
+        let nearest = nearestByLine(pool ?? availablePlaced(), to: node, excluding: excluded,
+                                    limit: limit ?? configuration.candidatesPerRequest)
+        return nearest.compactMap { placed -> (driver: DriverID, seconds: Double)? in
             guard let seconds = planner.travelTime(from: placed.node, to: node).map({ $0 + placed.lead }),
                   seconds <= configuration.maxPickupSeconds else { return nil }
             return (placed.id, seconds)
         }
         .sorted { ($0.seconds, $0.driver) < ($1.seconds, $1.driver) }
+    }
+
+    /// The `limit` drivers of `pool` nearest to `node` in a straight line, nearest first (ties by
+    /// driver id, so the order of `pool` never matters).
+    func nearestByLine(_ pool: [PlacedDriver], to node: Int, excluding excluded: Set<DriverID>, limit: Int) -> [PlacedDriver] {
+        let target = nodeXY[node]
+        var nearest: [(squared: Double, placed: PlacedDriver)] = []
+        for placed in pool where !excluded.contains(placed.id) {
+            let point = nodeXY[placed.node]
+            let squared = (point.x - target.x) * (point.x - target.x) + (point.y - target.y) * (point.y - target.y)
+            if nearest.count == limit, (squared, placed.id) >= (nearest[limit - 1].squared, nearest[limit - 1].placed.id) { continue }
+            let slot = nearest.firstIndex { (squared, placed.id) < ($0.squared, $0.placed.id) } ?? nearest.count
+            nearest.insert((squared, placed), at: slot)
+            if nearest.count > limit { nearest.removeLast() }
+        }
+        return nearest.map(\.placed)
     }
 
     /// Where each of `ids` can start from, and in how many seconds.
@@ -48,14 +54,19 @@ extension DispatchEngine {
         }
     }
 
-    /// Online drivers free for an offer, in id order.
-    func availableDrivers() -> [DriverID] {
-        drivers.values.filter(\.isAvailable).map(\.id).sorted()
+    /// Available drivers where they can start from, in no particular order: every choice among
+    /// them breaks ties by driver id, so the dictionary's order never shows.
+    func availablePlaced() -> [PlacedDriver] {
+        drivers.values.compactMap { record in
+            guard record.isAvailable else { return nil }
+            let position = record.position(at: now)
+            return PlacedDriver(id: record.id, node: position.node, lead: position.time - now)
+        }
     }
 
     /// Every driver who could take `request` now: nearest idle ones, and for POOL, drivers
     /// already carrying or fetching shared riders with room and detour to spare.
-    func candidates(for id: RequestID, idle: [PlacedDriver], sharing: [DriverID]) -> [Candidate] {
+    func candidates(for id: RequestID, idle: [PlacedDriver], sharing: [PlacedDriver]) -> [Candidate] {
         let record = requests[id]!
         let request = record.request
         let limit: Int = if case .batched = configuration.strategy { configuration.batchCandidatesPerRequest } else { configuration.candidatesPerRequest }
@@ -64,8 +75,9 @@ extension DispatchEngine {
                       plan: [Stop(.pickup, id, at: request.origin), Stop(.dropoff, id, at: request.destination)])
         }
         if request.product == .pool {
-            for driver in sharing where !record.declinedBy.contains(driver) {
-                var insertion = PoolInsertion(engine: self, driver: driver, request: id)
+            // Only the nearest sharing drivers are worth the dozens of route queries an insertion costs.
+            for driver in nearestByLine(sharing, to: request.origin, excluding: record.declinedBy, limit: configuration.candidatesPerRequest) {
+                var insertion = PoolInsertion(engine: self, driver: driver.id, request: id)
                 if let fit = insertion.best() { found.append(fit) }
             }
         }
@@ -88,8 +100,8 @@ extension DispatchEngine {
         let open = waiting.filter { requests[$0]!.phase == .waiting }
             .sorted { (requests[$0]!.waitingSince, $0) < (requests[$1]!.waitingSince, $1) }
         guard !open.isEmpty else { return }
-        let idle = placedDrivers(availableDrivers())
-        let sharing = open.contains { requests[$0]!.request.product == .pool } ? sharingDrivers() : []
+        let idle = availablePlaced()
+        let sharing = open.contains { requests[$0]!.request.product == .pool } ? placedDrivers(sharingDrivers()) : []
         guard !idle.isEmpty || !sharing.isEmpty else { return }
         switch configuration.strategy {
         case .greedyOnArrival, .greedy:
@@ -100,7 +112,7 @@ extension DispatchEngine {
     }
 
     /// In arrival order, each request takes the candidate who reaches it soonest.
-    private func matchGreedily(_ open: [RequestID], idle: [PlacedDriver], sharing: [DriverID]) {
+    private func matchGreedily(_ open: [RequestID], idle: [PlacedDriver], sharing: [PlacedDriver]) {
         var idle = idle
         var sharing = sharing
         for id in open {
@@ -108,12 +120,12 @@ extension DispatchEngine {
             guard let best = candidates(for: id, idle: idle, sharing: sharing).first else { continue }
             offer(id, to: best)
             idle.removeAll { $0.id == best.driver }
-            sharing.removeAll { $0 == best.driver }
+            sharing.removeAll { $0.id == best.driver }
         }
     }
 
     /// The offers that minimise the total time to reach the riders, all waiting requests at once.
-    private func matchOptimally(_ open: [RequestID], idle: [PlacedDriver], sharing: [DriverID]) {
+    private func matchOptimally(_ open: [RequestID], idle: [PlacedDriver], sharing: [PlacedDriver]) {
         var columns: [DriverID] = []
         var columnOf: [DriverID: Int] = [:]
         var arcs: [MinCostAssignment.Arc] = []

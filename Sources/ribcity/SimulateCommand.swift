@@ -4,6 +4,7 @@ import Demand
 import Foundation
 import RideDispatch
 import Simulation
+import Topology
 
 /// `ribcity simulate`: runs a scenario in one process (the dispatch engine with simulated
 /// drivers and riders) and prints its KPIs, invariant checks and wall time.
@@ -21,6 +22,9 @@ struct SimulateCommand: ParsableCommand {
     enum Strategy: String, ExpressibleByArgument, CaseIterable {
         case greedy, batched, onArrival = "on-arrival"
     }
+
+    @Option(help: "A topology (Topologies/*.yaml) to run in-process: its city, demand, drivers and dispatch settings.")
+    var topology: String?
 
     @Option(help: "An OpenStreetMap file (XML, gzip or PBF) to run on instead of the SUMO reference grid.")
     var city: String?
@@ -70,7 +74,7 @@ struct SimulateCommand: ParsableCommand {
         let wall = (clock.now - start) / .seconds(1)
         print(String(format: "%@, %@, seed %llu: %d drivers, %d requests over %.0f s; ended at t=%.0f s; %d events; "
                      + "wall %.2f s (%.2f s preparing the city and demand)",
-                     setup.name, matching.description, seed, setup.drivers.count, setup.trips.count,
+                     setup.name, setup.dispatch.strategy.description, setup.seed, setup.drivers.count, setup.trips.count,
                      setup.duration, result.endTime, result.eventCount, wall, (prepared - start) / .seconds(1)))
         for line in result.kpis.summaryLines { print("  " + line) }
         print("  invariants          \(result.violations.isEmpty && result.unfinished.isEmpty ? "all held" : "BROKEN")"
@@ -81,6 +85,22 @@ struct SimulateCommand: ParsableCommand {
     }
 
     private func scenario(_ matching: MatchingStrategy) throws -> Scenario {
+        if let topology {
+            guard city == nil, replay == nil, synthetic == nil else { throw ValidationError("--topology takes the city and demand from the file") }
+            let prepared: PreparedTopology
+            do {
+                prepared = try PreparedTopology(TopologyReader.read(path: topology))
+            } catch let error as TopologyError {
+                throw ValidationError(error.description)
+            } catch let error as CityImportError {
+                throw ValidationError(error.description)
+            } catch let error as DemandError {
+                throw ValidationError(error.description)
+            }
+            for report in prepared.recordReports { print(report) }
+            if !prepared.leftOut.isEmpty { print("rides left out: \(prepared.leftOut.sorted { $0.key < $1.key })") }
+            return prepared.scenario
+        }
         var dispatch = DispatchConfiguration()
         dispatch.strategy = matching
         if rebalance { dispatch.rebalancing = .towardUnmetDemand(interval: 120, maxMoves: 20) }

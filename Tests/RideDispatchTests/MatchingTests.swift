@@ -89,6 +89,21 @@ struct MatchingTests {
         #expect(checker.violations.isEmpty)
     }
 
+    /// Found when available drivers stopped being sorted: a driver as near as the last kept one
+    /// but with a smaller id was skipped, so the choice depended on the dictionary's order.
+    @Test("The nearest drivers do not depend on the order they are listed in")
+    func nearestIgnoresOrder() {
+        let engine = Fixture().engine
+        // Four drivers at one corner a block from the centre (equally near), one two blocks away.
+        let placed = [(5, 4), (5, 4), (5, 4), (5, 4), (4, 6)].enumerated().map { index, xy in
+            PlacedDriver(id: DriverID(index), node: Fixture.node(xy.0, xy.1), lead: 0)
+        }
+        let forward = engine.nearestByLine(placed, to: Fixture.node(4, 4), excluding: [], limit: 2).map(\.id)
+        let backward = engine.nearestByLine(placed.reversed(), to: Fixture.node(4, 4), excluding: [], limit: 2).map(\.id)
+        #expect(forward == [DriverID(0), DriverID(1)])
+        #expect(backward == forward)
+    }
+
     @Test("Fares: distance and time with a minimum, POOL cheaper, surge applied, split conserved")
     func pricing() {
         let pricing = Pricing(baseCents: 250, centsPerKm: 100, centsPerMinute: 30, minimumCents: 800, poolFactor: 0.75, commissionPercent: 25)

@@ -1,0 +1,74 @@
+import City
+import Demand
+import RideDispatch
+
+/// A city run described in a YAML file (`Topologies/*.yaml`, docs/TOPOLOGIES.md): the streets,
+/// the clock, dispatch's settings, the drivers and riders with their processes, demand,
+/// feature flags and endpoints. Paths inside are relative to the file.
+public struct Topology: Sendable {
+    public var name: String
+    /// The file it was read from.
+    public var file: String
+    public var city: CitySource
+    /// Simulated seconds per wall second.
+    public var speed: Double
+    /// Seconds of simulated time during which rides are requested.
+    public var duration: Double
+    /// Time of day at the start, in seconds after midnight.
+    public var startSecondOfDay: Double
+    public var seed: UInt64
+    public var dispatch: DispatchConfiguration
+    public var drivers: DriverPlan
+    public var riders: RiderPlan
+    /// Feature flags by name, for the apps.
+    public var features: [String: Bool]
+    public var endpoints: Endpoints
+
+    /// Where the streets come from.
+    public enum CitySource: Sendable, Equatable {
+        /// An OpenStreetMap file (XML, gzip or PBF), as an absolute path.
+        case openStreetMap(path: String)
+        case grid(GridCity)
+    }
+
+    /// The driver processes and how their drivers behave.
+    public struct DriverPlan: Sendable, Equatable {
+        public var processes: Int
+        public var perProcess: Int
+        public var acceptance: ClosedRange<Double>
+        public var responseSeconds: ClosedRange<Double>
+        public var total: Int { processes * perProcess }
+    }
+
+    /// The rider processes, demand, and how riders behave.
+    public struct RiderPlan: Sendable, Equatable {
+        public var processes: Int
+        public var demand: DemandSource
+        public var patienceSeconds: ClosedRange<Double>
+        public var poolShare: Double
+        public var scheduledShare: Double
+    }
+
+    /// Where rides come from.
+    public enum DemandSource: Sendable, Equatable {
+        case synthetic(peakPerHour: Double, profile: Profile, hotSpots: [HotSpot], evenlySpaced: Bool, minimumTripMetres: Double)
+        /// Records replayed (absolute paths), folded into one day; pickups without dropoffs take
+        /// destinations fitted on `destinations` (or on the records themselves).
+        case replay(records: String, destinations: String?)
+    }
+
+    /// A time-of-day profile: flat, or fitted on a record file (absolute path).
+    public enum Profile: Sendable, Equatable {
+        case flat
+        case fitted(records: String)
+    }
+
+    /// How processes reach each other.
+    public struct Endpoints: Sendable, Equatable {
+        public enum Transport: String, Sendable { case ipc, tcp }
+        public var transport: Transport
+        public var host: String
+        /// For tcp: the first port; dispatch, bus and the rest follow.
+        public var basePort: Int
+    }
+}

@@ -1,0 +1,218 @@
+import City
+import Demand
+import Foundation
+import RideDispatch
+import Yams
+
+/// Reads and validates a topology file. Every error names the file, the key and its line, and
+/// says what is wrong; unknown keys are errors.
+public enum TopologyReader {
+    public static func read(path: String) throws(TopologyError) -> Topology {
+        let name = (path as NSString).lastPathComponent
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw TopologyError(file: name, key: "", line: nil, reason: "cannot be read (missing, not permitted, or not UTF-8)")
+        }
+        let directory = ((path as NSString).deletingLastPathComponent as NSString).standardizingPath
+        return try parse(text, file: name, directory: directory.isEmpty ? "." : directory)
+    }
+
+    /// Parses topology text; `directory` is what relative paths inside are relative to.
+    public static func parse(_ text: String, file: String, directory: String) throws(TopologyError) -> Topology {
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                throw TopologyError(file: file, key: "", line: nil, reason: "is empty")
+            }
+            root = node
+        } catch let error as TopologyError {
+            throw error
+        } catch let error as YamlError {
+            throw TopologyError(file: file, key: "", line: line(of: error), reason: "is not valid YAML: \(problem(of: error))")
+        } catch {
+            throw TopologyError(file: file, key: "", line: nil, reason: "is not valid YAML: \(error)")
+        }
+        var top = try YAMLFields(root, path: "", file: file)
+        func resolve(_ relative: String, _ key: String, in fields: YAMLFields) throws(TopologyError) -> String {
+            let absolute = relative.hasPrefix("/") ? relative : ((directory as NSString).appendingPathComponent(relative) as NSString).standardizingPath
+            guard FileManager.default.fileExists(atPath: absolute) else {
+                throw fields.error(key, "no file at \(relative) (looked in \(absolute))")
+            }
+            return absolute
+        }
+
+        let name = try top.string("name") ?? ((file as NSString).deletingPathExtension)
+        guard var citySection = try top.fields("city") else { throw top.error("city", "is required (osm: FILE or grid: {…})") }
+        let city: Topology.CitySource
+        switch (citySection.has("osm"), citySection.has("grid")) {
+        case (true, false):
+            city = .openStreetMap(path: try resolve(try citySection.string("osm")!, "osm", in: citySection))
+            _ = citySection.node("grid")
+        case (false, true):
+            var grid = try citySection.fields("grid")!
+            city = .grid(GridCity(width: try grid.double("width_m", in: 250...100_000) ?? 5_000,
+                                  height: try grid.double("height_m", in: 250...100_000) ?? 5_000,
+                                  blockLength: try grid.double("block_m", in: 10...5_000) ?? 250,
+                                  speedKmh: try grid.double("speed_kmh", in: 1...200) ?? 50))
+            try grid.finish()
+            _ = citySection.node("osm")
+        default:
+            throw citySection.error(nil, "needs exactly one of osm: FILE or grid: {width_m, height_m, block_m, speed_kmh}")
+        }
+        try citySection.finish()
+
+        var clock = try top.fields("clock")
+        let speed = try clock?.double("speed", in: 0.01...100_000) ?? 60
+        let duration = try clock?.duration("duration") ?? 3_600
+        let start = try clock?.string("start_time").map { text throws(TopologyError) -> Double in
+            let parts = text.split(separator: ":").compactMap { Int($0) }
+            guard parts.count == 2, (0..<24).contains(parts[0]), (0..<60).contains(parts[1]) else {
+                throw clock!.error("start_time", "must be HH:MM, not '\(text)'")
+            }
+            return Double(parts[0] * 3_600 + parts[1] * 60)
+        } ?? 8 * 3_600
+        try clock?.finish()
+        let seed = UInt64(try top.int("seed", in: 0...Int.max) ?? 1)
+
+        let dispatch = try readDispatch(&top)
+        guard var driverSection = try top.fields("drivers") else { throw top.error("drivers", "is required") }
+        let drivers = Topology.DriverPlan(
+            processes: try driverSection.int("processes", in: 1...64) ?? 1,
+            perProcess: try driverSection.int("per_process", in: 1...100_000) ?? 100,
+            acceptance: try driverSection.range("acceptance", in: 0...1) ?? 0.8...1,
+            responseSeconds: try driverSection.range("response_s", in: 0...600) ?? 2...12)
+        try driverSection.finish()
+
+        guard var riderSection = try top.fields("riders") else { throw top.error("riders", "is required") }
+        let processes = try riderSection.int("processes", in: 1...64) ?? 1
+        guard var demandSection = try riderSection.fields("demand") else {
+            throw riderSection.error("demand", "is required (synthetic: {…} or replay: {…})")
+        }
+        let demand: Topology.DemandSource
+        switch (demandSection.has("synthetic"), demandSection.has("replay")) {
+        case (true, false):
+            var synthetic = try demandSection.fields("synthetic")!
+            guard let peak = try synthetic.double("peak_per_hour", in: 0.001...10_000_000) else {
+                throw synthetic.error("peak_per_hour", "is required")
+            }
+            let profile: Topology.Profile = try synthetic.string("profile").map { text throws(TopologyError) in
+                text == "flat" ? .flat : .fitted(records: try resolve(text, "profile", in: synthetic))
+            } ?? .flat
+            var spots: [HotSpot] = []
+            if let list = synthetic.node("hot_spots") {
+                guard let items = list.sequence else { throw synthetic.error("hot_spots", "must be a list", at: list) }
+                for (index, item) in items.enumerated() {
+                    var spot = try YAMLFields(item, path: "\(synthetic.path).hot_spots[\(index)]", file: file)
+                    guard let lat = try spot.double("lat", in: -90...90), let lon = try spot.double("lon", in: -180...180) else {
+                        throw spot.error(nil, "needs lat and lon")
+                    }
+                    spots.append(HotSpot(centre: GeoPoint(lat: lat, lon: lon), radius: try spot.double("radius_m", in: 1...100_000) ?? 500,
+                                         weight: try spot.double("weight", in: 0...1_000_000) ?? 1))
+                    try spot.finish()
+                }
+            }
+            let even = try synthetic.choice("arrivals", ["poisson", "even"]).map { $0 == "even" } ?? false
+            let minimum = try synthetic.double("min_trip_m", in: 0...100_000) ?? 500
+            try synthetic.finish()
+            demand = .synthetic(peakPerHour: peak, profile: profile, hotSpots: spots, evenlySpaced: even, minimumTripMetres: minimum)
+            _ = demandSection.node("replay")
+        case (false, true):
+            var replay = try demandSection.fields("replay")!
+            guard let records = try replay.string("file") else { throw replay.error("file", "is required") }
+            let recordsPath = try resolve(records, "file", in: replay)
+            let destinations = try replay.string("destinations").map { text throws(TopologyError) in try resolve(text, "destinations", in: replay) }
+            try replay.finish()
+            demand = .replay(records: recordsPath, destinations: destinations)
+            _ = demandSection.node("synthetic")
+        default:
+            throw demandSection.error(nil, "needs exactly one of synthetic: {…} or replay: {…}")
+        }
+        try demandSection.finish()
+        let riders = Topology.RiderPlan(
+            processes: processes, demand: demand,
+            patienceSeconds: try riderSection.range("patience_s", in: 1...86_400) ?? 300...900,
+            poolShare: try riderSection.double("pool_share", in: 0...1) ?? 0.15,
+            scheduledShare: try riderSection.double("scheduled_share", in: 0...1) ?? 0.05)
+        try riderSection.finish()
+
+        var features: [String: Bool] = [:]
+        if var flags = try top.fields("features") {
+            for key in Self.keys(of: flags) { features[key] = try flags.bool(key) }
+            try flags.finish()
+        }
+        var endpointSection = try top.fields("endpoints")
+        let transport = try endpointSection?.choice("transport", ["ipc", "tcp"]).flatMap(Topology.Endpoints.Transport.init) ?? .ipc
+        let endpoints = Topology.Endpoints(transport: transport, host: try endpointSection?.string("host") ?? "127.0.0.1",
+                                           basePort: try endpointSection?.int("base_port", in: 1_024...65_000) ?? 5_550)
+        try endpointSection?.finish()
+        try top.finish()
+        return Topology(name: name, file: file, city: city, speed: speed, duration: duration, startSecondOfDay: start, seed: seed,
+                        dispatch: dispatch, drivers: drivers, riders: riders, features: features, endpoints: endpoints)
+    }
+
+    private static func readDispatch(_ top: inout YAMLFields) throws(TopologyError) -> DispatchConfiguration {
+        var configuration = DispatchConfiguration()
+        guard var section = try top.fields("dispatch") else { return configuration }
+        let interval = try section.double("interval_s", in: 1...3_600) ?? 30
+        switch try section.choice("strategy", ["greedy", "batched", "on-arrival"]) ?? "batched" {
+        case "greedy": configuration.strategy = .greedy(interval: interval)
+        case "on-arrival": configuration.strategy = .greedyOnArrival
+        default: configuration.strategy = .batched(window: interval)
+        }
+        configuration.maxPickupSeconds = try section.double("max_pickup_s", in: 1...86_400) ?? configuration.maxPickupSeconds
+        configuration.maxMatchWaitSeconds = try section.double("max_match_wait_s", in: 1...86_400) ?? configuration.maxMatchWaitSeconds
+        configuration.offerTimeoutSeconds = try section.double("offer_timeout_s", in: 1...600) ?? configuration.offerTimeoutSeconds
+        configuration.candidatesPerRequest = try section.int("candidates", in: 1...10_000) ?? configuration.candidatesPerRequest
+        configuration.batchCandidatesPerRequest = try section.int("batch_candidates", in: 1...10_000) ?? configuration.batchCandidatesPerRequest
+        configuration.scheduledLeadSeconds = try section.double("scheduled_lead_s", in: 0...86_400) ?? configuration.scheduledLeadSeconds
+        if var pricing = try section.fields("pricing") {
+            var p = configuration.pricing
+            p.baseCents = try pricing.int("base_cents", in: 0...1_000_000) ?? p.baseCents
+            p.centsPerKm = try pricing.int("per_km_cents", in: 0...1_000_000) ?? p.centsPerKm
+            p.centsPerMinute = try pricing.int("per_minute_cents", in: 0...1_000_000) ?? p.centsPerMinute
+            p.minimumCents = try pricing.int("minimum_cents", in: 0...1_000_000) ?? p.minimumCents
+            p.poolFactor = try pricing.double("pool_factor", in: 0.01...1) ?? p.poolFactor
+            p.commissionPercent = try pricing.int("commission_percent", in: 0...100) ?? p.commissionPercent
+            try pricing.finish()
+            configuration.pricing = p
+        }
+        if var surge = try section.fields("surge") {
+            configuration.zoneSize = try surge.double("zone_m", in: 50...100_000) ?? configuration.zoneSize
+            configuration.surgeSensitivity = try surge.double("sensitivity", in: 0...100) ?? configuration.surgeSensitivity
+            configuration.maxSurge = try surge.double("max", in: 1...100) ?? configuration.maxSurge
+            configuration.surgeWindowSeconds = try surge.double("window_s", in: 1...86_400) ?? configuration.surgeWindowSeconds
+            try surge.finish()
+        }
+        if var pool = try section.fields("pool") {
+            configuration.poolCapacity = try pool.int("capacity", in: 1...16) ?? configuration.poolCapacity
+            configuration.poolDetourFactor = try pool.double("detour_factor", in: 0...10) ?? configuration.poolDetourFactor
+            configuration.poolDetourSeconds = try pool.double("detour_s", in: 0...7_200) ?? configuration.poolDetourSeconds
+            try pool.finish()
+        }
+        if var rebalancing = try section.fields("rebalancing") {
+            configuration.rebalancing = .towardUnmetDemand(interval: try rebalancing.double("interval_s", in: 1...86_400) ?? 120,
+                                                           maxMoves: try rebalancing.int("max_moves", in: 1...100_000) ?? 20)
+            try rebalancing.finish()
+        }
+        try section.finish()
+        return configuration
+    }
+
+    private static func keys(of fields: YAMLFields) -> [String] {
+        fields.node.mapping.map { $0.keys.compactMap(\.string) } ?? []
+    }
+
+    private static func line(of error: YamlError) -> Int? {
+        switch error {
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): mark.line
+        default: nil
+        }
+    }
+
+    private static func problem(of error: YamlError) -> String {
+        switch error {
+        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _): problem
+        case .duplicatedKeysInMapping(let duplicates, _): "duplicated keys \(duplicates.joined(separator: ", "))"
+        default: "\(error)"
+        }
+    }
+}
