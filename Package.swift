@@ -164,6 +164,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "TopologyTests",
+            dependencies: ["Topology", "Simulation", "City", "RideDispatch"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "RIBsTests",
             dependencies: ["RIBs"],
             swiftSettings: strict

@@ -47,7 +47,10 @@ public struct SyntheticDemand: Sendable {
 
     /// The rides wanted over `duration` seconds in the box `area`; destinations come from
     /// `destinations` when given (kept inside the box), else from the same mixture as origins.
-    public func generate(duration: Double, area: GeoBox, seed: UInt64, destinations: ODModel? = nil) -> [DemandTrip] {
+    /// `place` moves a drawn point to where a ride can really start or end (the nearest road
+    /// corner, say; `nil` to redraw it), so that the minimum trip length holds between those.
+    public func generate(duration: Double, area: GeoBox, seed: UInt64, destinations: ODModel? = nil,
+                         place: (GeoPoint) -> GeoPoint? = { $0 }) -> [DemandTrip] {
         var random = SeededGenerator(seed: seed)
         let peak = peakRequestsPerHour / 3_600
         guard peak > 0 else { return [] }
@@ -64,9 +67,10 @@ public struct SyntheticDemand: Sendable {
                 guard Double.random(in: 0..<1, using: &random) < profile.rate(at: startSecondOfDay + time) else { continue }
             }
             for _ in 0..<50 {
-                let origin = place(in: area, using: &random)
-                let destination = destinations.flatMap { $0.destination(from: origin, using: &random, accept: area.contains) }
-                    ?? place(in: area, using: &random)
+                let drawn = point(in: area, using: &random)
+                let destination = destinations.flatMap { $0.destination(from: drawn, using: &random, accept: area.contains) }
+                    ?? point(in: area, using: &random)
+                guard let origin = place(drawn), let destination = place(destination) else { continue }
                 if origin.distance(to: destination) >= minimumTripMetres {
                     trips.append(DemandTrip(time: time, origin: origin, destination: destination))
                     break
@@ -76,7 +80,7 @@ public struct SyntheticDemand: Sendable {
         return trips
     }
 
-    private func place(in area: GeoBox, using random: inout SeededGenerator) -> GeoPoint {
+    private func point(in area: GeoBox, using random: inout SeededGenerator) -> GeoPoint {
         let total = backgroundWeight + hotSpots.reduce(0) { $0 + $1.weight }
         var pick = Double.random(in: 0..<total, using: &random) - backgroundWeight
         if pick >= 0 {

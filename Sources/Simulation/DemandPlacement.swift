@@ -21,6 +21,11 @@ public struct DemandPlacement {
         return snap.fraction < 0.5 ? graph.source(of: snap.edge) : Int(graph.edgeTarget[snap.edge])
     }
 
+    /// The position of the node a point would be placed at, or `nil` if it is too far from a road.
+    public func roadPoint(near point: GeoPoint) -> GeoPoint? {
+        node(near: point).map { index.graph.positions[$0] }
+    }
+
     public func place(_ trips: [DemandTrip], patienceSeconds: Double? = nil) -> (trips: [TripDemand], leftOut: [String: Int]) {
         var placed: [TripDemand] = []
         var leftOut: [String: Int] = [:]

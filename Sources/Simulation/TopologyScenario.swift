@@ -22,6 +22,7 @@ public struct PreparedTopology: Sendable {
         case .openStreetMap(let path): try RoadNetworkImport(OSMFile.read(path: path), file: path).graph
         }
         let area = GeoBox(around: graph.positions)
+        let placement = DemandPlacement(graph: graph)
         var reports: [ReplayReport] = []
         var leftOut: [String: Int] = [:]
         let wanted: [DemandTrip]
@@ -37,7 +38,7 @@ public struct PreparedTopology: Sendable {
             }
             wanted = SyntheticDemand(peakRequestsPerHour: peak, profile: hourly, startSecondOfDay: topology.startSecondOfDay,
                                      hotSpots: hotSpots, minimumTripMetres: minimum, evenlySpaced: even)
-                .generate(duration: topology.duration, area: area, seed: topology.seed)
+                .generate(duration: topology.duration, area: area, seed: topology.seed, place: placement.roadPoint)
         case .replay(let records, let destinations):
             let (read, report) = try TripRecordReader.read(path: records)
             reports.append(report)
@@ -52,7 +53,7 @@ public struct PreparedTopology: Sendable {
             leftOut.merge(dropped, uniquingKeysWith: +)
             wanted = trips
         }
-        let (trips, unplaced) = DemandPlacement(graph: graph).place(wanted)
+        let (trips, unplaced) = placement.place(wanted)
         leftOut.merge(unplaced, uniquingKeysWith: +)
         let riders = RiderBehaviour(patience: topology.riders.patienceSeconds, poolShare: topology.riders.poolShare,
                                     scheduledShare: topology.riders.scheduledShare)

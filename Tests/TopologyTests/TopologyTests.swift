@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import City
+import RideDispatch
+@testable import Simulation
+@testable import Topology
+
+/// The repository's `Topologies/` folder.
+let topologies = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Topologies")
+
+@Suite("Topologies: the shipped files, and clear errors for bad ones")
+struct TopologyTests {
+    @Test("Every shipped topology is valid and prepares a runnable scenario",
+          arguments: ["downtown", "grid-sumo", "nyc-replay", "metro"])
+    func shipped(name: String) throws {
+        let topology = try TopologyReader.read(path: topologies.appendingPathComponent("\(name).yaml").path)
+        #expect(topology.name == name)
+        let prepared = try PreparedTopology(topology)
+        #expect(prepared.scenario.drivers.count == topology.drivers.total)
+        #expect(prepared.scenario.trips.count > 100, "\(prepared.scenario.trips.count) rides")
+        #expect(prepared.scenario.trips.allSatisfy { $0.time < topology.duration })
+    }
+
+    @Test("grid-sumo is SUMO's reference workload")
+    func gridSumo() throws {
+        let topology = try TopologyReader.read(path: topologies.appendingPathComponent("grid-sumo.yaml").path)
+        #expect(topology.city == .grid(GridCity(width: 5_000, height: 5_000, blockLength: 250, speedKmh: 50)))
+        #expect(topology.dispatch.strategy == .greedy(interval: 60))
+        let scenario = try PreparedTopology(topology).scenario
+        #expect(scenario.drivers.count == 200 && scenario.trips.count == 2_000)
+        #expect(scenario.trips.enumerated().allSatisfy { abs($0.element.time - Double($0.offset) * 1.8) < 1e-9 }, "evenly spread")
+        #expect(scenario.trips.allSatisfy {
+            scenario.graph.positions[$0.origin].distance(to: scenario.graph.positions[$0.destination]) >= 500
+        }, "corners at least 500 m apart")
+        #expect(scenario.drivers.allSatisfy { $0.acceptance == 1 && $0.responseSeconds == 0 })
+    }
+
+    static let valid = """
+    name: tiny
+    city:
+      grid: { width_m: 1000, height_m: 1000, block_m: 250, speed_kmh: 36 }
+    clock: { speed: 120, duration: 30m, start_time: "07:30" }
+    dispatch:
+      strategy: greedy
+      interval_s: 10
+      pricing: { base_cents: 100 }
+    drivers: { processes: 2, per_process: 5, acceptance: [0.5, 0.9] }
+    riders:
+      processes: 1
+      demand:
+        synthetic: { peak_per_hour: 100 }
+    features: { rider.promotions: false }
+    endpoints: { transport: tcp, base_port: 6000 }
+    """
+
+    @Test("A valid file: every section read, defaults where silent")
+    func parsesValid() throws {
+        let topology = try TopologyReader.parse(Self.valid, file: "tiny.yaml", directory: "/")
+        #expect(topology.speed == 120 && topology.duration == 1_800 && topology.startSecondOfDay == 7.5 * 3_600)
+        #expect(topology.dispatch.strategy == .greedy(interval: 10) && topology.dispatch.pricing.baseCents == 100)
+        #expect(topology.dispatch.pricing.minimumCents == Pricing().minimumCents)
+        #expect(topology.drivers.total == 10 && topology.drivers.acceptance == 0.5...0.9)
+        #expect(topology.features == ["rider.promotions": false])
+        #expect(topology.endpoints.transport == .tcp && topology.endpoints.basePort == 6_000)
+    }
+
+    /// Each case replaces one section of the valid file (or adds one) and names the bad key, its
+    /// line within the new section, and what the error must say.
+    @Test("Bad files: the error names the file, key, line and reason", arguments: [
+        ("dispatch:\n  strategy: greedy\n  intervall_s: 10", "dispatch.intervall_s", 3, "unknown key"),
+        ("dispatch:\n  strategy: gready", "dispatch.strategy", 2, "'gready' is not one of greedy, batched, on-arrival"),
+        ("clock: { speed: fast }", "clock.speed", 1, "must be a number"),
+        ("clock: { duration: 2 days }", "clock.duration", 1, "must be a duration"),
+        ("drivers: { processes: 0 }", "drivers.processes", 1, "must be between 1 and 64"),
+        ("extra: 1", "extra", 1, "unknown key"),
+    ])
+    func badFiles(change: (yaml: String, key: String, line: Int, reason: String)) {
+        let section = String(change.yaml.prefix { $0 != ":" })
+        var lines = Self.valid.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let start = lines.firstIndex(where: { $0.hasPrefix(section + ":") }) {
+            var end = start + 1
+            while end < lines.count, lines[end].hasPrefix(" ") { end += 1 }
+            lines.removeSubrange(start..<end)
+        }
+        let before = lines.count
+        lines += change.yaml.split(separator: "\n").map(String.init)
+        let text = lines.joined(separator: "\n")
+        let error = #expect(throws: TopologyError.self) { try TopologyReader.parse(text, file: "bad.yaml", directory: "/") }
+        #expect(error?.file == "bad.yaml")
+        #expect(error?.key == change.key)
+        #expect(error?.line == before + change.line, "\(String(describing: error))")
+        #expect(error?.reason.contains(change.reason) == true, "\(String(describing: error))")
+    }
+
+    @Test("Missing pieces and broken YAML are errors too")
+    func structuralErrors() {
+        let cases: [(String, String)] = [
+            ("drivers: {}\nriders: { demand: { synthetic: { peak_per_hour: 5 } } }", "bad.yaml:1: city: is required"),
+            ("city: { grid: {}, osm: x.osm }\ndrivers: {}\nriders: {}", "bad.yaml:1: city: needs exactly one of osm"),
+            ("city: { osm: nowhere.osm.pbf }\ndrivers: {}\nriders: {}", "city.osm: no file at nowhere.osm.pbf"),
+            ("city: [1, 2\n", "bad.yaml:2: is not valid YAML"),
+            ("", "bad.yaml: is empty"),
+        ]
+        for (text, expected) in cases {
+            let error = #expect(throws: TopologyError.self) { try TopologyReader.parse(text, file: "bad.yaml", directory: "/tmp") }
+            #expect(error?.description.contains(expected) == true, "\(String(describing: error)) should contain \(expected)")
+        }
+    }
+}
