@@ -94,6 +94,13 @@ let package = Package(
             dependencies: ["City", "Demand", "RideDispatch", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict
         ),
+        // The dispatch process: the engine behind the wire protocol (sessions, idempotent requests,
+        // offers, legs, trip updates, bus events, snapshots).
+        .target(
+            name: "DispatchService",
+            dependencies: ["City", "RideDispatch", "Wire"],
+            swiftSettings: strict
+        ),
         // The in-process discrete-event runner: simulated drivers and riders around the engine.
         .target(
             name: "Simulation",
@@ -166,6 +173,11 @@ let package = Package(
         .testTarget(
             name: "TopologyTests",
             dependencies: ["Topology", "Simulation", "City", "RideDispatch"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "DispatchServiceTests",
+            dependencies: ["DispatchService", "RideDispatch", "City", "Wire"],
             swiftSettings: strict
         ),
         .testTarget(

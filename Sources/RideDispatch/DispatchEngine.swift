@@ -67,6 +67,25 @@ public final class DispatchEngine {
         if case .finished(let outcome) = requests[request]?.phase { return outcome }
         return nil
     }
+    /// Where an unfinished request stands, or `nil` once it has ended (or was never submitted).
+    public func progress(of request: RequestID) -> RequestProgress? {
+        switch requests[request]?.phase {
+        case .scheduled?: .scheduled
+        case .waiting?: .waiting
+        case .offered(let driver)?: .offered(driver)
+        case .assigned(let driver)?: .assigned(driver)
+        case .aboard(let driver)?: .aboard(driver)
+        case .finished?, nil: nil
+        }
+    }
+    /// Requests not yet ended, in id order.
+    public var unfinishedRequests: [RequestID] { requests.filter { !$0.value.isFinished }.keys.sorted() }
+    /// Every driver dispatch knows, in id order, with their state.
+    public var driverStates: [(driver: DriverID, state: DriverState)] {
+        drivers.values.map { ($0.id, $0.state) }.sorted { $0.driver < $1.driver }
+    }
+    /// The request as submitted.
+    public func request(_ id: RequestID) -> RideRequest? { requests[id]?.request }
     public var waitingCount: Int { waiting.count }
     public var scheduledCount: Int { scheduled.count }
     /// Requests submitted and not yet ended.

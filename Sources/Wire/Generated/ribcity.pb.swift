@@ -339,6 +339,50 @@ public nonisolated enum ErrorCode: SwiftProtobuf.Enum, Swift.CaseIterable {
 
 }
 
+public nonisolated enum StopKind: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+  case pickup // = 1
+  case dropoff // = 2
+
+  /// Driving toward demand, nobody to pick up.
+  case reposition // = 3
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .pickup
+    case 2: self = .dropoff
+    case 3: self = .reposition
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .pickup: return 1
+    case .dropoff: return 2
+    case .reposition: return 3
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [StopKind] = [
+    .unspecified,
+    .pickup,
+    .dropoff,
+    .reposition,
+  ]
+
+}
+
 public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -357,6 +401,9 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
   case sessionExpired // = 13
   case surgeUpdated // = 14
   case quoted // = 15
+
+  /// A session said goodbye (SESSION_EXPIRED is for silent ones).
+  case sessionClosed // = 16
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -381,6 +428,7 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
     case 13: self = .sessionExpired
     case 14: self = .surgeUpdated
     case 15: self = .quoted
+    case 16: self = .sessionClosed
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -403,6 +451,7 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
     case .sessionExpired: return 13
     case .surgeUpdated: return 14
     case .quoted: return 15
+    case .sessionClosed: return 16
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -425,6 +474,7 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
     .sessionExpired,
     .surgeUpdated,
     .quoted,
+    .sessionClosed,
   ]
 
 }
@@ -649,6 +699,22 @@ public nonisolated struct Envelope: @unchecked Sendable {
     set {_uniqueStorage()._body = .droppedOff(newValue)}
   }
 
+  public var driveTo: DriveTo {
+    get {
+      if case .driveTo(let v)? = _storage._body {return v}
+      return DriveTo()
+    }
+    set {_uniqueStorage()._body = .driveTo(newValue)}
+  }
+
+  public var legDone: LegDone {
+    get {
+      if case .legDone(let v)? = _storage._body {return v}
+      return LegDone()
+    }
+    set {_uniqueStorage()._body = .legDone(newValue)}
+  }
+
   /// Event bus and late joiners (Clone pattern).
   public var dispatchEvent: DispatchEvent {
     get {
@@ -734,6 +800,8 @@ public nonisolated struct Envelope: @unchecked Sendable {
     case arrivedAtPickup(ArrivedAtPickup)
     case pickedUp(PickedUp)
     case droppedOff(DroppedOff)
+    case driveTo(DriveTo)
+    case legDone(LegDone)
     /// Event bus and late joiners (Clone pattern).
     case dispatchEvent(DispatchEvent)
     case snapshotRequest(SnapshotRequest)
@@ -1231,6 +1299,63 @@ public nonisolated struct DroppedOff: Sendable {
   fileprivate var _location: LatLon? = nil
 }
 
+/// Dispatch tells a driver where to drive next: leg numbers rise per driver, and a new leg replaces
+/// the one before (a shared ride inserted, a ride cancelled). cancelled = true stops the leg
+/// without a new one.
+public nonisolated struct DriveTo: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var driverID: String = String()
+
+  public var leg: UInt32 = 0
+
+  public var stop: StopKind = .unspecified
+
+  public var requestID: String = String()
+
+  public var destination: LatLon {
+    get {_destination ?? LatLon()}
+    set {_destination = newValue}
+  }
+  /// Returns true if `destination` has been explicitly set.
+  public var hasDestination: Bool {self._destination != nil}
+  /// Clears the value of `destination`. Subsequent reads from it will return its default value.
+  public mutating func clearDestination() {self._destination = nil}
+
+  /// Road-graph nodes of the route, from where the leg starts to the stop; the same graph every
+  /// process builds from the topology's city.
+  public var routeNodes: [UInt32] = []
+
+  public var departAtMs: Int64 = 0
+
+  public var arriveAtMs: Int64 = 0
+
+  public var cancelled: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _destination: LatLon? = nil
+}
+
+/// The driver reached the end of a leg (picked up or dropped off there, or arrived to wait).
+public nonisolated struct LegDone: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var driverID: String = String()
+
+  public var leg: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 /// One state change in dispatch, published on the bus. Which fields are set depends on kind
 /// (docs/PROTOCOL.md lists them).
 public nonisolated struct DispatchEvent: Sendable {
@@ -1419,13 +1544,17 @@ nonisolated extension ErrorCode: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_CODE_UNSPECIFIED\0\u{1}ERROR_CODE_MALFORMED\0\u{1}ERROR_CODE_UNSUPPORTED_VERSION\0\u{1}ERROR_CODE_UNKNOWN_SESSION\0\u{1}ERROR_CODE_UNKNOWN_REQUEST\0\u{1}ERROR_CODE_INVALID_STATE\0\u{1}ERROR_CODE_OVERLOADED\0\u{1}ERROR_CODE_EXPIRED\0")
 }
 
+nonisolated extension StopKind: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0STOP_KIND_UNSPECIFIED\0\u{1}STOP_KIND_PICKUP\0\u{1}STOP_KIND_DROPOFF\0\u{1}STOP_KIND_REPOSITION\0")
+}
+
 nonisolated extension DispatchEventKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DISPATCH_EVENT_KIND_UNSPECIFIED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CREATED\0\u{1}DISPATCH_EVENT_KIND_OFFER_SENT\0\u{1}DISPATCH_EVENT_KIND_OFFER_ACCEPTED\0\u{1}DISPATCH_EVENT_KIND_OFFER_DECLINED\0\u{1}DISPATCH_EVENT_KIND_OFFER_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_ARRIVED\0\u{1}DISPATCH_EVENT_KIND_TRIP_STARTED\0\u{1}DISPATCH_EVENT_KIND_TRIP_COMPLETED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CANCELLED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_REJECTED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_STATE_CHANGED\0\u{1}DISPATCH_EVENT_KIND_SESSION_OPENED\0\u{1}DISPATCH_EVENT_KIND_SESSION_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_SURGE_UPDATED\0\u{1}DISPATCH_EVENT_KIND_QUOTED\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DISPATCH_EVENT_KIND_UNSPECIFIED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CREATED\0\u{1}DISPATCH_EVENT_KIND_OFFER_SENT\0\u{1}DISPATCH_EVENT_KIND_OFFER_ACCEPTED\0\u{1}DISPATCH_EVENT_KIND_OFFER_DECLINED\0\u{1}DISPATCH_EVENT_KIND_OFFER_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_ARRIVED\0\u{1}DISPATCH_EVENT_KIND_TRIP_STARTED\0\u{1}DISPATCH_EVENT_KIND_TRIP_COMPLETED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CANCELLED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_REJECTED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_STATE_CHANGED\0\u{1}DISPATCH_EVENT_KIND_SESSION_OPENED\0\u{1}DISPATCH_EVENT_KIND_SESSION_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_SURGE_UPDATED\0\u{1}DISPATCH_EVENT_KIND_QUOTED\0\u{1}DISPATCH_EVENT_KIND_SESSION_CLOSED\0")
 }
 
 nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{2}\u{4}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{4}\u{6}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{4}\u{e}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{4}\u{c}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{4}\u{11}clock_tick\0\u{1}stop\0\u{1}ready\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{2}\u{4}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{4}\u{6}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{4}\u{e}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{4}\u{11}clock_tick\0\u{1}stop\0\u{1}ready\0")
 
   fileprivate class _StorageClass {
     var _protocolVersion: UInt32 = 0
@@ -1749,6 +1878,32 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
             _storage._body = .droppedOff(v)
           }
         }()
+        case 49: try {
+          var v: DriveTo?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .driveTo(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .driveTo(v)
+          }
+        }()
+        case 50: try {
+          var v: LegDone?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .legDone(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .legDone(v)
+          }
+        }()
         case 60: try {
           var v: DispatchEvent?
           var hadOneofValue = false
@@ -1954,6 +2109,14 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
       case .droppedOff?: try {
         guard case .droppedOff(let v)? = _storage._body else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 48)
+      }()
+      case .driveTo?: try {
+        guard case .driveTo(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 49)
+      }()
+      case .legDone?: try {
+        guard case .legDone(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 50)
       }()
       case .dispatchEvent?: try {
         guard case .dispatchEvent(let v)? = _storage._body else { preconditionFailure() }
@@ -2987,6 +3150,115 @@ nonisolated extension DroppedOff: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if lhs._location != rhs._location {return false}
     if lhs.distanceM != rhs.distanceM {return false}
     if lhs.durationS != rhs.durationS {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension DriveTo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DriveTo"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}driver_id\0\u{1}leg\0\u{1}stop\0\u{3}request_id\0\u{1}destination\0\u{3}route_nodes\0\u{3}depart_at_ms\0\u{3}arrive_at_ms\0\u{1}cancelled\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.driverID) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.leg) }()
+      case 3: try { try decoder.decodeSingularEnumField(value: &self.stop) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.requestID) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._destination) }()
+      case 6: try { try decoder.decodeRepeatedUInt32Field(value: &self.routeNodes) }()
+      case 7: try { try decoder.decodeSingularInt64Field(value: &self.departAtMs) }()
+      case 8: try { try decoder.decodeSingularInt64Field(value: &self.arriveAtMs) }()
+      case 9: try { try decoder.decodeSingularBoolField(value: &self.cancelled) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.driverID.isEmpty {
+      try visitor.visitSingularStringField(value: self.driverID, fieldNumber: 1)
+    }
+    if self.leg != 0 {
+      try visitor.visitSingularUInt32Field(value: self.leg, fieldNumber: 2)
+    }
+    if self.stop != .unspecified {
+      try visitor.visitSingularEnumField(value: self.stop, fieldNumber: 3)
+    }
+    if !self.requestID.isEmpty {
+      try visitor.visitSingularStringField(value: self.requestID, fieldNumber: 4)
+    }
+    try { if let v = self._destination {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
+    if !self.routeNodes.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.routeNodes, fieldNumber: 6)
+    }
+    if self.departAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.departAtMs, fieldNumber: 7)
+    }
+    if self.arriveAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.arriveAtMs, fieldNumber: 8)
+    }
+    if self.cancelled != false {
+      try visitor.visitSingularBoolField(value: self.cancelled, fieldNumber: 9)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: DriveTo, rhs: DriveTo) -> Bool {
+    if lhs.driverID != rhs.driverID {return false}
+    if lhs.leg != rhs.leg {return false}
+    if lhs.stop != rhs.stop {return false}
+    if lhs.requestID != rhs.requestID {return false}
+    if lhs._destination != rhs._destination {return false}
+    if lhs.routeNodes != rhs.routeNodes {return false}
+    if lhs.departAtMs != rhs.departAtMs {return false}
+    if lhs.arriveAtMs != rhs.arriveAtMs {return false}
+    if lhs.cancelled != rhs.cancelled {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension LegDone: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".LegDone"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}driver_id\0\u{1}leg\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.driverID) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.leg) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.driverID.isEmpty {
+      try visitor.visitSingularStringField(value: self.driverID, fieldNumber: 1)
+    }
+    if self.leg != 0 {
+      try visitor.visitSingularUInt32Field(value: self.leg, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: LegDone, rhs: LegDone) -> Bool {
+    if lhs.driverID != rhs.driverID {return false}
+    if lhs.leg != rhs.leg {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1,0 +1,177 @@
+import City
+import RideDispatch
+import Wire
+
+/// The dispatch process's protocol logic, without sockets or clocks: envelopes from sessions go
+/// in with the simulated time, and what must be sent — replies, offers, trip updates, legs to
+/// drive, bus events — comes out. Sessions say hello, heartbeat and expire; a retried request
+/// (same message id) is answered again, never done twice; every engine event becomes messages.
+///
+/// Not `Sendable`: the dispatch server's actor owns it.
+public final class DispatchDesk {
+    public struct Settings: Sendable {
+        public var heartbeatIntervalMs: UInt32 = 1_000
+        public var sessionTimeoutMs: UInt32 = 5_000
+        /// Positions farther than this from any road are refused.
+        public var maxSnapMetres: Double = 500
+        public var rememberedReplies = 10_000
+        public init() {}
+    }
+
+    public let engine: DispatchEngine
+    public let settings: Settings
+    let snap: SnapIndex
+    var sessions: [String: DeskSession] = [:]
+    var sessionOfPeer: [[UInt8]: String] = [:]
+    var requestIDs: [String: RequestID] = [:]
+    var requestNames: [RequestID: String] = [:]
+    var riderOfRequest: [RequestID: String] = [:]
+    var driverIDs: [String: DriverID] = [:]
+    var driverNames: [DriverID: String] = [:]
+    var sessionOfRider: [String: String] = [:]
+    var sessionOfDriver: [String: String] = [:]
+    var offers: [String: (request: RequestID, driver: DriverID)] = [:]
+    var memory: ReplyMemory
+    var quotes = 0
+    /// Envelopes refused as not understood (wrong version, unknown session, bad values).
+    public private(set) var refused = 0
+
+    public init(engine: DispatchEngine, settings: Settings = Settings()) {
+        self.engine = engine
+        self.settings = settings
+        snap = SnapIndex(graph: engine.graph)
+        memory = ReplyMemory(capacity: settings.rememberedReplies)
+    }
+
+    public var sessionCount: Int { sessions.count }
+
+    /// Handles one envelope from the session at `peer` at simulated `time` (seconds).
+    public func receive(_ envelope: Envelope, from peer: [UInt8], at time: Double) -> [Outgoing] {
+        guard envelope.protocolVersion == 1 else {
+            refused += 1
+            return [error(to: peer, envelope, .unsupportedVersion, "protocol version \(envelope.protocolVersion); this dispatch speaks 1")]
+        }
+        if case .hello(let hello)? = envelope.body { return self.hello(hello, envelope, from: peer, at: time) }
+        guard let sessionID = sessionOfPeer[peer], sessions[sessionID] != nil else {
+            refused += 1
+            return [error(to: peer, envelope, .unknownSession, "say Hello first")]
+        }
+        sessions[sessionID]!.lastHeard = time
+        let key = sessionID + "/" + envelope.messageID
+        if let replies = memory.replies(to: key) { return replies }
+        var replies: [Outgoing]
+        do {
+            replies = try handle(envelope, session: sessionID, peer: peer, at: time)
+        } catch {
+            refused += 1
+            replies = [self.error(to: peer, envelope, error.code, error.reason)]
+        }
+        memory.remember(key, replies)
+        return replies + translate(engine.takeEvents())
+    }
+
+    /// Advances the engine's timers to `time` and expires silent sessions.
+    public func tick(at time: Double) -> [Outgoing] {
+        engine.advance(to: time)
+        var out = translate(engine.takeEvents())
+        let limit = Double(settings.sessionTimeoutMs) / 1000
+        for (id, session) in sessions.sorted(by: { $0.key < $1.key }) where time - session.lastHeard > limit {
+            out += close(id, at: time, expired: true)
+        }
+        return out
+    }
+
+    /// The current state as events that recreate it (the Clone pattern's snapshot): every
+    /// driver's state and every unfinished request.
+    public func snapshot() -> [Wire.DispatchEvent] {
+        var state: [Wire.DispatchEvent] = engine.driverStates.map { entry in
+            Wire.DispatchEvent.with {
+                $0.kind = .driverStateChanged
+                $0.driverID = driverNames[entry.driver] ?? "\(entry.driver.rawValue)"
+                $0.driverState = WireMapping.driverState(entry.state)
+            }
+        }
+        for id in engine.unfinishedRequests {
+            guard let progress = engine.progress(of: id) else { continue }
+            state.append(Wire.DispatchEvent.with {
+                $0.kind = .requestCreated
+                $0.requestID = requestNames[id] ?? "\(id.rawValue)"
+                $0.riderID = riderOfRequest[id] ?? ""
+                $0.tripState = WireMapping.tripState(progress)
+                if let driver = WireMapping.driver(of: progress) { $0.driverID = driverNames[driver] ?? "" }
+            })
+        }
+        return state
+    }
+
+    // MARK: Sessions
+
+    private func hello(_ hello: Hello, _ envelope: Envelope, from peer: [UInt8], at time: Double) -> [Outgoing] {
+        guard !hello.sessionID.isEmpty else {
+            refused += 1
+            return [error(to: peer, envelope, .malformed, "Hello needs a session_id")]
+        }
+        let welcome = Outgoing.toPeer(peer: peer, body: .welcome(Welcome.with {
+            $0.sessionID = hello.sessionID
+            $0.heartbeatIntervalMs = settings.heartbeatIntervalMs
+            $0.sessionTimeoutMs = settings.sessionTimeoutMs
+            $0.simTimeMs = Int64(time * 1000)
+        }), inReplyTo: envelope.messageID)
+        if var existing = sessions[hello.sessionID] {
+            // A reconnect: same session, perhaps a new socket identity.
+            sessionOfPeer[existing.peer] = nil
+            existing.peer = peer
+            existing.lastHeard = time
+            sessions[hello.sessionID] = existing
+            sessionOfPeer[peer] = hello.sessionID
+            return [welcome]
+        }
+        sessions[hello.sessionID] = DeskSession(id: hello.sessionID, peer: peer, role: hello.role, lastHeard: time)
+        sessionOfPeer[peer] = hello.sessionID
+        return [welcome, .publish(topic: Topic.dispatchSession, event: Wire.DispatchEvent.with {
+            $0.kind = .sessionOpened
+            $0.sessionID = hello.sessionID
+        })]
+    }
+
+    /// Ends a session: its drivers go offline (their riders are matched again), its riders' open
+    /// requests are cancelled by dispatch.
+    func close(_ id: String, at time: Double, expired: Bool) -> [Outgoing] {
+        guard let session = sessions.removeValue(forKey: id) else { return [] }
+        sessionOfPeer[session.peer] = nil
+        for name in session.drivers.sorted() {
+            if let driver = driverIDs[name], engine.state(of: driver) != .offline {
+                try? engine.driverOffline(driver, now: time)
+            }
+            sessionOfDriver[name] = nil
+        }
+        let reason = expired ? "the rider's session expired" : "the rider's session ended"
+        for id in engine.unfinishedRequests {
+            guard let rider = riderOfRequest[id], session.riders.contains(rider) else { continue }
+            try? engine.cancel(id, by: .dispatch, reason: reason, now: time)
+        }
+        for rider in session.riders { sessionOfRider[rider] = nil }
+        var out = translate(engine.takeEvents())
+        out.append(.publish(topic: Topic.dispatchSession, event: Wire.DispatchEvent.with {
+            $0.kind = expired ? .sessionExpired : .sessionClosed
+            $0.sessionID = id
+            $0.reason = expired ? "silent for more than \(settings.sessionTimeoutMs) ms" : "said goodbye"
+        }))
+        return out
+    }
+
+    // MARK: Errors
+
+    func error(to peer: [UInt8], _ envelope: Envelope, _ code: ErrorCode, _ reason: String) -> Outgoing {
+        .toPeer(peer: peer, body: .error(ErrorReply.with {
+            $0.code = code
+            $0.reason = reason
+        }), inReplyTo: envelope.messageID)
+    }
+}
+
+/// Why a request could not be served, as the error reply will say.
+struct DeskFailure: Error {
+    let code: ErrorCode
+    let reason: String
+}

@@ -1,0 +1,187 @@
+import City
+import Testing
+import RideDispatch
+import Wire
+@testable import DispatchService
+
+/// A desk on a 9 × 9 grid (250 m blocks, 36 km/h), with a riders session and a drivers session.
+struct DeskFixture {
+    static let city = GridCity(width: 2_000, height: 2_000, blockLength: 250, speedKmh: 36)
+    let graph = city.build()
+    let desk: DispatchDesk
+    var riders = SequenceStamper(sender: "riders-1")
+    var drivers = SequenceStamper(sender: "drivers-1")
+    static let ridersPeer: [UInt8] = [1], driversPeer: [UInt8] = [2]
+
+    init(settings: DispatchDesk.Settings = DispatchDesk.Settings()) {
+        var configuration = DispatchConfiguration()
+        configuration.offerTimeoutSeconds = 30
+        desk = DispatchDesk(engine: DispatchEngine(planner: PathFinder(graph: graph), configuration: configuration), settings: settings)
+    }
+
+    func at(_ x: Int, _ y: Int) -> LatLon {
+        let point = graph.positions[Self.city.node(x: x, y: y)]
+        return LatLon.with {
+            $0.lat = point.lat
+            $0.lon = point.lon
+        }
+    }
+
+    mutating func rider(_ body: Envelope.OneOf_Body, at time: Double) -> [Outgoing] {
+        desk.receive(Envelope(body, from: riders.next()), from: Self.ridersPeer, at: time)
+    }
+
+    mutating func driver(_ body: Envelope.OneOf_Body, at time: Double) -> [Outgoing] {
+        desk.receive(Envelope(body, from: drivers.next()), from: Self.driversPeer, at: time)
+    }
+
+    mutating func openSessions() {
+        _ = rider(.hello(Hello.with { $0.role = .riders; $0.sessionID = "riders-1" }), at: 0)
+        _ = driver(.hello(Hello.with { $0.role = .drivers; $0.sessionID = "drivers-1" }), at: 0)
+    }
+}
+
+/// Bodies sent to a peer, and events published, from a batch of outgoing messages.
+func bodies(_ out: [Outgoing], to peer: [UInt8]) -> [Envelope.OneOf_Body] {
+    out.compactMap { if case .toPeer(peer, let body, _) = $0 { body } else { nil } }
+}
+
+func published(_ out: [Outgoing]) -> [DispatchEventKind] {
+    out.compactMap { if case .publish(_, let event) = $0 { event.kind } else { nil } }
+}
+
+@Suite("Dispatch desk: the engine behind the wire protocol")
+struct DeskTests {
+    @Test("Sessions: Hello is answered with Welcome and published; anything else first, or a wrong version, is refused")
+    func sessions() {
+        var fixture = DeskFixture()
+        let early = fixture.rider(.heartbeat(Heartbeat()), at: 0)
+        guard case .error(let refusal)? = bodies(early, to: DeskFixture.ridersPeer).first else {
+            Issue.record("no error for a message before Hello")
+            return
+        }
+        #expect(refusal.code == .unknownSession)
+        let hello = fixture.rider(.hello(Hello.with { $0.role = .riders; $0.sessionID = "riders-1" }), at: 1)
+        guard case .welcome(let welcome)? = bodies(hello, to: DeskFixture.ridersPeer).first else {
+            Issue.record("no Welcome")
+            return
+        }
+        #expect(welcome.sessionID == "riders-1" && welcome.sessionTimeoutMs == 5_000 && welcome.simTimeMs == 1_000)
+        #expect(published(hello) == [.sessionOpened])
+        var old = Envelope(.heartbeat(Heartbeat()), from: fixture.riders.next())
+        old.protocolVersion = 2
+        guard case .error(let version)? = bodies(fixture.desk.receive(old, from: DeskFixture.ridersPeer, at: 2), to: DeskFixture.ridersPeer).first else {
+            Issue.record("no error for version 2")
+            return
+        }
+        #expect(version.code == .unsupportedVersion)
+        #expect(fixture.desk.refused == 2)
+    }
+
+    @Test("A whole ride over the protocol: quote, request, offer, accept, legs, trip updates, fare, bus events in order")
+    func wholeRide() throws {
+        var fixture = DeskFixture()
+        fixture.openSessions()
+        var bus: [DispatchEventKind] = []
+        var out = fixture.driver(.driverOnline(DriverOnline.with { $0.driverID = "d-1"; $0.location = fixture.at(0, 0) }), at: 1)
+        bus += published(out)
+        out = fixture.rider(.quoteRequest(QuoteRequest.with {
+            $0.riderID = "r-1"; $0.pickup = fixture.at(2, 0); $0.dropoff = fixture.at(6, 0); $0.product = .uberX
+        }), at: 2)
+        guard case .quote(let quote)? = bodies(out, to: DeskFixture.ridersPeer).first else { Issue.record("no quote"); return }
+        #expect(quote.pickupEtaS == 50 && quote.distanceM == 1_000 && quote.tripDurationS == 100 && quote.priceCents > 0)
+
+        out = fixture.rider(.rideRequest(Wire.RideRequest.with {
+            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(2, 0); $0.dropoff = fixture.at(6, 0); $0.product = .uberX
+        }), at: 3)
+        bus += published(out)
+        #expect(bodies(out, to: DeskFixture.ridersPeer).contains { if case .requestReceived(let r) = $0 { r.requestID == "req-1" } else { false } })
+        guard case .offer(let offer)? = bodies(out, to: DeskFixture.driversPeer).first else { Issue.record("no offer"); return }
+        #expect(offer.requestID == "req-1" && offer.driverID == "d-1" && offer.pickupEtaS == 50 && offer.expiresAtMs == 33_000)
+
+        out = fixture.driver(.acceptOffer(AcceptOffer.with { $0.offerID = offer.offerID; $0.driverID = "d-1" }), at: 4)
+        bus += published(out)
+        guard case .tripUpdate(let assigned)? = bodies(out, to: DeskFixture.ridersPeer).first,
+              case .driveTo(let toPickup)? = bodies(out, to: DeskFixture.driversPeer).first else { Issue.record("no assignment"); return }
+        #expect(assigned.state == .driverAssigned && assigned.driverID == "d-1")
+        #expect(toPickup.leg == 1 && toPickup.stop == .pickup && toPickup.routeNodes.count == 3 && toPickup.arriveAtMs == 54_000)
+
+        out = fixture.driver(.legDone(LegDone.with { $0.driverID = "d-1"; $0.leg = 1 }), at: 54)
+        bus += published(out)
+        guard case .tripUpdate(let onTrip)? = bodies(out, to: DeskFixture.ridersPeer).first,
+              case .driveTo(let toDropoff)? = bodies(out, to: DeskFixture.driversPeer).first else { Issue.record("no pickup"); return }
+        #expect(onTrip.state == .onTrip && toDropoff.leg == 2 && toDropoff.stop == .dropoff && toDropoff.arriveAtMs == 154_000)
+
+        out = fixture.driver(.legDone(LegDone.with { $0.driverID = "d-1"; $0.leg = 2 }), at: 154)
+        bus += published(out)
+        guard case .tripUpdate(let done)? = bodies(out, to: DeskFixture.ridersPeer).first else { Issue.record("no completion"); return }
+        #expect(done.state == .completed && done.fareCents == quote.priceCents)
+        #expect(bus.filter { $0 != .driverStateChanged } == [.requestCreated, .offerSent, .offerAccepted, .tripStarted, .tripCompleted])
+        #expect(bus.filter { $0 == .driverStateChanged }.count == 5, "idle, offered, en route, on trip, idle")
+    }
+
+    @Test("A retried request is answered again, never done twice")
+    func idempotent() {
+        var fixture = DeskFixture()
+        fixture.openSessions()
+        let ride = Envelope(.rideRequest(Wire.RideRequest.with {
+            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 1); $0.dropoff = fixture.at(5, 5)
+        }), from: fixture.riders.next())
+        let first = fixture.desk.receive(ride, from: DeskFixture.ridersPeer, at: 1)
+        let again = fixture.desk.receive(ride, from: DeskFixture.ridersPeer, at: 2)
+        #expect(bodies(again, to: DeskFixture.ridersPeer).count == 1 && bodies(first, to: DeskFixture.ridersPeer).count == 1)
+        #expect(published(again).isEmpty, "nothing happened the second time")
+        // The same ride under a new message id (a client that lost its first id) is acknowledged only.
+        let renewed = fixture.rider(.rideRequest(ride.rideRequest), at: 3)
+        #expect(published(renewed).isEmpty)
+        #expect(fixture.desk.engine.unfinishedRequests.count == 1)
+    }
+
+    @Test("A silent drivers session expires: its drivers go offline and their riders are matched again")
+    func expiry() throws {
+        var fixture = DeskFixture()
+        fixture.openSessions()
+        _ = fixture.driver(.driverOnline(DriverOnline.with { $0.driverID = "d-1"; $0.location = fixture.at(0, 0) }), at: 1)
+        let request = fixture.rider(.rideRequest(Wire.RideRequest.with {
+            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 0); $0.dropoff = fixture.at(5, 5)
+        }), at: 2)
+        guard case .offer(let offer)? = bodies(request, to: DeskFixture.driversPeer).first else { Issue.record("no offer"); return }
+        _ = fixture.driver(.acceptOffer(AcceptOffer.with { $0.offerID = offer.offerID; $0.driverID = "d-1" }), at: 3)
+        _ = fixture.rider(.heartbeat(Heartbeat()), at: 6)
+        let quiet = fixture.desk.tick(at: 7)
+        #expect(!published(quiet).contains(.sessionExpired), "5 s have not passed for either session")
+        _ = fixture.rider(.heartbeat(Heartbeat()), at: 8.5)
+        let expired = fixture.desk.tick(at: 9)
+        #expect(published(expired).contains(.sessionExpired))
+        #expect(bodies(expired, to: DeskFixture.ridersPeer).contains { if case .tripUpdate(let u) = $0 { u.state == .matching } else { false } })
+        #expect(fixture.desk.engine.state(of: DriverID(1)) == .offline)
+        #expect(fixture.desk.sessionCount == 1)
+        let late = fixture.driver(.legDone(LegDone.with { $0.driverID = "d-1"; $0.leg = 1 }), at: 10)
+        guard case .error(let refusal)? = bodies(late, to: DeskFixture.driversPeer).first else { Issue.record("no refusal"); return }
+        #expect(refusal.code == .unknownSession)
+    }
+
+    @Test("Bad values are refused with a reason naming the field; the snapshot recreates drivers and open requests")
+    func badValuesAndSnapshot() {
+        var fixture = DeskFixture()
+        fixture.openSessions()
+        let far = fixture.rider(.rideRequest(Wire.RideRequest.with {
+            $0.requestID = "req-9"; $0.riderID = "r-9"; $0.pickup = LatLon.with { $0.lat = 41.5; $0.lon = -74 }; $0.dropoff = fixture.at(5, 5)
+        }), at: 1)
+        guard case .error(let error)? = bodies(far, to: DeskFixture.ridersPeer).first(where: { if case .error = $0 { true } else { false } }) else {
+            Issue.record("no error")
+            return
+        }
+        #expect(error.code == .invalidState && error.reason.hasPrefix("pickup is"))
+        let unknown = fixture.driver(.acceptOffer(AcceptOffer.with { $0.offerID = "offer-77"; $0.driverID = "d-1" }), at: 2)
+        guard case .error(let missing)? = bodies(unknown, to: DeskFixture.driversPeer).first else { Issue.record("no error"); return }
+        #expect(missing.code == .unknownRequest)
+        _ = fixture.driver(.driverOnline(DriverOnline.with { $0.driverID = "d-1"; $0.location = fixture.at(8, 8) }), at: 3)
+        _ = fixture.rider(.rideRequest(Wire.RideRequest.with {
+            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 1); $0.dropoff = fixture.at(5, 5)
+        }), at: 4)
+        let snapshot = fixture.desk.snapshot()
+        #expect(snapshot.contains { $0.kind == .driverStateChanged && $0.driverID == "d-1" && $0.driverState == .offered })
+        #expect(snapshot.contains { $0.kind == .requestCreated && $0.requestID == "req-1" && $0.tripState == .matching && $0.driverID == "d-1" })
+    }
+}
