@@ -98,7 +98,7 @@ let package = Package(
         // offers, legs, trip updates, bus events, snapshots).
         .target(
             name: "DispatchService",
-            dependencies: ["City", "RideDispatch", "Wire"],
+            dependencies: ["City", "RideDispatch", "Wire", "ZeroMQ"],
             swiftSettings: strict
         ),
         // The in-process discrete-event runner: simulated drivers and riders around the engine.
@@ -137,6 +137,7 @@ let package = Package(
                 "Demand",
                 "Topology",
                 "Simulation",
+                "DispatchService",
                 "TransportBench",
                 "RIBsBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -177,7 +178,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DispatchServiceTests",
-            dependencies: ["DispatchService", "RideDispatch", "City", "Wire"],
+            dependencies: ["DispatchService", "RideDispatch", "City", "Wire", "ZeroMQ", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

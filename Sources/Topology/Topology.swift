@@ -1,3 +1,4 @@
+import Foundation
 import City
 import Demand
 import RideDispatch
@@ -70,5 +71,19 @@ public struct Topology: Sendable {
         public var host: String
         /// For tcp: the first port; dispatch, bus and the rest follow.
         public var basePort: Int
+    }
+}
+
+extension Topology.Endpoints {
+    /// Where dispatch serves sessions and publishes events for the run named `run`: ipc paths in
+    /// the temporary directory, or tcp ports from `basePort`.
+    public func dispatch(run: String, temporaryDirectory: String) -> (sessions: String, bus: String) {
+        switch transport {
+        case .ipc:
+            let base = "ipc://" + (temporaryDirectory as NSString).appendingPathComponent("ribcity-\(run)")
+            return (base + "-dispatch", base + "-dispatch-bus")
+        case .tcp:
+            return ("tcp://\(host):\(basePort)", "tcp://\(host):\(basePort + 1)")
+        }
     }
 }

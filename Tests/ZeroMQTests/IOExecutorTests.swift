@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ZeroMQ
 
 /// The kernel's name for the calling thread.

@@ -1,0 +1,65 @@
+import ArgumentParser
+import City
+import Dispatch
+import DispatchService
+import Foundation
+import Topology
+import ZeroMQ
+
+/// `ribcity dispatch --topology FILE`: the dispatch role — the engine behind a ROUTER for
+/// sessions and a PUB for the event bus, on the topology's city and settings.
+struct DispatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dispatch",
+        abstract: "Run the dispatch role: sessions on a ROUTER, state changes on a PUB (docs/PROTOCOL.md)."
+    )
+
+    @Option(help: "The topology whose city and dispatch settings to use.")
+    var topology: String
+
+    @Option(help: "Endpoint for sessions (default: from the topology).")
+    var sessions: String?
+
+    @Option(help: "Endpoint for the event bus PUB (default: from the topology).")
+    var bus: String?
+
+    @Option(help: "Simulated seconds per wall second (default: the topology's).")
+    var speed: Double?
+
+    func run() async throws {
+        let plan: Topology
+        do { plan = try TopologyReader.read(path: topology) } catch { throw ValidationError(error.description) }
+        let graph: RoadGraph
+        do {
+            graph = switch plan.city {
+            case .grid(let grid): grid.build()
+            case .openStreetMap(let path): try RoadNetworkImport(OSMFile.read(path: path), file: path).graph
+            }
+        } catch let error as CityImportError {
+            throw ValidationError(error.description)
+        }
+        let endpoints = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
+        let transport = try Transport(name: "dispatch-io")
+        var options = SocketOptions()
+        options.routerMandatory = true
+        let router = try await transport.socket(.router, options: options)
+        let pub = try await transport.socket(.pub)
+        let sessionsAt = try await router.bind(sessions ?? endpoints.sessions)
+        let busAt = try await pub.bind(bus ?? endpoints.bus)
+        let server = DispatchServer(hierarchy: ContractionHierarchy(graph: graph), configuration: plan.dispatch,
+                                    router: router, bus: pub, speed: speed ?? plan.speed)
+        print("dispatch pid \(getpid()) ready: \(graph.nodeCount) road nodes; sessions on \(sessionsAt), events on \(busAt); \(server.speed)× wall time")
+        let signals = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number)
+            source.setEventHandler { Task { await server.stop() } }
+            source.resume()
+            return source
+        }
+        try await server.run()
+        signals.forEach { $0.cancel() }
+        let counts = await server.counts
+        print("dispatch stopped: \(counts.malformed) malformed, \(counts.refused) refused, \(counts.undeliverable) undeliverable messages")
+        await transport.shutdown()
+    }
+}

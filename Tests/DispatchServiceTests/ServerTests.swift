@@ -1,0 +1,82 @@
+import City
+import Foundation
+import Testing
+import TestSupport
+import RideDispatch
+import Wire
+import ZeroMQ
+@testable import DispatchService
+
+@Suite("Dispatch server: the desk over real ZeroMQ sockets")
+struct ServerTests {
+    @Test("A session over a DEALER: Welcome, an offer for a ride, contiguous bus events, a snapshot current to the bus, Stop")
+    func overSockets() async throws {
+        try await within(20) {
+            let transport = try Transport(name: "dispatch-test")
+            var routerOptions = SocketOptions()
+            routerOptions.routerMandatory = true
+            let router = try await transport.socket(.router, options: routerOptions)
+            let pub = try await transport.socket(.pub)
+            let name = UInt32.random(in: 0...UInt32.max)
+            let sessionsEndpoint = try await router.bind("inproc://sessions-\(name)")
+            let busEndpoint = try await pub.bind("inproc://bus-\(name)")
+            let city = GridCity(width: 2_000, height: 2_000, blockLength: 250, speedKmh: 36)
+            let graph = city.build()
+            let server = DispatchServer(hierarchy: ContractionHierarchy(graph: graph), configuration: DispatchConfiguration(),
+                                        router: router, bus: pub, speed: 1)
+            let serving = Task { try await server.run() }
+
+            let sub = try await transport.socket(.sub)
+            try await sub.connect(busEndpoint)
+            try await sub.subscribe(Topic.dispatch)
+            let dealer = try await transport.socket(.dealer)
+            try await dealer.connect(sessionsEndpoint)
+            var stamper = SequenceStamper(sender: "tester")
+            func send(_ body: Envelope.OneOf_Body) async throws {
+                try await dealer.send(Message([WireCodec.encode(Envelope(body, from: stamper.next()))]))
+            }
+            func next() async throws -> Envelope { try Frames.direct(await dealer.receive().frames) }
+            func position(_ x: Int, _ y: Int) -> LatLon {
+                let point = graph.positions[city.node(x: x, y: y)]
+                return LatLon.with { $0.lat = point.lat; $0.lon = point.lon }
+            }
+
+            try await send(.hello(Hello.with { $0.role = .tool; $0.sessionID = "tester" }))
+            guard case .welcome? = try await next().body else { Issue.record("no Welcome"); return }
+            try await send(.driverOnline(DriverOnline.with { $0.driverID = "d-1"; $0.location = position(0, 0) }))
+            try await send(.rideRequest(Wire.RideRequest.with {
+                $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = position(2, 0); $0.dropoff = position(6, 0)
+            }))
+            var sawReceived = false, offer: Wire.Offer?
+            while offer == nil {
+                switch try await next().body {
+                case .requestReceived?: sawReceived = true
+                case .offer(let received)?: offer = received
+                default: break
+                }
+            }
+            #expect(sawReceived && offer?.driverID == "d-1" && offer?.requestID == "req-1")
+
+            var kinds: [DispatchEventKind] = []
+            var sequences: [UInt64] = []
+            while !kinds.contains(.offerSent) {
+                let published = try Frames.Published(frames: await sub.receive().frames)
+                sequences.append(published.envelope.sequence)
+                kinds.append(published.envelope.dispatchEvent.kind)
+            }
+            #expect(kinds.contains(.requestCreated) && kinds.contains(.driverStateChanged))
+            #expect(zip(sequences, sequences.dropFirst()).allSatisfy { $1 == $0 + 1 }, "contiguous: \(sequences)")
+
+            try await send(.snapshotRequest(SnapshotRequest()))
+            var chunk: SnapshotChunk?
+            while chunk == nil { if case .snapshotChunk(let received)? = try await next().body { chunk = received } }
+            #expect(chunk?.last == true && (chunk?.sequenceAt ?? 0) >= sequences.last!)
+            #expect(chunk?.state.contains { $0.requestID == "req-1" && $0.tripState == .matching } == true)
+
+            try await send(.stop(Stop.with { $0.reason = "test over" }))
+            try await serving.value
+            #expect(await server.counts.malformed == 0)
+            await transport.shutdown()
+        }
+    }
+}
