@@ -69,6 +69,13 @@ public struct SnapIndex: Sendable {
     }
 
     /// The nearest point on the road network to `position`.
+    /// The road node nearest along the nearest edge (its nearer end), and how far the position is
+    /// from that edge: where a ride asked for at `position` starts or ends.
+    public func nearestNode(to position: GeoPoint) -> (node: Int, distance: Double) {
+        let found = snap(position)
+        return (found.fraction < 0.5 ? Int(edgeSource[found.edge]) : Int(graph.edgeTarget[found.edge]), found.distance)
+    }
+
     public func snap(_ position: GeoPoint) -> Snap {
         let p = projection.project(position)
         let cx = max(0, min(columns - 1, Self.cell(p.x, minX, cellSize)))

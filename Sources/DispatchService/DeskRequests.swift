@@ -113,11 +113,11 @@ extension DispatchDesk {
         guard position.lat.isFinite, position.lon.isFinite, (-90...90).contains(position.lat), (-180...180).contains(position.lon) else {
             throw DeskFailure(code: .malformed, reason: "\(field) is not a position")
         }
-        let found = snap.snap(GeoPoint(lat: position.lat, lon: position.lon))
-        guard found.distance <= settings.maxSnapMetres else {
-            throw DeskFailure(code: .invalidState, reason: "\(field) is \(Int(found.distance)) m from the nearest road of this city")
+        let nearest = snap.nearestNode(to: GeoPoint(lat: position.lat, lon: position.lon))
+        guard nearest.distance <= settings.maxSnapMetres else {
+            throw DeskFailure(code: .invalidState, reason: "\(field) is \(Int(nearest.distance)) m from the nearest road of this city")
         }
-        return found.fraction < 0.5 ? engine.graph.source(of: found.edge) : Int(engine.graph.edgeTarget[found.edge])
+        return nearest.node
     }
 
     private func refuse(_ command: () throws(DispatchRefusal) -> Void) throws(DeskFailure) {

@@ -15,10 +15,8 @@ public struct DemandPlacement {
 
     /// The nearest node of the edge nearest to `point`, or `nil` if the road is too far.
     public func node(near point: GeoPoint) -> Int? {
-        let snap = index.snap(point)
-        guard snap.distance <= maxSnapMetres else { return nil }
-        let graph = index.graph
-        return snap.fraction < 0.5 ? graph.source(of: snap.edge) : Int(graph.edgeTarget[snap.edge])
+        let nearest = index.nearestNode(to: point)
+        return nearest.distance <= maxSnapMetres ? nearest.node : nil
     }
 
     /// The position of the node a point would be placed at, or `nil` if it is too far from a road.

@@ -17,10 +17,7 @@ public struct PreparedTopology: Sendable {
     /// importers' own errors (``CityImportError``, ``DemandError``), which name the file.
     public init(_ topology: Topology) throws {
         self.topology = topology
-        let graph: RoadGraph = switch topology.city {
-        case .grid(let grid): grid.build()
-        case .openStreetMap(let path): try RoadNetworkImport(OSMFile.read(path: path), file: path).graph
-        }
+        let graph = try topology.city.load()
         let area = GeoBox(around: graph.positions)
         let placement = DemandPlacement(graph: graph)
         var reports: [ReplayReport] = []

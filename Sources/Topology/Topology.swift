@@ -87,3 +87,14 @@ extension Topology.Endpoints {
         }
     }
 }
+
+extension Topology.CitySource {
+    /// The road graph: the grid built, or the OpenStreetMap file imported (its largest strongly
+    /// connected drivable part). Import errors name the file.
+    public func load() throws -> RoadGraph {
+        switch self {
+        case .grid(let grid): grid.build()
+        case .openStreetMap(let path): try RoadNetworkImport(OSMFile.read(path: path), file: path).graph
+        }
+    }
+}

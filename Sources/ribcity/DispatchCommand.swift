@@ -31,10 +31,7 @@ struct DispatchCommand: AsyncParsableCommand {
         do { plan = try TopologyReader.read(path: topology) } catch { throw ValidationError(error.description) }
         let graph: RoadGraph
         do {
-            graph = switch plan.city {
-            case .grid(let grid): grid.build()
-            case .openStreetMap(let path): try RoadNetworkImport(OSMFile.read(path: path), file: path).graph
-            }
+            graph = try plan.city.load()
         } catch let error as CityImportError {
             throw ValidationError(error.description)
         }
