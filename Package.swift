@@ -101,6 +101,12 @@ let package = Package(
             dependencies: ["City", "RideDispatch", "Wire", "ZeroMQ"],
             swiftSettings: strict
         ),
+        // The monitor: what the event bus says, summarised; gaps reported, late joins via snapshots.
+        .target(
+            name: "Monitor",
+            dependencies: ["RideDispatch", "Wire"],
+            swiftSettings: strict
+        ),
         // The in-process discrete-event runner: simulated drivers and riders around the engine.
         .target(
             name: "Simulation",
@@ -138,6 +144,7 @@ let package = Package(
                 "Topology",
                 "Simulation",
                 "DispatchService",
+                "Monitor",
                 "TransportBench",
                 "RIBsBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -179,6 +186,11 @@ let package = Package(
         .testTarget(
             name: "DispatchServiceTests",
             dependencies: ["DispatchService", "RideDispatch", "City", "Wire", "ZeroMQ", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MonitorTests",
+            dependencies: ["Monitor", "Wire"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -31,6 +31,8 @@ public final class DispatchDesk {
     var sessionOfRider: [String: String] = [:]
     var sessionOfDriver: [String: String] = [:]
     var offers: [String: (request: RequestID, driver: DriverID)] = [:]
+    /// When each open request was asked for (or is scheduled for), for pickup waits.
+    var requestedAt: [RequestID: Double] = [:]
     var memory: ReplyMemory
     var quotes = 0
     /// Envelopes refused as not understood (wrong version, unknown session, bad values).

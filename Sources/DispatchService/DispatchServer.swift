@@ -43,9 +43,14 @@ public actor DispatchServer {
                 }
             }
             group.addTask {
+                var lastStatus = ContinuousClock.now
                 while await !self.stopped {
                     try await Task.sleep(for: tick)
                     try await self.advance()
+                    if ContinuousClock.now - lastStatus >= .seconds(1) {
+                        lastStatus = .now
+                        try await self.publishStatus()
+                    }
                 }
             }
             try await group.next()
@@ -86,6 +91,25 @@ public actor DispatchServer {
         try await send(out)
     }
 
+    /// This process's health on `status.dispatch`, about once a second.
+    private func publishStatus() async throws {
+        let stats = router.statistics()
+        let usage = ProcessUsage.current()
+        let status = ProcessStatus.with {
+            $0.role = .dispatch
+            $0.processID = "dispatch"
+            $0.pid = getpid()
+            $0.messagesIn = UInt64(stats.received)
+            $0.messagesOut = UInt64(stats.sent)
+            $0.malformed = UInt64(malformed.total)
+            $0.apps = UInt32(desk.engine.driverCount)
+            $0.cpuSeconds = usage.cpuSeconds
+            $0.rssBytes = usage.residentBytes
+        }
+        let envelope = Envelope(.processStatus(status), from: stampers.status.next(), simTimeMs: WireMapping.milliseconds(simulatedTime))
+        try await bus.send(Message(Frames.Published(topic: Topic.status(of: "dispatch"), envelope: envelope).frames))
+    }
+
     private func snapshot(for request: Frames.Routed, at time: Double) -> [Message] {
         let state = desk.snapshot()
         let chunks = stride(from: 0, to: max(1, state.count), by: 1_000).map { Array(state[$0..<min(state.count, $0 + 1_000)]) }
@@ -115,6 +139,7 @@ public actor DispatchServer {
 struct Stampers {
     var replies = SequenceStamper(sender: "dispatch")
     var events = SequenceStamper(sender: "dispatch-bus")
+    var status = SequenceStamper(sender: "dispatch-status")
 }
 
 /// Messages ready to send: to sessions through the ROUTER, and to the bus.

@@ -1,0 +1,60 @@
+import Foundation
+import Wire
+
+/// One interval's summary of the board: what the monitor prints, as a line or as JSON.
+public struct MonitorReport: Codable, Sendable, Equatable {
+    public var simTimeSeconds: Double
+    public var drivers: [String: Int]
+    public var openRequests: Int
+    public var lastMinute: [String: Int]
+    public var totals: [String: Int]
+    public var pickupWaitP50: Double
+    public var pickupWaitP95: Double
+    public var maxSurge: Double
+    public var missedEvents: UInt64
+    /// Per process: messages in and out so far, and resident memory in MB.
+    public var processes: [String: ProcessHealth]
+
+    public struct ProcessHealth: Codable, Sendable, Equatable {
+        public var messagesIn: UInt64
+        public var messagesOut: UInt64
+        public var residentMB: Double
+        public var cpuSeconds: Double
+    }
+
+    public init(_ board: MonitorBoard) {
+        simTimeSeconds = Double(board.simTimeMs) / 1000
+        drivers = ["idle": board.driverCount(.idle), "offered": board.driverCount(.offered), "en_route": board.driverCount(.enRoute),
+                   "on_trip": board.driverCount(.onTrip), "offline": board.driverCount(.offline)]
+        openRequests = board.openRequests.count
+        let kinds: [(String, DispatchEventKind)] = [("requests", .requestCreated), ("matched", .offerAccepted), ("completed", .tripCompleted),
+                                                    ("cancelled", .requestCancelled), ("rejected", .requestRejected)]
+        lastMinute = Dictionary(uniqueKeysWithValues: kinds.map { ($0.0, board.lastMinute($0.1)) })
+        totals = Dictionary(uniqueKeysWithValues: kinds.map { ($0.0, board.totals[$0.1] ?? 0) })
+        pickupWaitP50 = board.pickupWaits.percentile(0.5)
+        pickupWaitP95 = board.pickupWaits.percentile(0.95)
+        maxSurge = board.surge.values.max() ?? 1
+        missedEvents = board.sequences.totalMissed
+        processes = board.processes.mapValues {
+            ProcessHealth(messagesIn: $0.messagesIn, messagesOut: $0.messagesOut,
+                          residentMB: Double($0.rssBytes) / 1_048_576, cpuSeconds: $0.cpuSeconds)
+        }
+    }
+
+    /// A plain progress line, for pipes and logs.
+    public var line: String {
+        let seconds = Int(simTimeSeconds)
+        return String(format: "t=%02d:%02d:%02d  drivers idle %d offered %d en-route %d on-trip %d  open %d  last min: %d req %d matched %d done %d cancelled %d rejected  pickup p50 %.0f s p95 %.0f s  surge ≤ %.1f  missed %llu",
+                      seconds / 3_600, seconds / 60 % 60, seconds % 60, drivers["idle"]!, drivers["offered"]!, drivers["en_route"]!,
+                      drivers["on_trip"]!, openRequests, lastMinute["requests"]!, lastMinute["matched"]!, lastMinute["completed"]!,
+                      lastMinute["cancelled"]!, lastMinute["rejected"]!, pickupWaitP50, pickupWaitP95, maxSurge, missedEvents)
+            + processes.sorted { $0.key < $1.key }.map { String(format: "  [%@ in %llu out %llu, %.0f MB]", $0.key, $0.value.messagesIn, $0.value.messagesOut, $0.value.residentMB) }.joined()
+    }
+
+    /// One JSON object on one line, keys sorted, for scripts.
+    public var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}

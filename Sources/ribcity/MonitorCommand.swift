@@ -1,0 +1,116 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Monitor
+import Topology
+import Wire
+import ZeroMQ
+
+/// `ribcity monitor --topology FILE`: follows the event bus and prints a summary every interval —
+/// a progress line, or JSON with `--json`. Joining late, it asks dispatch for a snapshot first.
+struct MonitorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "monitor",
+        abstract: "Follow the event bus: drivers and requests by state, per-minute counts, pickup waits, surge, gaps."
+    )
+
+    @Option(help: "The topology of the run to watch (for its endpoints).")
+    var topology: String
+
+    @Option(help: "Event bus endpoint (default: from the topology).")
+    var bus: String?
+
+    @Option(help: "Dispatch's sessions endpoint, for the snapshot (default: from the topology).")
+    var sessions: String?
+
+    @Flag(help: "Print one JSON object per interval instead of a line.")
+    var json = false
+
+    @Option(help: "Seconds of wall time between reports.")
+    var interval = 1.0
+
+    @Option(help: "Stop after this many seconds of wall time (default: until Ctrl-C).")
+    var seconds: Double?
+
+    func run() async throws {
+        let plan: Topology
+        do { plan = try TopologyReader.read(path: topology) } catch { throw ValidationError(error.description) }
+        let endpoints = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
+        let transport = try Transport(name: "monitor-io")
+        let sub = try await transport.socket(.sub)
+        try await sub.connect(bus ?? endpoints.bus)
+        try await sub.subscribe(Topic.dispatch)
+        try await sub.subscribe(Topic.status)
+        let keeper = BoardKeeper()
+        let dealer = try await transport.socket(.dealer)
+        try await dealer.connect(sessions ?? endpoints.sessions)
+        var stamper = SequenceStamper(sender: "monitor-\(getpid())")
+        for body in [Envelope.OneOf_Body.hello(Hello.with { $0.role = .monitor; $0.sessionID = "monitor-\(getpid())" }),
+                     .snapshotRequest(SnapshotRequest())] {
+            try await dealer.send(Message([WireCodec.encode(Envelope(body, from: stamper.next()))]))
+        }
+        let signals = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number)
+            source.setEventHandler { Task { await keeper.stop() } }
+            source.resume()
+            return source
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // The snapshot first (the Clone pattern): bus events wait in the SUB's queue meanwhile.
+                while true {
+                    let reply = try Frames.direct(await dealer.receive().frames)
+                    if case .snapshotChunk(let chunk)? = reply.body {
+                        await keeper.snapshot(chunk)
+                        if chunk.last { break }
+                    }
+                }
+                for try await batch in sub.batches() {
+                    var envelopes: [Envelope] = []
+                    for message in batch {
+                        if let published = try? Frames.Published(frames: message.frames) { envelopes.append(published.envelope) }
+                    }
+                    await keeper.apply(envelopes)
+                }
+            }
+            group.addTask {
+                let started = ContinuousClock.now
+                while await !keeper.stopped, seconds.map({ ContinuousClock.now - started < .seconds($0) }) ?? true {
+                    try await Task.sleep(for: .seconds(interval))
+                    let report = await keeper.report()
+                    // Written straight to the file descriptor: a pipe gets each line as it is made.
+                    FileHandle.standardOutput.write(Data(((json ? report.json : report.line) + "\n").utf8))
+                }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+        signals.forEach { $0.cancel() }
+        await transport.shutdown()
+    }
+}
+
+/// The board, on an actor: the bus reader writes, the reporter reads.
+actor BoardKeeper {
+    private var board = MonitorBoard()
+    private var snapshotParts: [Wire.DispatchEvent] = []
+    private(set) var stopped = false
+
+    func stop() { stopped = true }
+
+    func apply(_ envelopes: [Envelope]) {
+        for envelope in envelopes { board.apply(envelope) }
+        board.forgetOld()
+    }
+
+    /// Collects a snapshot's chunks; the last one applies them all.
+    func snapshot(_ chunk: SnapshotChunk) {
+        snapshotParts += chunk.state
+        guard chunk.last else { return }
+        board.apply(snapshot: snapshotParts, sequenceAt: chunk.sequenceAt)
+        snapshotParts = []
+    }
+
+    func report() -> MonitorReport { MonitorReport(board) }
+}

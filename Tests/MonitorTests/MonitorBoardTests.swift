@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import Wire
+@testable import Monitor
+
+@Suite("Monitor board: state from the bus, snapshots for late joiners, gaps reported")
+struct MonitorBoardTests {
+    var stamper = SequenceStamper(sender: "dispatch-bus")
+
+    mutating func envelope(_ kind: DispatchEventKind, at seconds: Double, _ fill: (inout Wire.DispatchEvent) -> Void = { _ in }) -> Envelope {
+        var event = Wire.DispatchEvent.with { $0.kind = kind }
+        fill(&event)
+        return Envelope(.dispatchEvent(event), from: stamper.next(), simTimeMs: Int64(seconds * 1000))
+    }
+
+    @Test("Drivers and requests by state, per-minute counts, pickup waits, surge")
+    mutating func states() {
+        var board = MonitorBoard()
+        board.apply(envelope(.driverStateChanged, at: 1) { $0.driverID = "d-1"; $0.driverState = .idle })
+        board.apply(envelope(.requestCreated, at: 2) { $0.requestID = "r-1" })
+        board.apply(envelope(.offerAccepted, at: 3) { $0.requestID = "r-1" })
+        board.apply(envelope(.driverStateChanged, at: 3) { $0.driverID = "d-1"; $0.driverState = .enRoute })
+        board.apply(envelope(.tripStarted, at: 60) { $0.requestID = "r-1"; $0.pickupWaitS = 58 })
+        board.apply(envelope(.requestCreated, at: 70) { $0.requestID = "r-2" })
+        board.apply(envelope(.tripCompleted, at: 200) { $0.requestID = "r-1" })
+        board.apply(envelope(.surgeUpdated, at: 200) { $0.zone = "zone-3"; $0.surgeMultiplier = 1.4 })
+        let report = MonitorReport(board)
+        #expect(report.drivers["en_route"] == 1 && report.drivers["idle"] == 0)
+        #expect(report.openRequests == 1, "r-2 is open, r-1 completed")
+        #expect(report.totals["requests"] == 2 && report.totals["completed"] == 1)
+        #expect(report.lastMinute["completed"] == 1 && report.lastMinute["requests"] == 0, "r-2 came 130 s before the latest event")
+        #expect(report.pickupWaitP50 == 58 && report.maxSurge == 1.4 && report.simTimeSeconds == 200)
+        let decoded = try? JSONDecoder().decode(MonitorReport.self, from: Data(report.json.utf8))
+        #expect(decoded == report)
+    }
+
+    @Test("A late joiner applies the snapshot, skips the events it already holds, and applies the rest")
+    mutating func lateJoin() {
+        var board = MonitorBoard()
+        let early = envelope(.requestCreated, at: 1) { $0.requestID = "r-1" }
+        let snapshotAt = early.sequence
+        let later = envelope(.tripCompleted, at: 5) { $0.requestID = "r-1" }
+        board.apply(snapshot: [Wire.DispatchEvent.with { $0.kind = .requestCreated; $0.requestID = "r-1"; $0.tripState = .matching }],
+                    sequenceAt: snapshotAt)
+        board.apply(early)
+        #expect(board.skippedBeforeSnapshot == 1 && board.openRequests.count == 1)
+        board.apply(later)
+        #expect(board.openRequests.isEmpty && board.sequences.totalMissed == 0)
+    }
+
+    @Test("Lost bus messages show as missed, not hidden")
+    mutating func gaps() {
+        var board = MonitorBoard()
+        board.apply(envelope(.requestCreated, at: 1) { $0.requestID = "a" })
+        _ = envelope(.requestCreated, at: 2)
+        _ = envelope(.requestCreated, at: 3)
+        board.apply(envelope(.requestCreated, at: 4) { $0.requestID = "d" })
+        #expect(board.sequences.totalMissed == 2)
+        #expect(MonitorReport(board).line.contains("missed 2"))
+    }
+}
