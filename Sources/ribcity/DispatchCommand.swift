@@ -1,6 +1,5 @@
 import ArgumentParser
 import City
-import Dispatch
 import DispatchService
 import Foundation
 import Topology
@@ -27,8 +26,7 @@ struct DispatchCommand: AsyncParsableCommand {
     var speed: Double?
 
     func run() async throws {
-        let plan: Topology
-        do { plan = try TopologyReader.read(path: topology) } catch { throw ValidationError(error.description) }
+        let plan = try readTopology(topology)
         let graph: RoadGraph
         do {
             graph = try plan.city.load()
@@ -46,13 +44,7 @@ struct DispatchCommand: AsyncParsableCommand {
         let server = DispatchServer(hierarchy: ContractionHierarchy(graph: graph), configuration: plan.dispatch,
                                     router: router, bus: pub, speed: speed ?? plan.speed)
         print("dispatch pid \(getpid()) ready: \(graph.nodeCount) road nodes; sessions on \(sessionsAt), events on \(busAt); \(server.speed)× wall time")
-        let signals = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number)
-            source.setEventHandler { Task { await server.stop() } }
-            source.resume()
-            return source
-        }
+        let signals = onInterrupt { Task { await server.stop() } }
         try await server.run()
         signals.forEach { $0.cancel() }
         let counts = await server.counts

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import Monitor
 import Topology
@@ -33,8 +32,7 @@ struct MonitorCommand: AsyncParsableCommand {
     var seconds: Double?
 
     func run() async throws {
-        let plan: Topology
-        do { plan = try TopologyReader.read(path: topology) } catch { throw ValidationError(error.description) }
+        let plan = try readTopology(topology)
         let endpoints = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
         let transport = try Transport(name: "monitor-io")
         let sub = try await transport.socket(.sub)
@@ -49,13 +47,7 @@ struct MonitorCommand: AsyncParsableCommand {
                      .snapshotRequest(SnapshotRequest())] {
             try await dealer.send(Message([WireCodec.encode(Envelope(body, from: stamper.next()))]))
         }
-        let signals = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number)
-            source.setEventHandler { Task { await keeper.stop() } }
-            source.resume()
-            return source
-        }
+        let signals = onInterrupt { Task { await keeper.stop() } }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 // The snapshot first (the Clone pattern): bus events wait in the SUB's queue meanwhile.

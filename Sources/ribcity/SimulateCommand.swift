@@ -89,9 +89,7 @@ struct SimulateCommand: ParsableCommand {
             guard city == nil, replay == nil, synthetic == nil else { throw ValidationError("--topology takes the city and demand from the file") }
             let prepared: PreparedTopology
             do {
-                prepared = try PreparedTopology(TopologyReader.read(path: topology))
-            } catch let error as TopologyError {
-                throw ValidationError(error.description)
+                prepared = try PreparedTopology(readTopology(topology))
             } catch let error as CityImportError {
                 throw ValidationError(error.description)
             } catch let error as DemandError {
