@@ -1,0 +1,71 @@
+import City
+import Foundation
+import Testing
+import TestSupport
+import Wire
+import ZeroMQ
+
+/// The `ribcity` executable beside this test binary (built by `swift build --build-tests`).
+let ribcityBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    .map { URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("ribcity").path }
+
+@Suite("The dispatch role as a real process")
+struct DispatchProcessTests {
+    @Test("ribcity dispatch serves a session over ipc, counts and survives a malformed frame, and stops on Stop",
+          .enabled(if: ribcityBinary.map { FileManager.default.isExecutableFile(atPath: $0) } ?? false))
+    func realProcess() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-dispatch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let topology = directory.appendingPathComponent("small.yaml")
+        try """
+        name: small
+        city: { grid: { width_m: 2000, height_m: 2000, block_m: 250, speed_kmh: 36 } }
+        drivers: { per_process: 1 }
+        riders: { demand: { synthetic: { peak_per_hour: 10 } } }
+        """.write(to: topology, atomically: true, encoding: .utf8)
+        let sessions = directory.appendingPathComponent("s").path, bus = directory.appendingPathComponent("b").path
+
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: ribcityBinary!)
+        process.arguments = ["dispatch", "--topology", topology.path, "--sessions", "ipc://" + sessions, "--bus", "ipc://" + bus, "--speed", "10"]
+        process.standardOutput = output
+        let (exit, ended) = AsyncStream.makeStream(of: Int32.self)
+        process.terminationHandler = { ended.yield($0.terminationStatus); ended.finish() }
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        try await within(30) {
+            // The role is ready once its sockets exist.
+            while !FileManager.default.fileExists(atPath: sessions) || !FileManager.default.fileExists(atPath: bus) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let transport = try Transport(name: "client-io")
+            let dealer = try await transport.socket(.dealer)
+            try await dealer.connect("ipc://" + sessions)
+            var stamper = SequenceStamper(sender: "client")
+            func send(_ body: Envelope.OneOf_Body) async throws {
+                try await dealer.send(Message([WireCodec.encode(Envelope(body, from: stamper.next()))]))
+            }
+            func next() async throws -> Envelope { try Frames.direct(await dealer.receive().frames) }
+            let graph = GridCity(width: 2_000, height: 2_000, blockLength: 250, speedKmh: 36).build()
+            func at(_ node: Int) -> LatLon { LatLon.with { $0.lat = graph.positions[node].lat; $0.lon = graph.positions[node].lon } }
+
+            try await dealer.send(Message([Array("not an envelope".utf8)]))
+            try await send(.hello(Hello.with { $0.role = .tool; $0.sessionID = "client" }))
+            guard case .welcome? = try await next().body else { Issue.record("no Welcome"); return }
+            try await send(.driverOnline(DriverOnline.with { $0.driverID = "d-1"; $0.location = at(0) }))
+            try await send(.rideRequest(Wire.RideRequest.with { $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = at(2); $0.dropoff = at(40) }))
+            var offered = false
+            while !offered { if case .offer? = try await next().body { offered = true } }
+            try await send(.stop(Stop.with { $0.reason = "test over" }))
+            var status: Int32 = -1
+            for await code in exit { status = code }
+            #expect(status == 0)
+            await transport.shutdown()
+        }
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(printed.contains("ready") && printed.contains("dispatch stopped: 1 malformed"), "\(printed)")
+    }
+}
