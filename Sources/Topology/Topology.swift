@@ -86,6 +86,17 @@ extension Topology.Endpoints {
             return ("tcp://\(host):\(basePort)", "tcp://\(host):\(basePort + 1)")
         }
     }
+
+    /// Where the bus proxy takes publishers (XSUB) and serves subscribers (XPUB) for run `run`.
+    public func bus(run: String, temporaryDirectory: String) -> (publish: String, subscribe: String) {
+        switch transport {
+        case .ipc:
+            let base = "ipc://" + (temporaryDirectory as NSString).appendingPathComponent("ribcity-\(run)")
+            return (base + "-bus-in", base + "-bus-out")
+        case .tcp:
+            return ("tcp://\(host):\(basePort + 2)", "tcp://\(host):\(basePort + 3)")
+        }
+    }
 }
 
 extension Topology.CitySource {

@@ -22,6 +22,9 @@ struct DispatchCommand: AsyncParsableCommand {
     @Option(help: "Endpoint for the event bus PUB (default: from the topology).")
     var bus: String?
 
+    @Option(help: "Publish through a bus proxy: connect to its publisher endpoint instead of binding --bus.")
+    var publishTo: String?
+
     @Option(help: "Simulated seconds per wall second (default: the topology's).")
     var speed: Double?
 
@@ -40,7 +43,14 @@ struct DispatchCommand: AsyncParsableCommand {
         let router = try await transport.socket(.router, options: options)
         let pub = try await transport.socket(.pub)
         let sessionsAt = try await router.bind(sessions ?? endpoints.sessions)
-        let busAt = try await pub.bind(bus ?? endpoints.bus)
+        if publishTo != nil, bus != nil { throw ValidationError("--bus binds dispatch's own PUB; --publish-to connects it to a proxy: not both") }
+        let busAt: String
+        if let publishTo {
+            try await pub.connect(publishTo)
+            busAt = publishTo + " (through the bus proxy)"
+        } else {
+            busAt = try await pub.bind(bus ?? endpoints.bus)
+        }
         let server = DispatchServer(hierarchy: ContractionHierarchy(graph: graph), configuration: plan.dispatch,
                                     router: router, bus: pub, speed: speed ?? plan.speed)
         print("dispatch pid \(getpid()) ready: \(graph.nodeCount) road nodes; sessions on \(sessionsAt), events on \(busAt); \(server.speed)× wall time")

@@ -9,14 +9,47 @@ import ZeroMQ
 let ribcityBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
     .map { URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("ribcity").path }
 
-@Suite("The dispatch role as a real process")
+/// A `ribcity` role started as a child process.
+final class RoleProcess: Sendable {
+    let process: Process
+    let output: Pipe
+    let exit: AsyncStream<Int32>
+
+    init(_ arguments: [String]) throws {
+        process = Process()
+        output = Pipe()
+        process.executableURL = URL(fileURLWithPath: ribcityBinary!)
+        process.arguments = arguments
+        process.standardOutput = output
+        let (exit, ended) = AsyncStream.makeStream(of: Int32.self)
+        process.terminationHandler = { ended.yield($0.terminationStatus); ended.finish() }
+        self.exit = exit
+        try process.run()
+    }
+
+    /// Waits until the ipc endpoints it binds exist.
+    static func waitForSockets(_ paths: [String]) async throws {
+        while !paths.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) { try await Task.sleep(for: .milliseconds(20)) }
+    }
+
+    func interrupt() { process.interrupt() }
+
+    /// Its exit status, once it has exited.
+    func status() async -> Int32 {
+        var status: Int32 = -1
+        for await code in exit { status = code }
+        return status
+    }
+
+    /// What it printed (call after it exited).
+    var printed: String { String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+
+    deinit { if process.isRunning { process.terminate() } }
+}
+
+@Suite("The dispatch and bus roles as real processes")
 struct DispatchProcessTests {
-    @Test("ribcity dispatch serves a session over ipc, counts and survives a malformed frame, and stops on Stop",
-          .enabled(if: ribcityBinary.map { FileManager.default.isExecutableFile(atPath: $0) } ?? false))
-    func realProcess() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-dispatch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+    static func topology(in directory: URL) throws -> URL {
         let topology = directory.appendingPathComponent("small.yaml")
         try """
         name: small
@@ -24,23 +57,22 @@ struct DispatchProcessTests {
         drivers: { per_process: 1 }
         riders: { demand: { synthetic: { peak_per_hour: 10 } } }
         """.write(to: topology, atomically: true, encoding: .utf8)
+        return topology
+    }
+
+    @Test("ribcity dispatch serves a session over ipc, counts and survives a malformed frame, and stops on Stop",
+          .enabled(if: ribcityBinary.map { FileManager.default.isExecutableFile(atPath: $0) } ?? false))
+    func realProcess() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-dispatch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let topology = try Self.topology(in: directory)
         let sessions = directory.appendingPathComponent("s").path, bus = directory.appendingPathComponent("b").path
 
-        let process = Process()
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: ribcityBinary!)
-        process.arguments = ["dispatch", "--topology", topology.path, "--sessions", "ipc://" + sessions, "--bus", "ipc://" + bus, "--speed", "10"]
-        process.standardOutput = output
-        let (exit, ended) = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { ended.yield($0.terminationStatus); ended.finish() }
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let dispatch = try RoleProcess(["dispatch", "--topology", topology.path, "--sessions", "ipc://" + sessions, "--bus", "ipc://" + bus, "--speed", "10"])
 
         try await within(30) {
-            // The role is ready once its sockets exist.
-            while !FileManager.default.fileExists(atPath: sessions) || !FileManager.default.fileExists(atPath: bus) {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            try await RoleProcess.waitForSockets([sessions, bus])
             let transport = try Transport(name: "client-io")
             let dealer = try await transport.socket(.dealer)
             try await dealer.connect("ipc://" + sessions)
@@ -60,12 +92,40 @@ struct DispatchProcessTests {
             var offered = false
             while !offered { if case .offer? = try await next().body { offered = true } }
             try await send(.stop(Stop.with { $0.reason = "test over" }))
-            var status: Int32 = -1
-            for await code in exit { status = code }
-            #expect(status == 0)
+            #expect(await dispatch.status() == 0)
             await transport.shutdown()
         }
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let printed = dispatch.printed
         #expect(printed.contains("ready") && printed.contains("dispatch stopped: 1 malformed"), "\(printed)")
+    }
+
+    @Test("Dispatch publishes through the bus proxy process; a subscriber of the bus sees its events; both stop on SIGINT",
+          .enabled(if: ribcityBinary.map { FileManager.default.isExecutableFile(atPath: $0) } ?? false))
+    func throughTheBus() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-bus-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let topology = try Self.topology(in: directory)
+        let (busIn, busOut, sessions) = (directory.appendingPathComponent("in").path, directory.appendingPathComponent("out").path,
+                                         directory.appendingPathComponent("s").path)
+        let bus = try RoleProcess(["bus", "--topology", topology.path, "--publish", "ipc://" + busIn, "--subscribe", "ipc://" + busOut])
+        try await within(30) {
+            try await RoleProcess.waitForSockets([busIn, busOut])
+            let dispatch = try RoleProcess(["dispatch", "--topology", topology.path, "--sessions", "ipc://" + sessions, "--publish-to", "ipc://" + busIn])
+            try await RoleProcess.waitForSockets([sessions])
+            let transport = try Transport(name: "bus-client-io")
+            let sub = try await transport.socket(.sub)
+            try await sub.connect("ipc://" + busOut)
+            try await sub.subscribe(Topic.status)
+            // Dispatch reports its health about once a second: it arrives through the proxy.
+            let status = try Frames.Published(frames: await sub.receive().frames)
+            #expect(status.topic == Topic.status(of: "dispatch") && status.envelope.processStatus.role == .dispatch)
+            dispatch.interrupt()
+            #expect(await dispatch.status() == 0)
+            bus.interrupt()
+            #expect(await bus.status() == 0)
+            #expect(bus.printed.contains("bus stopped"))
+            await transport.shutdown()
+        }
     }
 }

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import Topology
+import ZeroMQ
+
+/// `ribcity bus --topology FILE`: the event bus — an XSUB/XPUB proxy that every process publishes
+/// to and every subscriber (the monitor, tools) reads from, subscriptions flowing upstream.
+struct BusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bus",
+        abstract: "Run the event bus: an XSUB/XPUB proxy between publishers and subscribers."
+    )
+
+    @Option(help: "The topology of the run (for its endpoints).")
+    var topology: String
+
+    @Option(help: "Endpoint publishers connect to (default: from the topology).")
+    var publish: String?
+
+    @Option(help: "Endpoint subscribers connect to (default: from the topology).")
+    var subscribe: String?
+
+    func run() async throws {
+        let plan = try readTopology(topology)
+        let endpoints = plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
+        let transport = try Transport(name: "bus-io")
+        let proxy = try await Proxy.start(on: transport, frontend: .init(.xsub, bind: publish ?? endpoints.publish),
+                                          backend: .init(.xpub, bind: subscribe ?? endpoints.subscribe))
+        print("bus pid \(getpid()) ready: publishers to \(proxy.frontendEndpoint), subscribers from \(proxy.backendEndpoint)")
+        let (interrupted, interrupt) = AsyncStream.makeStream(of: Void.self)
+        let signals = onInterrupt { interrupt.yield() }
+        for await _ in interrupted { break }
+        signals.forEach { $0.cancel() }
+        await proxy.stop()
+        print("bus stopped")
+        await transport.shutdown()
+    }
+}
