@@ -51,6 +51,46 @@ public struct MonitorReport: Codable, Sendable, Equatable {
             + processes.sorted { $0.key < $1.key }.map { String(format: "  [%@ in %llu out %llu, %.0f MB]", $0.key, $0.value.messagesIn, $0.value.messagesOut, $0.value.residentMB) }.joined()
     }
 
+    /// A screenful for a terminal, redrawn each interval.
+    public var dashboard: String {
+        let seconds = Int(simTimeSeconds)
+        func bar(_ count: Int, of total: Int) -> String {
+            let width = total > 0 ? Int((Double(count) / Double(total) * 30).rounded()) : 0
+            return String(repeating: "█", count: width) + String(repeating: "·", count: 30 - width)
+        }
+        let online = ["idle", "offered", "en_route", "on_trip"].reduce(0) { $0 + drivers[$1]! }
+        var lines = [
+            String(format: "ribcity monitor — simulated time %02d:%02d:%02d", seconds / 3_600, seconds / 60 % 60, seconds % 60),
+            "",
+            "drivers online \(online), offline \(drivers["offline"]!)",
+        ]
+        for (label, key) in [("idle", "idle"), ("offered", "offered"), ("to pickup", "en_route"), ("on trip", "on_trip")] {
+            lines.append("  " + label.padding(toLength: 10, withPad: " ", startingAt: 0) + bar(drivers[key]!, of: online)
+                         + String(format: " %6d", drivers[key]!))
+        }
+        lines += [
+            "",
+            "requests open \(openRequests)",
+            "                 last minute      whole run",
+        ]
+        for key in ["requests", "matched", "completed", "cancelled", "rejected"] {
+            lines.append("  " + key.padding(toLength: 14, withPad: " ", startingAt: 0)
+                         + String(format: "%12d %14d", lastMinute[key]!, totals[key]!))
+        }
+        lines += [
+            "",
+            String(format: "pickup wait p50 %.0f s, p95 %.0f s; highest surge %.1f×", pickupWaitP50, pickupWaitP95, maxSurge),
+            missedEvents == 0 ? "bus: no messages missed" : "bus: \(missedEvents) messages MISSED (sequence gaps)",
+            "",
+            "processes",
+        ]
+        for (name, health) in processes.sorted(by: { $0.key < $1.key }) {
+            lines.append(String(format: "  %@ in %llu, out %llu, %.0f MB, %.1f s CPU", name, health.messagesIn, health.messagesOut,
+                                health.residentMB, health.cpuSeconds))
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// One JSON object on one line, keys sorted, for scripts.
     public var json: String {
         let encoder = JSONEncoder()

@@ -40,6 +40,7 @@ struct MonitorCommand: AsyncParsableCommand {
         try await sub.subscribe(Topic.dispatch)
         try await sub.subscribe(Topic.status)
         let keeper = BoardKeeper()
+        let terminal = isatty(STDOUT_FILENO) == 1
         let dealer = try await transport.socket(.dealer)
         try await dealer.connect(sessions ?? endpoints.sessions)
         var stamper = SequenceStamper(sender: "monitor-\(getpid())")
@@ -71,8 +72,10 @@ struct MonitorCommand: AsyncParsableCommand {
                 while await !keeper.stopped, seconds.map({ ContinuousClock.now - started < .seconds($0) }) ?? true {
                     try await Task.sleep(for: .seconds(interval))
                     let report = await keeper.report()
-                    // Written straight to the file descriptor: a pipe gets each line as it is made.
-                    FileHandle.standardOutput.write(Data(((json ? report.json : report.line) + "\n").utf8))
+                    // Written straight to the file descriptor: a pipe gets each line as it is made. A
+                    // terminal gets the dashboard redrawn in place; pipes and CI get plain lines.
+                    let text = json ? report.json : terminal ? "\u{1B}[H\u{1B}[2J" + report.dashboard : report.line
+                    FileHandle.standardOutput.write(Data((text + "\n").utf8))
                 }
             }
             try await group.next()

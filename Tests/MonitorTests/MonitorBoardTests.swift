@@ -32,6 +32,10 @@ struct MonitorBoardTests {
         #expect(report.pickupWaitP50 == 58 && report.maxSurge == 1.4 && report.simTimeSeconds == 200)
         let decoded = try? JSONDecoder().decode(MonitorReport.self, from: Data(report.json.utf8))
         #expect(decoded == report)
+        let screen = report.dashboard.split(separator: "\n").map(String.init)
+        #expect(screen.first == "ribcity monitor — simulated time 00:03:20")
+        #expect(screen.contains { $0.hasPrefix("  to pickup ") && $0.hasSuffix("     1") })
+        #expect(screen.contains { $0.hasPrefix("  completed") && $0.hasSuffix("1              1") })
     }
 
     @Test("A late joiner applies the snapshot, skips the events it already holds, and applies the rest")
