@@ -59,8 +59,9 @@ public final class DispatchDesk {
             return [error(to: peer, envelope, .unknownSession, "say Hello first")]
         }
         sessions[sessionID]!.lastHeard = time
-        let key = sessionID + "/" + envelope.messageID
-        if let replies = memory.replies(to: key) { return replies }
+        // Without a message id a request cannot be told from its retry: it is simply done.
+        let key = envelope.messageID.isEmpty ? nil : sessionID + "/" + envelope.messageID
+        if let key, let replies = memory.replies(to: key) { return replies }
         var replies: [Outgoing]
         do {
             replies = try handle(envelope, session: sessionID, peer: peer, at: time)
@@ -68,7 +69,7 @@ public final class DispatchDesk {
             refused += 1
             replies = [self.error(to: peer, envelope, error.code, error.reason)]
         }
-        memory.remember(key, replies)
+        if let key { memory.remember(key, replies) }
         return replies + translate(engine.takeEvents())
     }
 

@@ -137,6 +137,23 @@ struct DeskTests {
         #expect(fixture.desk.engine.unfinishedRequests.count == 1)
     }
 
+    /// Found in review: a client that leaves message ids empty had every message after its first
+    /// answered as a "retry" of it.
+    @Test("Messages without a message id are each done, not taken for retries")
+    func emptyMessageIDs() {
+        var fixture = DeskFixture()
+        fixture.openSessions()
+        for index in 1...2 {
+            var envelope = Envelope(.rideRequest(Wire.RideRequest.with {
+                $0.requestID = "req-\(index)"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 1); $0.dropoff = fixture.at(5, 5)
+            }), from: fixture.riders.next())
+            envelope.messageID = ""
+            let out = fixture.desk.receive(envelope, from: DeskFixture.ridersPeer, at: Double(index))
+            #expect(bodies(out, to: DeskFixture.ridersPeer).contains { if case .requestReceived(let r) = $0 { r.requestID == "req-\(index)" } else { false } })
+        }
+        #expect(fixture.desk.engine.unfinishedRequests.count == 2)
+    }
+
     @Test("A silent drivers session expires: its drivers go offline and their riders are matched again")
     func expiry() throws {
         var fixture = DeskFixture()
