@@ -107,6 +107,12 @@ let package = Package(
             dependencies: ["RideDispatch", "Wire"],
             swiftSettings: strict
         ),
+        // A session with dispatch for rider and driver hosts: replies matched, Lazy Pirate retries.
+        .target(
+            name: "SessionClient",
+            dependencies: ["Wire", "ZeroMQ"],
+            swiftSettings: strict
+        ),
         // The in-process discrete-event runner: simulated drivers and riders around the engine.
         .target(
             name: "Simulation",
@@ -191,6 +197,11 @@ let package = Package(
         .testTarget(
             name: "MonitorTests",
             dependencies: ["Monitor", "Wire"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SessionClientTests",
+            dependencies: ["SessionClient", "DispatchService", "RideDispatch", "City", "Wire", "ZeroMQ", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

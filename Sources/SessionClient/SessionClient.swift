@@ -1,0 +1,189 @@
+import Wire
+import ZeroMQ
+
+/// A session with dispatch over a DEALER, as rider and driver hosts hold one: Hello and Welcome,
+/// requests answered by reply (matched by `in_reply_to`), and the ZeroMQ guide's *Lazy Pirate*
+/// for requests that go unanswered — wait a timeout, drop the socket (and whatever it still
+/// queues), open a new one, say Hello again, and resend with the **same message id**, so dispatch
+/// answers a request it already did instead of doing it twice. Messages that are not replies
+/// (offers, legs, trip updates) come out of ``incoming``.
+public actor SessionClient {
+    public struct Settings: Sendable {
+        /// How long to wait for a reply before trying again.
+        public var timeout: Duration = .seconds(1)
+        /// Attempts per request, the first included.
+        public var attempts = 3
+        public init() {}
+    }
+
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        /// No reply to the request with this message id after every attempt.
+        case unanswered(messageID: String, attempts: Int)
+        case closed
+
+        public var description: String {
+            switch self {
+            case .unanswered(let id, let attempts): "no reply to \(id) after \(attempts) attempts"
+            case .closed: "the session is closed"
+            }
+        }
+    }
+
+    public let endpoint: String
+    public let hello: Hello
+    public let settings: Settings
+    /// Everything dispatch sends that is not a reply to a request.
+    public nonisolated let incoming: AsyncStream<Envelope>
+    /// How many times the socket was dropped and opened again.
+    public private(set) var reconnects = 0
+    public private(set) var welcome: Welcome?
+
+    private let transport: Transport
+    private var stamper: SequenceStamper
+    private var socket: Socket?
+    private var reader: Task<Void, Never>?
+    private var generation = 0
+    private var replies: [String: ReplySlot] = [:]
+    private let inbox: AsyncStream<Envelope>.Continuation
+    private var closed = false
+
+    private enum ReplySlot {
+        case expected
+        case waiting(CheckedContinuation<Envelope, any Error>)
+        case arrived(Envelope)
+    }
+
+    public init(transport: Transport, endpoint: String, hello: Hello, settings: Settings = Settings()) {
+        self.transport = transport
+        self.endpoint = endpoint
+        self.hello = hello
+        self.settings = settings
+        stamper = SequenceStamper(sender: hello.sessionID)
+        (incoming, inbox) = AsyncStream.makeStream(of: Envelope.self)
+    }
+
+    /// Opens the session: Hello until Welcome (with retries).
+    @discardableResult
+    public func connect() async throws -> Welcome {
+        let reply = try await request(.hello(hello))
+        guard case .welcome(let welcome)? = reply.body else {
+            throw Failure.unanswered(messageID: reply.inReplyTo, attempts: settings.attempts)
+        }
+        self.welcome = welcome
+        return welcome
+    }
+
+    /// Sends a request and waits for its reply, retrying the Lazy Pirate way.
+    public func request(_ body: Envelope.OneOf_Body) async throws -> Envelope {
+        let stamp = stamper.next()
+        for attempt in 1...settings.attempts {
+            guard !closed else { throw Failure.closed }
+            if attempt > 1 {
+                try await reopen()
+            }
+            replies[stamp.messageID] = .expected
+            try await currentSocket().send(Message([WireCodec.encode(Envelope(body, from: stamp))]))
+            if let reply = try await awaitReply(to: stamp.messageID) { return reply }
+        }
+        throw Failure.unanswered(messageID: stamp.messageID, attempts: settings.attempts)
+    }
+
+    /// Sends a message that needs no reply (a heartbeat, a location, an answer to an offer).
+    public func send(_ body: Envelope.OneOf_Body) async throws {
+        guard !closed else { throw Failure.closed }
+        try await currentSocket().send(Message([WireCodec.encode(Envelope(body, from: stamper.next()))]))
+    }
+
+    /// Says goodbye and closes the socket.
+    public func close(reason: String = "done") async {
+        guard !closed else { return }
+        try? await send(.goodbye(Goodbye.with { $0.reason = reason }))
+        closed = true
+        reader?.cancel()
+        await socket?.close()
+        socket = nil
+        inbox.finish()
+        for (_, slot) in replies { if case .waiting(let continuation) = slot { continuation.resume(throwing: Failure.closed) } }
+        replies = [:]
+    }
+
+    // MARK: Internals
+
+    private func currentSocket() async throws -> Socket {
+        if let socket { return socket }
+        let opened = try await transport.socket(.dealer)
+        try await opened.connect(endpoint)
+        socket = opened
+        generation += 1
+        let generation = generation
+        reader = Task { [weak self] in
+            do {
+                for try await batch in opened.batches() { await self?.deliver(batch, generation: generation) }
+            } catch {}
+        }
+        return opened
+    }
+
+    /// Drops the socket and whatever it queues, opens another, and says Hello again on it (a new
+    /// socket is a new peer to dispatch's ROUTER; the same session id resumes the session).
+    private func reopen() async throws {
+        reconnects += 1
+        reader?.cancel()
+        await socket?.close()
+        socket = nil
+        let socket = try await currentSocket()
+        let stamp = stamper.next()
+        replies[stamp.messageID] = .expected
+        try await socket.send(Message([WireCodec.encode(Envelope(.hello(hello), from: stamp))]))
+        _ = try await awaitReply(to: stamp.messageID)
+    }
+
+    private func deliver(_ batch: [Message], generation: Int) {
+        guard generation == self.generation else { return }
+        for message in batch {
+            // Dispatch never sends what a DEALER cannot decode; anything else is dropped.
+            guard let envelope = try? Frames.direct(message.frames) else { continue }
+            switch replies[envelope.inReplyTo] {
+            case .expected?: replies[envelope.inReplyTo] = .arrived(envelope)
+            case .waiting(let continuation)?:
+                replies[envelope.inReplyTo] = nil
+                continuation.resume(returning: envelope)
+            case .arrived?, nil:
+                if envelope.inReplyTo.isEmpty { inbox.yield(envelope) }
+            }
+        }
+    }
+
+    /// The reply to `messageID`, or `nil` after the timeout.
+    private func awaitReply(to messageID: String) async throws -> Envelope? {
+        try await withThrowingTaskGroup(of: Envelope?.self) { group in
+            group.addTask { try await self.reply(to: messageID) }
+            group.addTask {
+                try await Task.sleep(for: self.settings.timeout)
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            if first == nil { abandon(messageID) }
+            group.cancelAll()
+            return first
+        }
+    }
+
+    private func reply(to messageID: String) async throws -> Envelope {
+        if case .arrived(let envelope)? = replies[messageID] {
+            replies[messageID] = nil
+            return envelope
+        }
+        // Abandoned already (timed out before this waiter got here): nobody would resume it.
+        guard case .expected? = replies[messageID] else { throw CancellationError() }
+        return try await withCheckedThrowingContinuation { continuation in
+            replies[messageID] = .waiting(continuation)
+        }
+    }
+
+    /// Gives up on a reply: a waiting receiver is released, a late reply will be ignored.
+    private func abandon(_ messageID: String) {
+        if case .waiting(let continuation)? = replies[messageID] { continuation.resume(throwing: CancellationError()) }
+        replies[messageID] = nil
+    }
+}

@@ -1,0 +1,112 @@
+import City
+import Foundation
+import Testing
+import TestSupport
+import RideDispatch
+import Wire
+import ZeroMQ
+@testable import DispatchService
+@testable import SessionClient
+
+@Suite("Session client: replies, incoming messages, Lazy Pirate retries")
+struct SessionClientTests {
+    static let hello = Hello.with { $0.role = .drivers; $0.sessionID = "drivers-1" }
+
+    @Test("Against the real dispatch server: Welcome, a quote as the reply, an offer among incoming messages")
+    func withDispatch() async throws {
+        try await within(20) {
+            let transport = try Transport(name: "client-test")
+            var options = SocketOptions()
+            options.routerMandatory = true
+            let router = try await transport.socket(.router, options: options)
+            let endpoint = try await router.bind("inproc://dispatch-\(UInt32.random(in: 0...UInt32.max))")
+            let city = GridCity(width: 2_000, height: 2_000, blockLength: 250, speedKmh: 36)
+            let graph = city.build()
+            let server = DispatchServer(hierarchy: ContractionHierarchy(graph: graph), configuration: DispatchConfiguration(),
+                                        router: router, bus: try await transport.socket(.pub), speed: 1)
+            let serving = Task { try await server.run() }
+            func at(_ node: Int) -> LatLon { LatLon.with { $0.lat = graph.positions[node].lat; $0.lon = graph.positions[node].lon } }
+
+            let client = SessionClient(transport: transport, endpoint: endpoint, hello: Self.hello)
+            let welcome = try await client.connect()
+            #expect(welcome.sessionID == "drivers-1")
+            let quote = try await client.request(.quoteRequest(QuoteRequest.with { $0.riderID = "r"; $0.pickup = at(0); $0.dropoff = at(40) }))
+            #expect(quote.quote.distanceM == 2_000)
+            try await client.send(.driverOnline(DriverOnline.with { $0.driverID = "d-1"; $0.location = at(1) }))
+            _ = try await client.request(.rideRequest(Wire.RideRequest.with { $0.requestID = "q"; $0.riderID = "r"; $0.pickup = at(2); $0.dropoff = at(40) }))
+            var offer: Wire.Offer?
+            for await message in client.incoming {
+                if case .offer(let received)? = message.body { offer = received; break }
+            }
+            #expect(offer?.driverID == "d-1")
+            #expect(await client.reconnects == 0)
+            await client.close()
+            await server.stop()
+            try await serving.value
+            await transport.shutdown()
+        }
+    }
+
+    @Test("A request left unanswered is sent again on a new socket, after a new Hello, with the same message id")
+    func lazyPirate() async throws {
+        try await within(20) {
+            let transport = try Transport(name: "pirate-test")
+            let router = try await transport.socket(.router)
+            let endpoint = try await router.bind("inproc://lossy-\(UInt32.random(in: 0...UInt32.max))")
+            // A dispatch that loses the first copy of every request (as a crashed-and-restarted one would).
+            let lossy = Task {
+                var seen: [String] = []
+                var log: [String] = []
+                while !Task.isCancelled {
+                    guard let message = try? await router.receive(), let request = try? Frames.Routed(frames: message.frames) else { return log }
+                    let id = request.envelope.messageID
+                    log.append(request.envelope.bodyName + " " + id)
+                    if !seen.contains(id) { seen.append(id); continue }
+                    let body: Envelope.OneOf_Body = if case .hello? = request.envelope.body {
+                        .welcome(Welcome.with { $0.sessionID = "drivers-1" })
+                    } else {
+                        .requestReceived(RequestReceived.with { $0.requestID = "q" })
+                    }
+                    var stamper = SequenceStamper(sender: "lossy")
+                    let reply = Envelope(body, from: stamper.next(), inReplyTo: id)
+                    try? await router.send(Message(Frames.Routed(peer: request.peer, envelope: reply).frames))
+                    if log.count >= 6 { return log }
+                }
+                return log
+            }
+            var settings = SessionClient.Settings()
+            settings.timeout = .milliseconds(200)
+            settings.attempts = 3
+            let client = SessionClient(transport: transport, endpoint: endpoint, hello: Self.hello, settings: settings)
+            try await client.connect()
+            let reply = try await client.request(.rideRequest(Wire.RideRequest.with { $0.requestID = "q" }))
+            #expect(reply.requestReceived.requestID == "q")
+            #expect(await client.reconnects == 2, "one for the Hello, one for the request")
+            let log = await lossy.value
+            // Hello lost, Hello again (same id) answered; request lost; on the new socket a Hello
+            // (lost, then its reply is not awaited twice) and the request again with its first id.
+            let requests = log.filter { $0.hasPrefix("rideRequest") }
+            #expect(requests.count == 2 && requests[0] == requests[1], "\(log)")
+            await client.close()
+            await transport.shutdown()
+        }
+    }
+
+    @Test("Nobody answering is an error naming the request, after every attempt")
+    func unanswered() async throws {
+        try await within(20) {
+            let transport = try Transport(name: "silent-test")
+            let router = try await transport.socket(.router)
+            let endpoint = try await router.bind("inproc://silent-\(UInt32.random(in: 0...UInt32.max))")
+            var settings = SessionClient.Settings()
+            settings.timeout = .milliseconds(100)
+            settings.attempts = 2
+            let client = SessionClient(transport: transport, endpoint: endpoint, hello: Self.hello, settings: settings)
+            let error = await #expect(throws: SessionClient.Failure.self) { try await client.connect() }
+            #expect(error == .unanswered(messageID: "drivers-1:1", attempts: 2))
+            await client.close()
+            await router.close()
+            await transport.shutdown()
+        }
+    }
+}
