@@ -61,7 +61,13 @@ public final class DispatchDesk {
         sessions[sessionID]!.lastHeard = time
         // Without a message id a request cannot be told from its retry: it is simply done.
         let key = envelope.messageID.isEmpty ? nil : sessionID + "/" + envelope.messageID
-        if let key, let replies = memory.replies(to: key) { return replies }
+        if let key, let replies = memory.replies(to: key) {
+            // A retry may come over a new socket (Lazy Pirate): the answer goes where it came from.
+            return replies.map { reply in
+                if case .toPeer(_, let body, let inReplyTo) = reply { return .toPeer(peer: peer, body: body, inReplyTo: inReplyTo) }
+                return reply
+            }
+        }
         var replies: [Outgoing]
         do {
             replies = try handle(envelope, session: sessionID, peer: peer, at: time)

@@ -137,6 +137,24 @@ struct DeskTests {
         #expect(fixture.desk.engine.unfinishedRequests.count == 1)
     }
 
+    /// Found while writing the Lazy Pirate client: a retry over a new socket was answered to the
+    /// old socket's identity, which no longer exists.
+    @Test("A retry over a new socket, after Hello again, is answered to the new socket")
+    func retryAfterReconnect() {
+        var fixture = DeskFixture()
+        fixture.openSessions()
+        let ride = Envelope(.rideRequest(Wire.RideRequest.with {
+            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 1); $0.dropoff = fixture.at(5, 5)
+        }), from: fixture.riders.next())
+        _ = fixture.desk.receive(ride, from: DeskFixture.ridersPeer, at: 1)
+        let newPeer: [UInt8] = [9]
+        _ = fixture.desk.receive(Envelope(.hello(Hello.with { $0.role = .riders; $0.sessionID = "riders-1" }), from: fixture.riders.next()),
+                                 from: newPeer, at: 2)
+        let again = fixture.desk.receive(ride, from: newPeer, at: 3)
+        #expect(bodies(again, to: newPeer).count == 1 && bodies(again, to: DeskFixture.ridersPeer).isEmpty)
+        #expect(fixture.desk.engine.unfinishedRequests.count == 1)
+    }
+
     /// Found in review: a client that leaves message ids empty had every message after its first
     /// answered as a "retry" of it.
     @Test("Messages without a message id are each done, not taken for retries")
