@@ -54,6 +54,7 @@ struct DispatchProcessTests {
         try """
         name: small
         city: { grid: { width_m: 2000, height_m: 2000, block_m: 250, speed_kmh: 36 } }
+        dispatch: { strategy: on-arrival }
         drivers: { per_process: 1 }
         riders: { demand: { synthetic: { peak_per_hour: 10 } } }
         """.write(to: topology, atomically: true, encoding: .utf8)
@@ -71,7 +72,8 @@ struct DispatchProcessTests {
 
         let dispatch = try RoleProcess(["dispatch", "--topology", topology.path, "--sessions", "ipc://" + sessions, "--bus", "ipc://" + bus, "--speed", "10"])
 
-        try await within(30) {
+        // A hang guard only: starting processes under a sanitizer on a busy machine takes time.
+        try await within(120) {
             try await RoleProcess.waitForSockets([sessions, bus])
             let transport = try Transport(name: "client-io")
             let dealer = try await transport.socket(.dealer)
@@ -109,7 +111,7 @@ struct DispatchProcessTests {
         let (busIn, busOut, sessions) = (directory.appendingPathComponent("in").path, directory.appendingPathComponent("out").path,
                                          directory.appendingPathComponent("s").path)
         let bus = try RoleProcess(["bus", "--topology", topology.path, "--publish", "ipc://" + busIn, "--subscribe", "ipc://" + busOut])
-        try await within(30) {
+        try await within(120) {
             try await RoleProcess.waitForSockets([busIn, busOut])
             let dispatch = try RoleProcess(["dispatch", "--topology", topology.path, "--sessions", "ipc://" + sessions, "--publish-to", "ipc://" + busIn])
             try await RoleProcess.waitForSockets([sessions])
