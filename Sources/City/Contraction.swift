@@ -47,18 +47,19 @@ struct Contraction {
         var down = [[ContractionArc]](repeating: [], count: n)
         var shortcutCount = 0
         var queue = Heap<Prioritised>()
-        for node in 0..<n { queue.insert(Prioritised(priority: priority(of: node), node: Int32(node))) }
+        for node in 0..<n { queue.insert(Prioritised(priority: priority(of: node, adding: shortcutsFor(node).count), node: Int32(node))) }
         var order: Int32 = 0
         while let next = queue.popMin() {
             let node = Int(next.node)
             if contracted[node] { continue }
-            // Lazy update: a node whose priority grew since it was queued goes back in.
-            let current = priority(of: node)
+            // Lazy update: a node whose priority grew since it was queued goes back in. The
+            // shortcuts found for the check are the ones contracting it adds.
+            let shortcuts = shortcutsFor(node)
+            let current = priority(of: node, adding: shortcuts.count)
             if let top = queue.min, current > top.priority {
                 queue.insert(Prioritised(priority: current, node: next.node))
                 continue
             }
-            let shortcuts = shortcutsFor(node)
             rank[node] = order
             order += 1
             up[node] = outgoing[node]
@@ -84,7 +85,7 @@ struct Contraction {
                 let index = Int(neighbour)
                 deletedNeighbours[index] += 1
                 level[index] = max(level[index], level[node] + 1)
-                queue.insert(Prioritised(priority: priority(of: index), node: neighbour))
+                queue.insert(Prioritised(priority: priority(of: index, adding: shortcutsFor(index).count), node: neighbour))
             }
         }
         return Result(rank: rank, up: up, down: down, shortcuts: shortcutCount)
@@ -106,8 +107,7 @@ struct Contraction {
 
     /// Edge difference (shortcuts added minus arcs removed), plus how many neighbours are already
     /// gone and how deep the node would sit: spreads contraction evenly over the city.
-    private mutating func priority(of node: Int) -> Int {
-        let added = shortcutsFor(node).count
+    private func priority(of node: Int, adding added: Int) -> Int {
         let removed = outgoing[node].count + incoming[node].count
         return 2 * (added - removed) + Int(deletedNeighbours[node]) + Int(level[node])
     }

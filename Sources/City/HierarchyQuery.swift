@@ -27,7 +27,6 @@ public final class HierarchyQuery: RoutePlanner {
 
     public func route(from start: Int, to end: Int) -> Route? {
         guard let millis = search(from: start, to: end) else { return nil }
-        var nodes = [meeting]
         // Back from the meeting node to the start over the forward search's parents...
         var node = meeting
         var arcs: [(from: Int, to: Int, via: Int)] = []
@@ -36,7 +35,7 @@ public final class HierarchyQuery: RoutePlanner {
             arcs.append((parent, node, Int(hierarchy.up.via[Int(forward.parentArc[node])])))
             node = parent
         }
-        nodes = [start]
+        var nodes = [start]
         for arc in arcs.reversed() { unpack(arc, into: &nodes) }
         // ...then on from the meeting node to the end over the backward search's.
         node = meeting

@@ -96,6 +96,7 @@ public final class PathFinder: RoutePlanner {
             parentEdge[Int(node)] = -1
         }
         touched.removeAll(keepingCapacity: true)
-        queue = Heap()
+        // Draining keeps the heap's storage; a new heap would allocate on every query.
+        while queue.popMin() != nil {}
     }
 }

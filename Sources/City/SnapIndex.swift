@@ -68,7 +68,6 @@ public struct SnapIndex: Sendable {
         Int((value - minimum) / size)
     }
 
-    /// The nearest point on the road network to `position`.
     /// The road node nearest along the nearest edge (its nearer end), and how far the position is
     /// from that edge: where a ride asked for at `position` starts or ends.
     public func nearestNode(to position: GeoPoint) -> (node: Int, distance: Double) {
@@ -76,6 +75,7 @@ public struct SnapIndex: Sendable {
         return (found.fraction < 0.5 ? Int(edgeSource[found.edge]) : Int(graph.edgeTarget[found.edge]), found.distance)
     }
 
+    /// The nearest point on the road network to `position`.
     public func snap(_ position: GeoPoint) -> Snap {
         let p = projection.project(position)
         let cx = max(0, min(columns - 1, Self.cell(p.x, minX, cellSize)))

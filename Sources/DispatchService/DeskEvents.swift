@@ -9,7 +9,6 @@ extension DispatchDesk {
         for timed in events {
             switch timed.event {
             case .requested(let id, let request, let quote):
-                requestedAt[id] = max(timed.time, request.pickupAt ?? timed.time)
                 out.append(bus(Topic.dispatchRequest, .requestCreated, request: id) {
                     $0.location = WireMapping.latLon(self.engine.graph.positions[request.origin])
                     $0.fareCents = Int64(quote.priceCents)
@@ -66,11 +65,10 @@ extension DispatchDesk {
                 }))
             case .pickedUp(let id, let driver):
                 out += toRider(id, state: .onTrip, driver: driver) { _ in }
-                let waited = timed.time - (requestedAt[id] ?? timed.time)
+                let waited = timed.time - (engine.wantedFrom(id) ?? timed.time)
                 out.append(bus(Topic.dispatchRequest, .tripStarted, request: id, driver: driver) { $0.pickupWaitS = UInt32(max(0, waited).rounded()) })
             case .finished(let id, let outcome, let driver):
                 offers = offers.filter { $0.value.request != id }
-                requestedAt[id] = nil
                 switch outcome {
                 case .completed(let fare):
                     out += toRider(id, state: .completed, driver: driver) { $0.fareCents = Int64(fare.riderPaysCents) }

@@ -4,7 +4,6 @@ import Wire
 struct DeskSession {
     let id: String
     var peer: [UInt8]
-    let role: Role
     var lastHeard: Double
     /// Riders and drivers whose messages came through this session.
     var riders: Set<String> = []

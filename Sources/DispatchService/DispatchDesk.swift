@@ -31,8 +31,6 @@ public final class DispatchDesk {
     var sessionOfRider: [String: String] = [:]
     var sessionOfDriver: [String: String] = [:]
     var offers: [String: (request: RequestID, driver: DriverID)] = [:]
-    /// When each open request was asked for (or is scheduled for), for pickup waits.
-    var requestedAt: [RequestID: Double] = [:]
     var memory: ReplyMemory
     var quotes = 0
     /// Envelopes refused as not understood (wrong version, unknown session, bad values).
@@ -135,7 +133,7 @@ public final class DispatchDesk {
             sessionOfPeer[peer] = hello.sessionID
             return [welcome]
         }
-        sessions[hello.sessionID] = DeskSession(id: hello.sessionID, peer: peer, role: hello.role, lastHeard: time)
+        sessions[hello.sessionID] = DeskSession(id: hello.sessionID, peer: peer, lastHeard: time)
         sessionOfPeer[peer] = hello.sessionID
         return [welcome, .publish(topic: Topic.dispatchSession, event: Wire.DispatchEvent.with {
             $0.kind = .sessionOpened

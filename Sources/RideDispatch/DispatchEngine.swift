@@ -35,10 +35,7 @@ public final class DispatchEngine {
         let projection = LocalProjection(origin: graph.positions[0])
         nodeXY = graph.positions.map { projection.project($0) }
         surge = SurgeBoard(zoneCount: zones.zoneCount)
-        switch configuration.strategy {
-        case .greedyOnArrival: nextMatching = nil
-        case .greedy(let interval), .batched(let interval): nextMatching = interval
-        }
+        nextMatching = configuration.strategy.period
         if case .towardUnmetDemand(let interval, _) = configuration.rebalancing { nextRebalancing = interval }
     }
 
@@ -86,8 +83,11 @@ public final class DispatchEngine {
     }
     /// The request as submitted.
     public func request(_ id: RequestID) -> RideRequest? { requests[id]?.request }
-    public var waitingCount: Int { waiting.count }
-    public var scheduledCount: Int { scheduled.count }
+    /// When the rider wanted to be picked up from: the time of the request, or its scheduled
+    /// pickup if later. Pickup waits count from here.
+    public func wantedFrom(_ id: RequestID) -> Double? {
+        requests[id].map { max($0.requestedAt, $0.request.pickupAt ?? $0.requestedAt) }
+    }
     /// Requests submitted and not yet ended.
     public private(set) var unfinishedCount = 0
     public var driverCount: Int { drivers.count }
@@ -140,12 +140,18 @@ public final class DispatchEngine {
     /// A price and pickup estimate, without asking for the ride; `nil` when no road leads from
     /// the origin to the destination.
     public func quote(from origin: Int, to destination: Int, product: RideRequest.Product = .standard, now time: Double) -> Quote? {
+        advanceClock(time)
+        return price(from: origin, to: destination, product: product, estimatingPickup: true)
+    }
+
+    /// The upfront price of a ride; the pickup estimate (routes from the nearest idle drivers) is
+    /// only worked out for a quote, since a submitted request is matched right after.
+    private func price(from origin: Int, to destination: Int, product: RideRequest.Product, estimatingPickup: Bool) -> Quote? {
         guard graph.positions.indices.contains(origin), graph.positions.indices.contains(destination),
               let trip = planner.route(from: origin, to: destination) else { return nil }
-        advanceClock(time)
         let multiplier = surge.multiplier[zones.zone(of: origin)]
         let price = configuration.pricing.priceCents(metres: trip.length, seconds: trip.time, surge: multiplier, product: product)
-        let pickup = nearestAvailable(to: origin, excluding: []).first.map(\.seconds)
+        let pickup = estimatingPickup ? nearestAvailable(to: origin, excluding: []).first.map(\.seconds) : nil
         return Quote(priceCents: price, surge: multiplier, pickupETA: pickup, tripSeconds: trip.time, tripMetres: trip.length)
     }
 
@@ -158,7 +164,7 @@ public final class DispatchEngine {
         advanceClock(time)
         unfinishedCount += 1
         surge.record(zone: zones.zone(of: request.origin), at: now)
-        guard let quote = quote(from: request.origin, to: request.destination, product: request.product, now: now) else {
+        guard let quote = price(from: request.origin, to: request.destination, product: request.product, estimatingPickup: false) else {
             let unroutable = Quote(priceCents: 0, surge: 1, pickupETA: nil, tripSeconds: 0, tripMetres: 0)
             requests[request.id] = RequestRecord(request: request, quote: unroutable, requestedAt: now, phase: .waiting, waitingSince: now)
             emit(.requested(request.id, request, unroutable))
@@ -262,12 +268,12 @@ public final class DispatchEngine {
     public func advance(to time: Double) {
         advanceClock(time)
         var changed = false
-        for id in drivers.keys.sorted() {
-            if let offer = drivers[id]!.offer, offer.expires <= now {
-                withdraw(offer, from: id, timedOut: true)
-                publishState(of: id)
-                changed = true
-            }
+        // Only the expired offers are sorted (for a deterministic order), not every driver.
+        let expired = drivers.values.compactMap { record in record.offer.flatMap { $0.expires <= now ? (record.id, $0) : nil } }
+        for (id, offer) in expired.sorted(by: { $0.0 < $1.0 }) {
+            withdraw(offer, from: id, timedOut: true)
+            publishState(of: id)
+            changed = true
         }
         for id in scheduled.sorted() {
             let record = requests[id]!
@@ -289,12 +295,11 @@ public final class DispatchEngine {
         updateSurge()
         if let due = nextRebalancing, due <= now, case .towardUnmetDemand(let interval, let moves) = configuration.rebalancing {
             rebalance(maxMoves: moves)
-            nextRebalancing = due + interval * ((now - due) / interval + 1).rounded(.down)
+            nextRebalancing = Self.nextTime(after: due, every: interval, now: now)
         }
         if let due = nextMatching, due <= now {
             match()
-            let interval = configuration.strategy.period!
-            nextMatching = due + interval * ((now - due) / interval + 1).rounded(.down)
+            nextMatching = Self.nextTime(after: due, every: configuration.strategy.period!, now: now)
         } else if changed {
             matchIfOnArrival()
         }
@@ -373,6 +378,12 @@ public final class DispatchEngine {
         let leg = Leg(number: drivers[id]!.legsIssued, timeline: RouteTimeline(route: route, departure: from.time, graph: graph), stop: stop)
         drivers[id]!.leg = leg
         emit(.drive(id, leg))
+    }
+
+    /// The first time after `now` on the schedule `due`, `due + interval`, … (rounds missed while
+    /// nothing called ``advance(to:)`` are skipped, not run late one after another).
+    static func nextTime(after due: Double, every interval: Double, now: Double) -> Double {
+        due + interval * ((now - due) / interval + 1).rounded(.down)
     }
 
     func matchIfOnArrival() {

@@ -1,14 +1,14 @@
 import City
 
-/// A driver who could take a request, and how: the plan they would follow and how soon they
-/// would reach the rider.
-/// An idle driver where they can start from, and in how many seconds.
+/// A driver where they can start something new from, and when they are there.
 struct PlacedDriver {
     let id: DriverID
     let node: Int
-    let lead: Double
+    let time: Double
 }
 
+/// A driver who could take a request, and how: the plan they would follow and how soon they
+/// would reach the rider.
 struct Candidate {
     let driver: DriverID
     let seconds: Double
@@ -23,7 +23,7 @@ extension DispatchEngine {
         let nearest = nearestByLine(pool ?? availablePlaced(), to: node, excluding: excluded,
                                     limit: limit ?? configuration.candidatesPerRequest)
         return nearest.compactMap { placed -> (driver: DriverID, seconds: Double)? in
-            guard let seconds = planner.travelTime(from: placed.node, to: node).map({ $0 + placed.lead }),
+            guard let seconds = planner.travelTime(from: placed.node, to: node).map({ $0 + (placed.time - now) }),
                   seconds <= configuration.maxPickupSeconds else { return nil }
             return (placed.id, seconds)
         }
@@ -46,22 +46,10 @@ extension DispatchEngine {
         return nearest.map(\.placed)
     }
 
-    /// Where each of `ids` can start from, and in how many seconds.
-    func placedDrivers(_ ids: [DriverID]) -> [PlacedDriver] {
-        ids.map { id in
-            let position = drivers[id]!.position(at: now)
-            return PlacedDriver(id: id, node: position.node, lead: position.time - now)
-        }
-    }
-
     /// Available drivers where they can start from, in no particular order: every choice among
     /// them breaks ties by driver id, so the dictionary's order never shows.
     func availablePlaced() -> [PlacedDriver] {
-        drivers.values.compactMap { record in
-            guard record.isAvailable else { return nil }
-            let position = record.position(at: now)
-            return PlacedDriver(id: record.id, node: position.node, lead: position.time - now)
-        }
+        drivers.values.compactMap { $0.isAvailable ? $0.placed(at: now) : nil }
     }
 
     /// Every driver who could take `request` now: nearest idle ones, and for POOL, drivers
@@ -77,22 +65,22 @@ extension DispatchEngine {
         if request.product == .pool {
             // Only the nearest sharing drivers are worth the dozens of route queries an insertion costs.
             for driver in nearestByLine(sharing, to: request.origin, excluding: record.declinedBy, limit: configuration.candidatesPerRequest) {
-                var insertion = PoolInsertion(engine: self, driver: driver.id, request: id)
+                var insertion = PoolInsertion(engine: self, driver: driver, request: id)
                 if let fit = insertion.best() { found.append(fit) }
             }
         }
         return found.sorted { ($0.seconds, $0.driver) < ($1.seconds, $1.driver) }
     }
 
-    /// Drivers whose whole plan is shared rides with a seat left and no offer pending.
-    func sharingDrivers() -> [DriverID] {
-        drivers.values.filter { record in
-            guard record.online, record.offer == nil, !record.stops.isEmpty else { return false }
+    /// Drivers whose whole plan is shared rides with a seat left and no offer pending, where they
+    /// can start from (in no particular order, as with ``availablePlaced()``).
+    func sharingPlaced() -> [PlacedDriver] {
+        drivers.values.compactMap { record in
+            guard record.online, record.offer == nil, !record.stops.isEmpty else { return nil }
             let riders = Set(record.stops.map(\.request))
-            return riders.count < configuration.poolCapacity
-                && riders.allSatisfy { requests[$0]!.request.product == .pool }
+            guard riders.count < configuration.poolCapacity, riders.allSatisfy({ requests[$0]!.request.product == .pool }) else { return nil }
+            return record.placed(at: now)
         }
-        .map(\.id).sorted()
     }
 
     /// One matching round with the configured strategy: offers for waiting requests.
@@ -101,7 +89,7 @@ extension DispatchEngine {
             .sorted { (requests[$0]!.waitingSince, $0) < (requests[$1]!.waitingSince, $1) }
         guard !open.isEmpty else { return }
         let idle = availablePlaced()
-        let sharing = open.contains { requests[$0]!.request.product == .pool } ? placedDrivers(sharingDrivers()) : []
+        let sharing = open.contains { requests[$0]!.request.product == .pool } ? sharingPlaced() : []
         guard !idle.isEmpty || !sharing.isEmpty else { return }
         switch configuration.strategy {
         case .greedyOnArrival, .greedy:

@@ -3,18 +3,20 @@
 /// the detour limit; the fit that finishes the plan soonest wins.
 struct PoolInsertion {
     let engine: DispatchEngine
-    let driver: DriverID
+    let driver: PlacedDriver
     let request: RequestID
     private var travel: [Int64: Double] = [:]
 
-    init(engine: DispatchEngine, driver: DriverID, request: RequestID) {
+    init(engine: DispatchEngine, driver: PlacedDriver, request: RequestID) {
         self.engine = engine
         self.driver = driver
         self.request = request
     }
 
     mutating func best() -> Candidate? {
-        let record = engine.drivers[driver]!
+        let record = engine.drivers[driver.id]!
+        let aboard = record.aboard
+        let start = (node: driver.node, time: driver.time)
         let new = engine.requests[request]!.request
         let pickup = Stop(.pickup, request, at: new.origin)
         let dropoff = Stop(.dropoff, request, at: new.destination)
@@ -24,9 +26,9 @@ struct PoolInsertion {
                 var plan = record.stops
                 plan.insert(dropoff, at: j)
                 plan.insert(pickup, at: i)
-                guard let outcome = evaluate(plan, aboard: record.aboard, from: record.position(at: engine.now)) else { continue }
+                guard let outcome = evaluate(plan, aboard: aboard, from: start) else { continue }
                 if best == nil || outcome.finish < best!.finish {
-                    best = (outcome.finish, Candidate(driver: driver, seconds: outcome.pickup - engine.now, plan: plan))
+                    best = (outcome.finish, Candidate(driver: driver.id, seconds: outcome.pickup - engine.now, plan: plan))
                 }
             }
         }

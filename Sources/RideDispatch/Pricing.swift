@@ -51,7 +51,8 @@ public struct Fare: Sendable, Equatable {
 public struct Quote: Sendable, Equatable {
     public let priceCents: Int
     public let surge: Double
-    /// Seconds until the nearest idle driver could arrive, if any is within reach.
+    /// Seconds until the nearest idle driver could arrive, if any is within reach (estimated for
+    /// quotes; `nil` in the quote recorded with a submitted request, which is matched instead).
     public let pickupETA: Double?
     /// The direct route's time in seconds and length in metres.
     public let tripSeconds: Double

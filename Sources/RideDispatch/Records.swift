@@ -65,6 +65,12 @@ struct DriverRecord {
     /// Idle and free to be offered a ride (repositioning drivers are).
     var isAvailable: Bool { online && stops.isEmpty && offer == nil }
 
+    /// The driver where they can start something new at `time`, for matching.
+    func placed(at time: Double) -> PlacedDriver {
+        let start = position(at: time)
+        return PlacedDriver(id: id, node: start.node, time: start.time)
+    }
+
     /// Where the driver can start something new at `time`: the next node ahead on their leg (and
     /// when they reach it), or where they stand.
     func position(at time: Double) -> (node: Int, time: Double) {

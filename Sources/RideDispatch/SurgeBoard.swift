@@ -38,7 +38,7 @@ extension DispatchEngine {
     /// between 1 and the configured maximum; publishes the zones that changed.
     func updateSurge() {
         guard let due = surge.nextUpdate, due <= now else { return }
-        surge.nextUpdate = due + SurgeBoard.updateInterval * ((now - due) / SurgeBoard.updateInterval + 1).rounded(.down)
+        surge.nextUpdate = Self.nextTime(after: due, every: SurgeBoard.updateInterval, now: now)
         let demand = surge.demand(now: now, window: configuration.surgeWindowSeconds, zoneCount: zones.zoneCount)
         let supply = idleSupply()
         for zone in 0..<zones.zoneCount {

@@ -11,8 +11,8 @@ public struct RiderBehaviour: Sendable, Equatable {
     public var scheduledShare: Double
     public var bookedAhead: ClosedRange<Double>
 
-    public init(patience: ClosedRange<Double> = 300...900, poolShare: Double = 0.15,
-                scheduledShare: Double = 0.05, bookedAhead: ClosedRange<Double> = 1_200...3_600) {
+    public init(patience: ClosedRange<Double>, poolShare: Double, scheduledShare: Double,
+                bookedAhead: ClosedRange<Double> = 1_200...3_600) {
         self.patience = patience
         self.poolShare = poolShare
         self.scheduledShare = scheduledShare
@@ -25,7 +25,7 @@ public struct DriverBehaviour: Sendable, Equatable {
     public var acceptance: ClosedRange<Double>
     public var responseSeconds: ClosedRange<Double>
 
-    public init(acceptance: ClosedRange<Double> = 0.8...1, responseSeconds: ClosedRange<Double> = 2...12) {
+    public init(acceptance: ClosedRange<Double>, responseSeconds: ClosedRange<Double>) {
         self.acceptance = acceptance
         self.responseSeconds = responseSeconds
     }
@@ -35,8 +35,8 @@ extension Scenario {
     /// A scenario on any road graph: `driverCount` drivers starting where rides start (drawn
     /// from the trips' origins), the rides given, riders and drivers behaving as described.
     public static func city(name: String, graph: RoadGraph, driverCount: Int, trips: [TripDemand], duration: Double,
-                            dispatch: DispatchConfiguration, riders: RiderBehaviour = RiderBehaviour(),
-                            drivers behaviour: DriverBehaviour = DriverBehaviour(), seed: UInt64) -> Scenario {
+                            dispatch: DispatchConfiguration, riders: RiderBehaviour,
+                            drivers behaviour: DriverBehaviour, seed: UInt64) -> Scenario {
         var random = SeededGenerator(seed: seed)
         let drivers = (0..<driverCount).map { index in
             SimulatedDriver(id: DriverID(index),

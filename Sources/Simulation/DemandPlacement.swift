@@ -24,7 +24,7 @@ public struct DemandPlacement {
         node(near: point).map { index.graph.positions[$0] }
     }
 
-    public func place(_ trips: [DemandTrip], patienceSeconds: Double? = nil) -> (trips: [TripDemand], leftOut: [String: Int]) {
+    public func place(_ trips: [DemandTrip]) -> (trips: [TripDemand], leftOut: [String: Int]) {
         var placed: [TripDemand] = []
         var leftOut: [String: Int] = [:]
         for trip in trips {
@@ -34,7 +34,7 @@ public struct DemandPlacement {
                 continue
             }
             guard origin != destination else { leftOut["origin and destination at one node", default: 0] += 1; continue }
-            placed.append(TripDemand(time: trip.time, origin: origin, destination: destination, patienceSeconds: patienceSeconds))
+            placed.append(TripDemand(time: trip.time, origin: origin, destination: destination))
         }
         return (placed, leftOut)
     }

@@ -14,6 +14,9 @@ public struct SimulationResult: Sendable {
     /// Dispatch events processed, and the simulated time the run ended at.
     public let eventCount: Int
     public let endTime: Double
+
+    /// No invariant broke and every request ended.
+    public var invariantsHeld: Bool { violations.isEmpty && unfinished.isEmpty }
 }
 
 /// A discrete-event runner of the dispatch engine with simulated drivers and riders as plain

@@ -25,6 +25,25 @@ public struct Topology: Sendable {
     public var features: [String: Bool]
     public var endpoints: Endpoints
 
+    /// A topology built in code (the YAML reader builds one the same way); silent keys of a file
+    /// get these defaults.
+    public init(name: String, file: String = "", city: CitySource, speed: Double = 60, duration: Double = 3_600,
+                startSecondOfDay: Double = 8 * 3_600, seed: UInt64 = 1, dispatch: DispatchConfiguration = DispatchConfiguration(),
+                drivers: DriverPlan, riders: RiderPlan, features: [String: Bool] = [:], endpoints: Endpoints = Endpoints()) {
+        self.name = name
+        self.file = file
+        self.city = city
+        self.speed = speed
+        self.duration = duration
+        self.startSecondOfDay = startSecondOfDay
+        self.seed = seed
+        self.dispatch = dispatch
+        self.drivers = drivers
+        self.riders = riders
+        self.features = features
+        self.endpoints = endpoints
+    }
+
     /// Where the streets come from.
     public enum CitySource: Sendable, Equatable {
         /// An OpenStreetMap file (XML, gzip or PBF), as an absolute path.
@@ -39,6 +58,14 @@ public struct Topology: Sendable {
         public var acceptance: ClosedRange<Double>
         public var responseSeconds: ClosedRange<Double>
         public var total: Int { processes * perProcess }
+
+        public init(processes: Int = 1, perProcess: Int = 100, acceptance: ClosedRange<Double> = 0.8...1,
+                    responseSeconds: ClosedRange<Double> = 2...12) {
+            self.processes = processes
+            self.perProcess = perProcess
+            self.acceptance = acceptance
+            self.responseSeconds = responseSeconds
+        }
     }
 
     /// The rider processes, demand, and how riders behave.
@@ -48,6 +75,15 @@ public struct Topology: Sendable {
         public var patienceSeconds: ClosedRange<Double>
         public var poolShare: Double
         public var scheduledShare: Double
+
+        public init(processes: Int = 1, demand: DemandSource, patienceSeconds: ClosedRange<Double> = 300...900,
+                    poolShare: Double = 0.15, scheduledShare: Double = 0.05) {
+            self.processes = processes
+            self.demand = demand
+            self.patienceSeconds = patienceSeconds
+            self.poolShare = poolShare
+            self.scheduledShare = scheduledShare
+        }
     }
 
     /// Where rides come from.
@@ -71,6 +107,12 @@ public struct Topology: Sendable {
         public var host: String
         /// For tcp: the first port; dispatch, bus and the rest follow.
         public var basePort: Int
+
+        public init(transport: Transport = .ipc, host: String = "127.0.0.1", basePort: Int = 5_550) {
+            self.transport = transport
+            self.host = host
+            self.basePort = basePort
+        }
     }
 }
 

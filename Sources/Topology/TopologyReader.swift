@@ -75,11 +75,11 @@ public enum TopologyReader {
 
         let dispatch = try readDispatch(&top)
         guard var driverSection = try top.fields("drivers") else { throw top.error("drivers", "is required") }
-        let drivers = Topology.DriverPlan(
-            processes: try driverSection.int("processes", in: 1...64) ?? 1,
-            perProcess: try driverSection.int("per_process", in: 1...100_000) ?? 100,
-            acceptance: try driverSection.range("acceptance", in: 0...1) ?? 0.8...1,
-            responseSeconds: try driverSection.range("response_s", in: 0...600) ?? 2...12)
+        var drivers = Topology.DriverPlan()
+        drivers.processes = try driverSection.int("processes", in: 1...64) ?? drivers.processes
+        drivers.perProcess = try driverSection.int("per_process", in: 1...100_000) ?? drivers.perProcess
+        drivers.acceptance = try driverSection.range("acceptance", in: 0...1) ?? drivers.acceptance
+        drivers.responseSeconds = try driverSection.range("response_s", in: 0...600) ?? drivers.responseSeconds
         try driverSection.finish()
 
         guard var riderSection = try top.fields("riders") else { throw top.error("riders", "is required") }
@@ -127,11 +127,10 @@ public enum TopologyReader {
             throw demandSection.error(nil, "needs exactly one of synthetic: {…} or replay: {…}")
         }
         try demandSection.finish()
-        let riders = Topology.RiderPlan(
-            processes: processes, demand: demand,
-            patienceSeconds: try riderSection.range("patience_s", in: 1...86_400) ?? 300...900,
-            poolShare: try riderSection.double("pool_share", in: 0...1) ?? 0.15,
-            scheduledShare: try riderSection.double("scheduled_share", in: 0...1) ?? 0.05)
+        var riders = Topology.RiderPlan(processes: processes, demand: demand)
+        riders.patienceSeconds = try riderSection.range("patience_s", in: 1...86_400) ?? riders.patienceSeconds
+        riders.poolShare = try riderSection.double("pool_share", in: 0...1) ?? riders.poolShare
+        riders.scheduledShare = try riderSection.double("scheduled_share", in: 0...1) ?? riders.scheduledShare
         try riderSection.finish()
 
         var features: [String: Bool] = [:]
@@ -141,8 +140,9 @@ public enum TopologyReader {
         }
         var endpointSection = try top.fields("endpoints")
         let transport = try endpointSection?.choice("transport", ["ipc", "tcp"]).flatMap(Topology.Endpoints.Transport.init) ?? .ipc
-        let endpoints = Topology.Endpoints(transport: transport, host: try endpointSection?.string("host") ?? "127.0.0.1",
-                                           basePort: try endpointSection?.int("base_port", in: 1_024...65_000) ?? 5_550)
+        var endpoints = Topology.Endpoints(transport: transport)
+        endpoints.host = try endpointSection?.string("host") ?? endpoints.host
+        endpoints.basePort = try endpointSection?.int("base_port", in: 1_024...65_000) ?? endpoints.basePort
         try endpointSection?.finish()
         try top.finish()
         return Topology(name: name, file: file, city: city, speed: speed, duration: duration, startSecondOfDay: start, seed: seed,

@@ -61,7 +61,7 @@ struct DispatchBenchCommand: ParsableCommand {
                          wall, 18 / wall,
                          100 * Double(kpis.completedWithinDuration) / Double(kpis.requests),
                          kpis.pickupWait.percentile(0.5), kpis.pickupWait.percentile(0.95), 100 * kpis.deadheadShare,
-                         (result.violations.isEmpty && result.unfinished.isEmpty ? "held" : "BROKEN") as NSString))
+                         (result.invariantsHeld ? "held" : "BROKEN") as NSString))
         }
     }
 

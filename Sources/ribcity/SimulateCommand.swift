@@ -77,64 +77,51 @@ struct SimulateCommand: ParsableCommand {
                      setup.name, setup.dispatch.strategy.description, setup.seed, setup.drivers.count, setup.trips.count,
                      setup.duration, result.endTime, result.eventCount, wall, (prepared - start) / .seconds(1)))
         for line in result.kpis.summaryLines { print("  " + line) }
-        print("  invariants          \(result.violations.isEmpty && result.unfinished.isEmpty ? "all held" : "BROKEN")"
+        print("  invariants          \(result.invariantsHeld ? "all held" : "BROKEN")"
               + "; \(result.unfinished.count) unfinished; \(result.refusals.count) refused commands")
         for violation in result.violations.prefix(5) { print("    " + violation.description) }
         for refusal in result.refusals.prefix(5) { print("    refused: " + refusal) }
-        if !result.violations.isEmpty || !result.unfinished.isEmpty { throw ExitCode.failure }
+        if !result.invariantsHeld { throw ExitCode.failure }
     }
 
     private func scenario(_ matching: MatchingStrategy) throws -> Scenario {
-        if let topology {
-            guard city == nil, replay == nil, synthetic == nil else { throw ValidationError("--topology takes the city and demand from the file") }
-            let prepared: PreparedTopology
-            do {
-                prepared = try PreparedTopology(readTopology(topology))
-            } catch let error as CityImportError {
-                throw ValidationError(error.description)
-            } catch let error as DemandError {
-                throw ValidationError(error.description)
-            }
-            for report in prepared.recordReports { print(report) }
-            if !prepared.leftOut.isEmpty { print("rides left out: \(prepared.leftOut.sorted { $0.key < $1.key })") }
-            return prepared.scenario
-        }
         var dispatch = DispatchConfiguration()
         dispatch.strategy = matching
         if rebalance { dispatch.rebalancing = .towardUnmetDemand(interval: 120, maxMoves: 20) }
-        guard let city else {
+        let plan: Topology
+        if let topology {
+            guard city == nil, replay == nil, synthetic == nil else { throw ValidationError("--topology takes the city and demand from the file") }
+            plan = try readTopology(topology)
+        } else if let city {
+            // The options describe a topology: one way to prepare a city and its rides.
+            let demand: Topology.DemandSource
+            if let replay {
+                demand = .replay(records: replay, destinations: destinations)
+            } else if let synthetic {
+                demand = .synthetic(peakPerHour: synthetic, profile: .flat, hotSpots: [], evenlySpaced: false, minimumTripMetres: 500)
+            } else {
+                throw ValidationError("--city needs --replay FILE or --synthetic RATE")
+            }
+            let name = ((city as NSString).lastPathComponent) + (replay.map { " replaying " + ($0 as NSString).lastPathComponent } ?? " synthetic")
+            plan = Topology(name: name, city: .openStreetMap(path: city), duration: duration, startSecondOfDay: startHour * 3_600,
+                            seed: seed, dispatch: dispatch, drivers: Topology.DriverPlan(perProcess: drivers),
+                            riders: Topology.RiderPlan(demand: demand))
+        } else {
             guard replay == nil, synthetic == nil else { throw ValidationError("--replay and --synthetic need --city") }
             var reference = Scenario.sumoReference(seed: seed, strategy: matching)
             reference.dispatch.rebalancing = dispatch.rebalancing
             return reference
         }
-        let graph = try ImportedCity(file: city).network.graph
-        let area = GeoBox(around: graph.positions)
-        let wanted: [DemandTrip]
+        let prepared: PreparedTopology
         do {
-            wanted = try demand(area: area)
+            prepared = try PreparedTopology(plan)
+        } catch let error as CityImportError {
+            throw ValidationError(error.description)
         } catch let error as DemandError {
             throw ValidationError(error.description)
         }
-        let (trips, leftOut) = DemandPlacement(graph: graph).place(wanted)
-        if !leftOut.isEmpty { print("rides left out when placing on the roads: \(leftOut.sorted { $0.key < $1.key })") }
-        let name = ((city as NSString).lastPathComponent) + (replay.map { " replaying " + ($0 as NSString).lastPathComponent } ?? " synthetic")
-        return Scenario.city(name: name, graph: graph, driverCount: drivers, trips: trips, duration: duration, dispatch: dispatch, seed: seed)
-    }
-
-    private func demand(area: GeoBox) throws -> [DemandTrip] {
-        if let replay {
-            let (records, report) = try TripRecordReader.read(path: replay)
-            print(report)
-            let model = try destinations.map { try TripRecordReader.read(path: $0).records }.flatMap { ODModel(fitting: $0) }
-                ?? ODModel(fitting: records)
-            let (trips, leftOut) = Replay(timing: .foldedIntoOneDay(startSecondOfDay: startHour * 3_600), area: area)
-                .trips(from: records, duration: duration, destinations: model, seed: seed)
-            print("replay: \(trips.count) rides in the run; left out: \(leftOut.sorted { $0.key < $1.key })")
-            return trips
-        }
-        guard let synthetic else { throw ValidationError("--city needs --replay FILE or --synthetic RATE") }
-        return SyntheticDemand(peakRequestsPerHour: synthetic, startSecondOfDay: startHour * 3_600)
-            .generate(duration: duration, area: area, seed: seed)
+        for report in prepared.recordReports { print(report) }
+        if !prepared.leftOut.isEmpty { print("rides left out: \(prepared.leftOut.sorted { $0.key < $1.key })") }
+        return prepared.scenario
     }
 }

@@ -96,7 +96,7 @@ struct MatchingTests {
         let engine = Fixture().engine
         // Four drivers at one corner a block from the centre (equally near), one two blocks away.
         let placed = [(5, 4), (5, 4), (5, 4), (5, 4), (4, 6)].enumerated().map { index, xy in
-            PlacedDriver(id: DriverID(index), node: Fixture.node(xy.0, xy.1), lead: 0)
+            PlacedDriver(id: DriverID(index), node: Fixture.node(xy.0, xy.1), time: 0)
         }
         let forward = engine.nearestByLine(placed, to: Fixture.node(4, 4), excluding: [], limit: 2).map(\.id)
         let backward = engine.nearestByLine(placed.reversed(), to: Fixture.node(4, 4), excluding: [], limit: 2).map(\.id)
