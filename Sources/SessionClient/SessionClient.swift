@@ -19,11 +19,14 @@ public actor SessionClient {
     public enum Failure: Error, Equatable, CustomStringConvertible {
         /// No reply to the request with this message id after every attempt.
         case unanswered(messageID: String, attempts: Int)
+        /// Dispatch answered, but not with what was asked for (its error, or another message).
+        case refused(String)
         case closed
 
         public var description: String {
             switch self {
             case .unanswered(let id, let attempts): "no reply to \(id) after \(attempts) attempts"
+            case .refused(let reason): "refused: \(reason)"
             case .closed: "the session is closed"
             }
         }
@@ -67,7 +70,7 @@ public actor SessionClient {
     public func connect() async throws -> Welcome {
         let reply = try await request(.hello(hello))
         guard case .welcome(let welcome)? = reply.body else {
-            throw Failure.unanswered(messageID: reply.inReplyTo, attempts: settings.attempts)
+            throw Failure.refused(reply.error.reason.isEmpty ? "answered Hello with \(reply.bodyName)" : reply.error.reason)
         }
         self.welcome = welcome
         return welcome

@@ -39,12 +39,14 @@ public struct PreparedTopology: Sendable {
         case .replay(let records, let destinations):
             let (read, report) = try TripRecordReader.read(path: records)
             reports.append(report)
-            var model = ODModel(fitting: read)
+            // Destinations are fitted on their own file when one is given, else on the records.
+            var fittedOn = read
             if let destinations {
                 let (fitted, fittedReport) = try TripRecordReader.read(path: destinations)
                 reports.append(fittedReport)
-                model = ODModel(fitting: fitted)
+                fittedOn = fitted
             }
+            let model = ODModel(fitting: fittedOn)
             let replay = Replay(timing: .foldedIntoOneDay(startSecondOfDay: topology.startSecondOfDay), area: area)
             let (trips, dropped) = replay.trips(from: read, duration: topology.duration, destinations: model, seed: topology.seed)
             leftOut.merge(dropped, uniquingKeysWith: +)
