@@ -113,6 +113,38 @@ let package = Package(
             dependencies: ["Wire", "ZeroMQ"],
             swiftSettings: strict
         ),
+        // What rider and driver apps share: their line to dispatch (an outbox drained by the host)
+        // and the protocol a host drives them by. Knows the wire messages, not sockets.
+        .target(
+            name: "AppRuntime",
+            dependencies: ["RIBs", "Wire"],
+            swiftSettings: strict
+        ),
+        // The driver app: a RIB tree per driver, moving along the legs dispatch hands out.
+        .target(
+            name: "DriverApp",
+            dependencies: ["AppRuntime", "RIBs", "City", "Wire"],
+            swiftSettings: strict
+        ),
+        // The rider app: a RIB tree per rider, from sign-in through request, trip and rating.
+        .target(
+            name: "RiderApp",
+            dependencies: ["AppRuntime", "RIBs", "City", "Wire"],
+            swiftSettings: strict
+        ),
+        // A rider or driver process: many apps on their own actors over one session with dispatch.
+        .target(
+            name: "AppHost",
+            dependencies: ["AppRuntime", "DriverApp", "RiderApp", "City", "Simulation", "RIBs", "SessionClient", "Wire", "ZeroMQ"],
+            swiftSettings: strict
+        ),
+        // `ribcity launch`: hosts the bus, starts a topology's processes in order, supervises and
+        // restarts them, stops them in reverse, and writes the run's directory and summary.
+        .target(
+            name: "Coordinator",
+            dependencies: ["Topology", "Monitor", "Wire", "ZeroMQ"],
+            swiftSettings: strict
+        ),
         // The in-process discrete-event runner: simulated drivers and riders around the engine.
         .target(
             name: "Simulation",
@@ -142,6 +174,7 @@ let package = Package(
         .executableTarget(
             name: "ribcity",
             dependencies: [
+                "CZeroMQ",
                 "ZeroMQ",
                 "Wire",
                 "City",
@@ -151,6 +184,8 @@ let package = Package(
                 "Simulation",
                 "DispatchService",
                 "Monitor",
+                "AppHost",
+                "Coordinator",
                 "TransportBench",
                 "RIBsBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -202,6 +237,11 @@ let package = Package(
         .testTarget(
             name: "SessionClientTests",
             dependencies: ["SessionClient", "DispatchService", "RideDispatch", "City", "Wire", "ZeroMQ", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AppTests",
+            dependencies: ["AppRuntime", "DriverApp", "RiderApp", "AppHost", "City", "Wire", "RIBs", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

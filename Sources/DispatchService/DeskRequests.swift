@@ -67,6 +67,12 @@ extension DispatchDesk {
                 driverNames[id] = online.driverID
                 return id
             }()
+            if let previous = sessionOfDriver[online.driverID], previous != session {
+                // The driver's app came back on another session (its process restarted): the old
+                // session lets go of it, and whatever it was doing there is matched again.
+                sessions[previous]?.drivers.remove(online.driverID)
+                if engine.state(of: driver) != .offline { try? engine.driverOffline(driver, now: time) }
+            }
             sessions[session]?.drivers.insert(online.driverID)
             sessionOfDriver[online.driverID] = session
             try refuse { () throws(DispatchRefusal) in try engine.driverOnline(driver, at: at, now: time) }

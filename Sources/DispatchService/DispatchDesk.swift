@@ -15,6 +15,9 @@ public final class DispatchDesk {
         /// Positions farther than this from any road are refused.
         public var maxSnapMetres: Double = 500
         public var rememberedReplies = 10_000
+        /// Simulated seconds per wall second. Heartbeats and session timeouts are wall time (a
+        /// network matter), while the desk is told simulated time.
+        public var speed: Double = 1
         public init() {}
     }
 
@@ -81,7 +84,7 @@ public final class DispatchDesk {
     public func tick(at time: Double) -> [Outgoing] {
         engine.advance(to: time)
         var out = translate(engine.takeEvents())
-        let limit = Double(settings.sessionTimeoutMs) / 1000
+        let limit = Double(settings.sessionTimeoutMs) / 1000 * settings.speed
         for (id, session) in sessions.sorted(by: { $0.key < $1.key }) where time - session.lastHeard > limit {
             out += close(id, at: time, expired: true)
         }

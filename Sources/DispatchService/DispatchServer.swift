@@ -23,6 +23,8 @@ public actor DispatchServer {
     ///   - bus: a PUB socket for events (bound here, or connected to the bus proxy).
     public init(hierarchy: ContractionHierarchy, configuration: DispatchConfiguration, settings: DispatchDesk.Settings = DispatchDesk.Settings(),
                 router: Socket, bus: Socket, speed: Double) {
+        var settings = settings
+        settings.speed = speed
         desk = DispatchDesk(engine: DispatchEngine(planner: HierarchyQuery(hierarchy: hierarchy), configuration: configuration), settings: settings)
         self.router = router
         self.bus = bus

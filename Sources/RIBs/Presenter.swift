@@ -76,3 +76,19 @@ open class ViewableRouter<InteractorType, ViewType>: Router<InteractorType> {
 
     open override var view: (any ViewControllable)? { viewController as? any ViewControllable }
 }
+
+/// An interactor whose view's actions reach ``handle(_:)`` while it is active (and are counted as
+/// dropped by the view while it is not). Subclasses that override ``didBecomeActive()`` or
+/// ``willResignActive()`` call `super`.
+open class ViewInteractor<Screen, Action>: PresentableInteractor<View<Screen, Action>> {
+    open override func didBecomeActive() {
+        presenter.onAction = { [weak self] action in self?.handle(action) }
+    }
+
+    open override func willResignActive() {
+        presenter.onAction = nil
+    }
+
+    /// What a user action on the view does.
+    open func handle(_ action: Action) {}
+}

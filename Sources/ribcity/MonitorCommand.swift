@@ -48,6 +48,8 @@ struct MonitorCommand: AsyncParsableCommand {
                      .snapshotRequest(SnapshotRequest())] {
             try await dealer.send(Message([WireCodec.encode(Envelope(body, from: stamper.next()))]))
         }
+        // To standard error: a launcher reads readiness from the log even when the dashboard has the terminal.
+        FileHandle.standardError.write(Data("monitor pid \(getpid()) ready: following \(bus ?? endpoints.bus)\n".utf8))
         let signals = onInterrupt { Task { await keeper.stop() } }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -84,28 +86,4 @@ struct MonitorCommand: AsyncParsableCommand {
         signals.forEach { $0.cancel() }
         await transport.shutdown()
     }
-}
-
-/// The board, on an actor: the bus reader writes, the reporter reads.
-actor BoardKeeper {
-    private var board = MonitorBoard()
-    private var snapshotParts: [Wire.DispatchEvent] = []
-    private(set) var stopped = false
-
-    func stop() { stopped = true }
-
-    func apply(_ envelopes: [Envelope]) {
-        for envelope in envelopes { board.apply(envelope) }
-        board.forgetOld()
-    }
-
-    /// Collects a snapshot's chunks; the last one applies them all.
-    func snapshot(_ chunk: SnapshotChunk) {
-        snapshotParts += chunk.state
-        guard chunk.last else { return }
-        board.apply(snapshot: snapshotParts, sequenceAt: chunk.sequenceAt)
-        snapshotParts = []
-    }
-
-    func report() -> MonitorReport { MonitorReport(board) }
 }

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Dispatch
+import City
+import Demand
 import Foundation
+import Simulation
 import Topology
 
 /// Reads a topology for a role's command; a bad file is a usage error naming file, key and line.
@@ -17,5 +20,16 @@ func onInterrupt(_ handler: @escaping @Sendable () -> Void) -> [any DispatchSour
         source.setEventHandler(handler: handler)
         source.resume()
         return source
+    }
+}
+
+/// Loads a topology's city and demand; a bad OSM or record file is a usage error naming it.
+func prepareTopology(_ plan: Topology) throws -> PreparedTopology {
+    do {
+        return try PreparedTopology(plan)
+    } catch let error as CityImportError {
+        throw ValidationError(error.description)
+    } catch let error as DemandError {
+        throw ValidationError(error.description)
     }
 }

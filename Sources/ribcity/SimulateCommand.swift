@@ -112,14 +112,7 @@ struct SimulateCommand: ParsableCommand {
             reference.dispatch.rebalancing = dispatch.rebalancing
             return reference
         }
-        let prepared: PreparedTopology
-        do {
-            prepared = try PreparedTopology(plan)
-        } catch let error as CityImportError {
-            throw ValidationError(error.description)
-        } catch let error as DemandError {
-            throw ValidationError(error.description)
-        }
+        let prepared = try prepareTopology(plan)
         for report in prepared.recordReports { print(report) }
         if !prepared.leftOut.isEmpty { print("rides left out: \(prepared.leftOut.sorted { $0.key < $1.key })") }
         return prepared.scenario

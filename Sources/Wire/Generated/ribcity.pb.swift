@@ -1465,6 +1465,12 @@ public nonisolated struct ProcessStatus: Sendable {
 
   public var rssBytes: UInt64 = 0
 
+  /// Rider and driver hosts: RIBs (and whole apps) that did not go away when released.
+  public var leaks: UInt64 = 0
+
+  /// Rider and driver hosts: apps finished and released so far.
+  public var appsFinished: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -3440,7 +3446,7 @@ nonisolated extension SnapshotChunk: SwiftProtobuf.Message, SwiftProtobuf._Messa
 
 nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ProcessStatus"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}process_id\0\u{1}pid\0\u{3}messages_in\0\u{3}messages_out\0\u{1}malformed\0\u{1}apps\0\u{3}cpu_seconds\0\u{3}rss_bytes\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}process_id\0\u{1}pid\0\u{3}messages_in\0\u{3}messages_out\0\u{1}malformed\0\u{1}apps\0\u{3}cpu_seconds\0\u{3}rss_bytes\0\u{1}leaks\0\u{3}apps_finished\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3457,6 +3463,8 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
       case 7: try { try decoder.decodeSingularUInt32Field(value: &self.apps) }()
       case 8: try { try decoder.decodeSingularDoubleField(value: &self.cpuSeconds) }()
       case 9: try { try decoder.decodeSingularUInt64Field(value: &self.rssBytes) }()
+      case 10: try { try decoder.decodeSingularUInt64Field(value: &self.leaks) }()
+      case 11: try { try decoder.decodeSingularUInt64Field(value: &self.appsFinished) }()
       default: break
       }
     }
@@ -3490,6 +3498,12 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
     if self.rssBytes != 0 {
       try visitor.visitSingularUInt64Field(value: self.rssBytes, fieldNumber: 9)
     }
+    if self.leaks != 0 {
+      try visitor.visitSingularUInt64Field(value: self.leaks, fieldNumber: 10)
+    }
+    if self.appsFinished != 0 {
+      try visitor.visitSingularUInt64Field(value: self.appsFinished, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3503,6 +3517,8 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
     if lhs.apps != rhs.apps {return false}
     if lhs.cpuSeconds != rhs.cpuSeconds {return false}
     if lhs.rssBytes != rhs.rssBytes {return false}
+    if lhs.leaks != rhs.leaks {return false}
+    if lhs.appsFinished != rhs.appsFinished {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

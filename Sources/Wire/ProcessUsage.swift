@@ -1,6 +1,6 @@
 import Foundation
 
-/// CPU time and resident memory of this process, for status reports.
+/// CPU time and resident memory of this process, for its `ProcessStatus` reports.
 public struct ProcessUsage: Sendable {
     public let cpuSeconds: Double
     public let residentBytes: UInt64

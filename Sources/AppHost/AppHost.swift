@@ -1,0 +1,224 @@
+import AppRuntime
+import Foundation
+import RIBs
+import SessionClient
+import Wire
+import ZeroMQ
+
+/// A rider or driver process: many apps, each on its own actor, over one session with dispatch.
+/// Starts apps when their time comes, hands each what dispatch sends it (by rider or driver id),
+/// ticks them so their people act, sends what they send (requests with the session's Lazy Pirate
+/// retries, replies routed back to the app), heartbeats, publishes its health on the bus, and
+/// releases finished apps — expecting each to deallocate (a leak is counted, not fatal).
+public actor AppHost {
+    public struct Settings: Sendable {
+        /// The longest the host sleeps between looks at its apps' wake-up times (and heartbeats).
+        public var tick: Duration = .milliseconds(50)
+        /// How often every app is ticked whether it asked or not (wall time).
+        public var sweep: Duration = .seconds(1)
+        public var heartbeat: Duration = .seconds(1)
+        public var status: Duration = .seconds(1)
+        /// End the run once every scheduled app has started and finished (rider hosts).
+        public var endWhenAllFinished = false
+        /// Simulated seconds a released app (or a detached RIB) may take to go away.
+        public var leakBudget: Double = 60
+        /// Called with a line for every message in and out (`--trace`), for debugging a run.
+        public var trace: (@Sendable (String) -> Void)?
+        public init() {}
+    }
+
+    /// What a host did, for its final report and for tests.
+    public struct Totals: Sendable, Equatable {
+        public var started = 0
+        public var finished = 0
+        public var messagesOut = 0
+        public var messagesIn = 0
+        /// Messages for an app this host does not have (a rider already released).
+        public var unrouted = 0
+        /// Requests that got no reply after every retry, or could not be sent.
+        public var failedRequests = 0
+        public var leaks = 0
+    }
+
+    public nonisolated let role: Role
+    public nonisolated let processID: String
+    public private(set) var totals = Totals()
+    private let session: SessionClient
+    private let bus: Socket?
+    private let speed: Double
+    private let settings: Settings
+    private var schedule: [ScheduledApp]
+    private var live: [String: any HostedApp] = [:]
+    /// When each app asked to be ticked next (simulated seconds).
+    private var wakes: [String: Double] = [:]
+    private var clock: HostClock?
+    private var released: LeakDetector?
+    private var stopping = false
+    private var statusStamper: SequenceStamper
+
+    /// - Parameters:
+    ///   - session: the session with dispatch (not yet connected).
+    ///   - bus: a PUB connected to the event bus for health reports, if there is a bus.
+    ///   - schedule: the apps to run, in any order.
+    public init(role: Role, processID: String, session: SessionClient, bus: Socket?, speed: Double,
+                schedule: [ScheduledApp], settings: Settings = Settings()) {
+        self.role = role
+        self.processID = processID
+        self.session = session
+        self.bus = bus
+        self.speed = speed
+        self.settings = settings
+        self.schedule = schedule.sorted { $0.at > $1.at }
+        statusStamper = SequenceStamper(sender: processID + "-status")
+    }
+
+    /// Apps running now.
+    public var liveCount: Int { live.count }
+
+    /// Ends the run: apps are stopped (drivers go offline, waiting riders cancel), the session closes.
+    public func stop() { stopping = true }
+
+    /// Connects, runs until ``stop()`` (or, with `endWhenAllFinished`, until every app is done),
+    /// then stops every app and closes the session.
+    public func run() async throws {
+        let welcome = try await session.connect()
+        let clock = HostClock(origin: Double(welcome.simTimeMs) / 1000, speed: speed)
+        self.clock = clock
+        released = LeakDetector(budget: .milliseconds(Int64(settings.leakBudget * 1000))) { .milliseconds(Int64(clock.now() * 1000)) }
+        let reader = Task { [session] in
+            for await envelope in session.incoming { await self.deliver(envelope) }
+        }
+        var lastHeartbeat = ContinuousClock.now
+        var lastStatus = ContinuousClock.now - settings.status
+        var lastSweep = ContinuousClock.now
+        while !stopping {
+            // Sleep until the next app is due (a start or a wake-up), at most one tick.
+            let due = [schedule.last?.at, wakes.values.min()].compactMap { $0 }.min()
+            let wait = due.map { Duration.seconds(max(0, ($0 - clock.now()) / speed)) } ?? settings.tick
+            try await Task.sleep(for: min(wait, settings.tick))
+            let sweep = ContinuousClock.now - lastSweep >= settings.sweep
+            if sweep { lastSweep = .now }
+            await step(at: clock.now(), sweep: sweep)
+            if ContinuousClock.now - lastHeartbeat >= settings.heartbeat {
+                lastHeartbeat = .now
+                await send(.heartbeat(Heartbeat()), from: nil)
+            }
+            if ContinuousClock.now - lastStatus >= settings.status {
+                lastStatus = .now
+                await publishStatus(at: clock.now())
+            }
+            if settings.endWhenAllFinished, schedule.isEmpty, live.isEmpty { break }
+        }
+        for id in live.keys.sorted() {
+            guard let app = live[id] else { continue }
+            let output = await app.stop(at: clock.now())
+            await dispatch(output, of: app)
+        }
+        live = [:]
+        await publishStatus(at: clock.now())
+        reader.cancel()
+        await session.close(reason: stopping ? "stopped" : "every app finished")
+    }
+
+    /// Starts apps whose time has come and ticks those due (every live app on a sweep).
+    func step(at time: Double, sweep: Bool) async {
+        while let next = schedule.last, next.at <= time {
+            schedule.removeLast()
+            let app = next.make(time)
+            live[app.id] = app
+            totals.started += 1
+            await dispatch(await app.start(at: time), of: app)
+        }
+        let due = sweep ? live.keys.sorted() : wakes.filter { $0.value <= time }.keys.sorted()
+        for id in due {
+            guard let app = live[id] else { continue }
+            wakes[id] = nil
+            await dispatch(await app.tick(at: time), of: app)
+        }
+        released?.check()
+        totals.leaks = released?.leakCount ?? 0
+    }
+
+    /// What dispatch sent that is not a reply: to the app it names.
+    private func deliver(_ envelope: Envelope) async {
+        totals.messagesIn += 1
+        settings.trace?(String(format: "%.1f in  ", clock?.now() ?? 0) + "\(envelope.bodyName) \(envelope.body.flatMap(Self.appID) ?? "")")
+        guard let body = envelope.body, let id = Self.appID(of: body), let app = live[id], let clock else {
+            totals.unrouted += 1
+            return
+        }
+        await dispatch(await app.receive(body, at: clock.now()), of: app)
+    }
+
+    /// Sends what an app sent; releases it if it finished.
+    private func dispatch(_ output: AppOutput, of app: any HostedApp) async {
+        for message in output.messages {
+            settings.trace?(String(format: "%.1f out ", clock?.now() ?? 0) + "\(app.id) \(message.body)")
+            switch message {
+            case .message(let body): await send(body, from: app)
+            case .request(let body):
+                totals.messagesOut += 1
+                Task { await self.request(body, for: app) }
+            }
+        }
+        if let wake = output.wakeAt { wakes[app.id] = min(wake, wakes[app.id] ?? wake) }
+        if output.finished, live[app.id] != nil {
+            live[app.id] = nil
+            wakes[app.id] = nil
+            totals.finished += 1
+            totals.leaks += await app.health().leaks
+            released?.expectDeallocate(app, path: app.id)
+        }
+    }
+
+    private func request(_ body: Envelope.OneOf_Body, for app: any HostedApp) async {
+        let reply: Envelope.OneOf_Body
+        do {
+            reply = try await session.request(body).body ?? .error(ErrorReply.with { $0.reason = "an empty reply" })
+        } catch {
+            totals.failedRequests += 1
+            reply = .error(ErrorReply.with { $0.reason = "\(error)" })
+        }
+        totals.messagesIn += 1
+        guard let clock, live[app.id] != nil else { return }
+        await dispatch(await app.receive(reply, at: clock.now()), of: app)
+    }
+
+    private func send(_ body: Envelope.OneOf_Body, from app: (any HostedApp)?) async {
+        do {
+            try await session.send(body)
+            totals.messagesOut += 1
+        } catch {
+            totals.failedRequests += 1
+        }
+    }
+
+    private func publishStatus(at time: Double) async {
+        guard let bus else { return }
+        let usage = ProcessUsage.current()
+        let status = ProcessStatus.with {
+            $0.role = role
+            $0.processID = processID
+            $0.pid = getpid()
+            $0.messagesIn = UInt64(totals.messagesIn)
+            $0.messagesOut = UInt64(totals.messagesOut)
+            $0.apps = UInt32(live.count)
+            $0.appsFinished = UInt64(totals.finished)
+            $0.leaks = UInt64(totals.leaks)
+            $0.cpuSeconds = usage.cpuSeconds
+            $0.rssBytes = usage.residentBytes
+        }
+        let envelope = Envelope(.processStatus(status), from: statusStamper.next(), simTimeMs: Int64(time * 1000))
+        try? await bus.send(Message(Frames.Published(topic: Topic.status(of: processID), envelope: envelope).frames))
+    }
+
+    /// The rider or driver a message from dispatch is for (a rider's request id is their id).
+    static func appID(of body: Envelope.OneOf_Body) -> String? {
+        switch body {
+        case .offer(let offer): offer.driverID
+        case .driveTo(let drive): drive.driverID
+        case .tripUpdate(let update): update.requestID
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import City
+import DriverApp
+import RiderApp
+import Simulation
+import Wire
+
+/// The apps of one rider or driver process of a topology: its share of the topology's drivers
+/// (in blocks: process 0 gets the first), or of its riders (every `processes`-th ride). Every
+/// process prepares the same topology with the same seed, so they agree on who is whom.
+public enum CityApps {
+    /// The drivers of process `index` of `processes`, starting where the scenario puts them.
+    public static func drivers(of prepared: PreparedTopology, process index: Int, of processes: Int) -> [ScheduledApp] {
+        let scenario = prepared.scenario
+        let graph = scenario.graph
+        let share = (scenario.drivers.count + processes - 1) / max(1, processes)
+        let block = min(scenario.drivers.count, index * share)..<min(scenario.drivers.count, (index + 1) * share)
+        return block.map { number in
+            let driver = scenario.drivers[number]
+            let profile = DriverProfile(id: "driver-\(number)", startNode: driver.startNode, shiftStart: driver.shiftStart,
+                                        shiftEnd: driver.shiftEnd, acceptance: driver.acceptance,
+                                        responseSeconds: driver.responseSeconds, seed: scenario.seed &+ UInt64(number))
+            return ScheduledApp(at: driver.shiftStart) { time in DriverApp(profile: profile, graph: graph, at: time) }
+        }
+    }
+
+    /// The riders of process `index` of `processes`, each opening the app when they ask for a
+    /// ride. With `after`, rides asked for before that simulated time are left out (a restarted
+    /// process: they were its previous run's, and dispatch ended them with that run's session).
+    public static func riders(of prepared: PreparedTopology, process index: Int, of processes: Int,
+                              after: Double? = nil) -> [ScheduledApp] {
+        let scenario = prepared.scenario
+        let positions = scenario.graph.positions
+        let features = prepared.topology.features
+        return scenario.trips.indices.compactMap { number -> ScheduledApp? in
+            guard number % max(1, processes) == index else { return nil }
+            let trip = scenario.trips[number]
+            if let after, trip.time < after { return nil }
+            let profile = RiderProfile(id: "rider-\(number)", name: "Rider \(number)", requestAt: trip.time,
+                                       pickup: positions[trip.origin], dropoff: positions[trip.destination],
+                                       product: trip.product == .pool ? .pool : .uberX, scheduledPickup: trip.pickupAt,
+                                       patience: trip.patienceSeconds, seed: scenario.seed &+ UInt64(number))
+            return ScheduledApp(at: trip.time) { time in RiderApp(profile: profile, features: features, at: time) }
+        }
+    }
+}

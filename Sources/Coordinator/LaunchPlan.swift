@@ -1,0 +1,53 @@
+import Foundation
+import Topology
+
+/// The processes of a run, in start order (dispatch, drivers, riders, then the monitor); shut
+/// down in reverse. Every process gets the same topology file and the endpoints the coordinator
+/// chose, so they find each other.
+public struct LaunchPlan: Sendable {
+    public let topology: Topology
+    public let processes: [ProcessSpec]
+    /// Where dispatch serves sessions, and the bus proxy's two sides (hosted by the coordinator).
+    public let sessions: String
+    public let busPublish: String
+    public let busSubscribe: String
+    public let speed: Double
+
+    /// - Parameters:
+    ///   - topologyPath: the file the processes read.
+    ///   - speed: overrides the topology's time speed.
+    ///   - monitor: whether to run the monitor process (its output goes to the terminal or its log).
+    ///   - monitorJSON: the monitor prints JSON lines instead of a dashboard.
+    public init(topology: Topology, topologyPath: String, speed: Double?, monitor: Bool, monitorJSON: Bool = false,
+                temporaryDirectory: String = NSTemporaryDirectory()) {
+        self.topology = topology
+        let speed = speed ?? topology.speed
+        self.speed = speed
+        let dispatch = topology.endpoints.dispatch(run: topology.name, temporaryDirectory: temporaryDirectory)
+        let bus = topology.endpoints.bus(run: topology.name, temporaryDirectory: temporaryDirectory)
+        sessions = dispatch.sessions
+        busPublish = bus.publish
+        busSubscribe = bus.subscribe
+        let common = ["--topology", topologyPath, "--speed", "\(speed)"]
+        var processes = [ProcessSpec(name: "dispatch", arguments: ["dispatch"] + common + ["--sessions", dispatch.sessions, "--publish-to", bus.publish],
+                                     restart: .never)]
+        for index in 0..<topology.drivers.processes {
+            processes.append(ProcessSpec(name: "drivers-\(index)",
+                                         arguments: ["drivers"] + common + ["--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish],
+                                         restart: .withBackoff(limit: 5)))
+        }
+        for index in 0..<topology.riders.processes {
+            processes.append(ProcessSpec(name: "riders-\(index)",
+                                         arguments: ["riders"] + common + ["--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish],
+                                         restart: .withBackoff(limit: 5), finishesRun: true,
+                                         restartArguments: { time in ["--after", "\(time)"] }))
+        }
+        if monitor {
+            processes.append(ProcessSpec(name: "monitor",
+                                         arguments: ["monitor", "--topology", topologyPath, "--bus", bus.subscribe, "--sessions", dispatch.sessions]
+                                            + (monitorJSON ? ["--json"] : []),
+                                         restart: .withBackoff(limit: 5)))
+        }
+        self.processes = processes
+    }
+}

@@ -1,0 +1,34 @@
+/// One process of a run: its name, the `ribcity` subcommand and arguments that start it, and
+/// what the coordinator does when it exits.
+public struct ProcessSpec: Sendable, Equatable {
+    /// What to do when the process exits before the run ends.
+    public enum Restart: Sendable, Equatable {
+        /// Not restarted: its exit ends the run (dispatch holds the run's state).
+        case never
+        /// Restarted with exponential backoff, up to `limit` times.
+        case withBackoff(limit: Int)
+    }
+
+    /// `dispatch`, `drivers-0`, `riders-1`, `monitor`: also the name of its log.
+    public var name: String
+    public var arguments: [String]
+    public var restart: Restart
+    /// A rider process whose clean exit means its rides have all ended.
+    public var finishesRun: Bool
+    /// Arguments added when the process is restarted, given the simulated time (a restarted rider
+    /// process leaves out the rides its previous run asked for).
+    public var restartArguments: @Sendable (_ simulatedTime: Double) -> [String]
+
+    public init(name: String, arguments: [String], restart: Restart, finishesRun: Bool = false,
+                restartArguments: @escaping @Sendable (Double) -> [String] = { _ in [] }) {
+        self.name = name
+        self.arguments = arguments
+        self.restart = restart
+        self.finishesRun = finishesRun
+        self.restartArguments = restartArguments
+    }
+
+    public static func == (lhs: ProcessSpec, rhs: ProcessSpec) -> Bool {
+        lhs.name == rhs.name && lhs.arguments == rhs.arguments && lhs.restart == rhs.restart && lhs.finishesRun == rhs.finishesRun
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// A run's directory: the topology as given and as resolved, one log per process (restarts
+/// append to it), and the final summary.
+public struct RunDirectory: Sendable {
+    public let path: String
+
+    /// Creates `<parent>/<name>-<UTC time>` (with a suffix if that exists) and copies the topology in.
+    public init(parent: String, name: String, topologyFile: String, resolved: String, now: Date = Date()) throws {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        let base = (parent as NSString).appendingPathComponent("\(name)-\(formatter.string(from: now))")
+        var candidate = base
+        var suffix = 1
+        while FileManager.default.fileExists(atPath: candidate) {
+            suffix += 1
+            candidate = "\(base)-\(suffix)"
+        }
+        try FileManager.default.createDirectory(atPath: candidate, withIntermediateDirectories: true)
+        path = candidate
+        try FileManager.default.copyItem(atPath: topologyFile, toPath: file("topology.yaml"))
+        try Data(resolved.utf8).write(to: URL(fileURLWithPath: file("resolved.txt")))
+    }
+
+    public func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+
+    /// The log of process `name`, opened for appending (created if new).
+    public func log(for name: String) throws -> FileHandle {
+        let path = file("\(name).log")
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        return handle
+    }
+
+    /// What process `name` has logged so far.
+    public func logText(of name: String) -> String {
+        (try? String(contentsOfFile: file("\(name).log"), encoding: .utf8)) ?? ""
+    }
+
+    public func write(_ text: String, to name: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file(name)))
+    }
+}

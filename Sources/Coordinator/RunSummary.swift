@@ -1,0 +1,56 @@
+import Foundation
+import Monitor
+
+/// What a run did, written to the run directory (`summary.json`, `summary.txt`) and printed.
+public struct RunSummary: Codable, Sendable {
+    public var topology: String
+    /// `completed` (every rider process finished), `stopped` (interrupted or out of time) or
+    /// `failed: …` (a process that cannot be restarted exited).
+    public var outcome: String
+    public var wallSeconds: Double
+    public var speed: Double
+    /// The KPIs and per-process message counts, from the event bus.
+    public var kpis: MonitorReport
+    /// Starts, restarts and exits per process.
+    public var processes: [String: Supervisor.Record]
+    /// Requests created, and how many ended each way; accounted when every one has ended.
+    public var requests: Int
+    public var ended: Int
+    public var allRequestsAccounted: Bool { requests == ended && kpis.openRequests == 0 }
+
+    public init(topology: String, outcome: String, wallSeconds: Double, speed: Double, kpis: MonitorReport,
+                processes: [String: Supervisor.Record]) {
+        self.topology = topology
+        self.outcome = outcome
+        self.wallSeconds = wallSeconds
+        self.speed = speed
+        self.kpis = kpis
+        self.processes = processes
+        requests = kpis.totals["requests"] ?? 0
+        ended = (kpis.totals["completed"] ?? 0) + (kpis.totals["cancelled"] ?? 0) + (kpis.totals["rejected"] ?? 0)
+    }
+
+    public var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "{}"
+    }
+
+    public var text: String {
+        var lines = [
+            "run \(topology): \(outcome) after \(String(format: "%.1f", wallSeconds)) s wall at \(speed)× (simulated \(Int(kpis.simTimeSeconds)) s)",
+            "requests \(requests): completed \(kpis.totals["completed"] ?? 0), cancelled \(kpis.totals["cancelled"] ?? 0), rejected \(kpis.totals["rejected"] ?? 0), still open \(kpis.openRequests) — "
+                + (allRequestsAccounted ? "every request accounted for" : "NOT every request ended"),
+            String(format: "pickup wait p50 %.0f s, p95 %.0f s; max surge %.1f; bus events missed %llu", kpis.pickupWaitP50, kpis.pickupWaitP95,
+                   kpis.maxSurge, kpis.missedEvents),
+        ]
+        for name in processes.keys.sorted() {
+            let record = processes[name]!
+            let health = kpis.processes[name].map {
+                String(format: ", %llu messages in, %llu out, %.1f s CPU, %.0f MB", $0.messagesIn, $0.messagesOut, $0.cpuSeconds, $0.residentMB)
+            } ?? ""
+            lines.append("  \(name): \(record.restarts) restarts\(health)\(record.exits.isEmpty ? "" : "; " + record.exits.joined(separator: ", "))")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

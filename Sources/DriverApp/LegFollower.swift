@@ -1,0 +1,48 @@
+import AppRuntime
+import RIBs
+import Wire
+
+/// While the driver is online: drives the car along each leg dispatch hands out, reports the leg
+/// done on arrival, sends location updates while moving, and lets expired offers go.
+final class LegFollower: Worker {
+    private let link: AppLink
+    private let work: WorkService
+    private let vehicle: VehicleService
+    /// Simulated seconds between location updates while moving.
+    static let locationEvery: Double = 15
+    private var lastLocation = -Double.infinity
+    private var subscriptions: [Subscription] = []
+
+    init(link: AppLink, work: WorkService, vehicle: VehicleService) {
+        self.link = link
+        self.work = work
+        self.vehicle = vehicle
+    }
+
+    override func didStart() {
+        work.leg.observe { [weak self] leg in
+            guard let self else { return }
+            if let leg { vehicle.follow(leg) } else { vehicle.halt() }
+        }.store(in: &subscriptions)
+        link.clock.observe { [weak self] time in self?.advance(to: time) }.store(in: &subscriptions)
+    }
+
+    override func didStop() {
+        subscriptions.removeAll()
+    }
+
+    private func advance(to time: Double) {
+        work.expireOffer(at: time)
+        guard vehicle.isMoving else { return }
+        let arrived = vehicle.move(to: time)
+        if time - lastLocation >= Self.locationEvery || arrived {
+            lastLocation = time
+            let here = vehicle.position.value
+            link.send(.locationUpdate(LocationUpdate.with {
+                $0.driverID = work.driverID
+                $0.location = LatLon.with { $0.lat = here.lat; $0.lon = here.lon }
+            }))
+        }
+        if arrived { work.finishLeg() }
+    }
+}

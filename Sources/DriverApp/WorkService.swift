@@ -1,0 +1,97 @@
+import AppRuntime
+import City
+import RIBs
+import Wire
+
+/// What dispatch has given the driver to do — the open offer and the leg being driven — and the
+/// driver's duty status. The only thing that changes these streams; interactors call it.
+final class WorkService {
+    let driverID: String
+    let online = ModelStream(false)
+    let offer = ModelStream<Wire.Offer?>(nil)
+    let leg = ModelStream<DriveTo?>(nil)
+    private let link: AppLink
+    /// Offers answered, accepted and legs finished, for the app's status.
+    private(set) var answered = 0
+    private(set) var accepted = 0
+    private(set) var legsDone = 0
+
+    init(driverID: String, link: AppLink) {
+        self.driverID = driverID
+        self.link = link
+    }
+
+    func goOnline(at position: GeoPoint) {
+        guard !online.value else { return }
+        link.send(.driverOnline(DriverOnline.with {
+            $0.driverID = driverID
+            $0.location = LatLon.with { $0.lat = position.lat; $0.lon = position.lon }
+            $0.capacity = 4
+        }))
+        online.send(true)
+    }
+
+    func goOffline(reason: String) {
+        guard online.value else { return }
+        link.send(.driverOffline(DriverOffline.with {
+            $0.driverID = driverID
+            $0.reason = reason
+        }))
+        offer.send(nil)
+        leg.send(nil)
+        online.send(false)
+    }
+
+    /// Answers the open offer.
+    func answer(accept: Bool) {
+        guard let open = offer.value else { return }
+        answered += 1
+        if accept {
+            accepted += 1
+            link.send(.acceptOffer(AcceptOffer.with {
+                $0.offerID = open.offerID
+                $0.driverID = driverID
+            }))
+        } else {
+            link.send(.declineOffer(DeclineOffer.with {
+                $0.offerID = open.offerID
+                $0.driverID = driverID
+                $0.reason = "declined by the driver"
+            }))
+        }
+        offer.send(nil)
+    }
+
+    /// Tells dispatch the current leg is done.
+    func finishLeg() {
+        guard let current = leg.value else { return }
+        legsDone += 1
+        link.send(.legDone(LegDone.with {
+            $0.driverID = driverID
+            $0.leg = current.leg
+        }))
+        leg.send(nil)
+    }
+
+    /// An offer past its expiry is gone (dispatch counts it as declined).
+    func expireOffer(at time: Double) {
+        if let open = offer.value, Double(open.expiresAtMs) / 1000 <= time { offer.send(nil) }
+    }
+
+    /// What dispatch sent this driver. A leg replaces an older one; a cancelled leg ends it.
+    func receive(_ body: Envelope.OneOf_Body) {
+        guard online.value else { return }
+        switch body {
+        case .offer(let new) where new.driverID == driverID:
+            offer.send(new)
+        case .driveTo(let drive) where drive.driverID == driverID:
+            if drive.cancelled {
+                if leg.value?.leg == drive.leg { leg.send(nil) }
+            } else if drive.leg > (leg.value?.leg ?? 0) || leg.value == nil {
+                leg.send(drive)
+            }
+        default:
+            break
+        }
+    }
+}

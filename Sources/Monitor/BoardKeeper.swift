@@ -1,0 +1,30 @@
+import Wire
+
+/// The board, on an actor: the bus reader writes, the reporter reads.
+public actor BoardKeeper {
+    private var board = MonitorBoard()
+    private var snapshotParts: [Wire.DispatchEvent] = []
+    public private(set) var stopped = false
+
+    public init() {}
+
+    /// The board as it is now.
+    public var current: MonitorBoard { board }
+
+    public func stop() { stopped = true }
+
+    public func apply(_ envelopes: [Envelope]) {
+        for envelope in envelopes { board.apply(envelope) }
+        board.forgetOld()
+    }
+
+    /// Collects a snapshot's chunks; the last one applies them all.
+    public func snapshot(_ chunk: SnapshotChunk) {
+        snapshotParts += chunk.state
+        guard chunk.last else { return }
+        board.apply(snapshot: snapshotParts, sequenceAt: chunk.sequenceAt)
+        snapshotParts = []
+    }
+
+    public func report() -> MonitorReport { MonitorReport(board) }
+}

@@ -1,0 +1,65 @@
+import AppRuntime
+import RIBs
+
+/// What the Ride flow and everything below it needs: the link and the trip service.
+protocol RideDependency: Dependency {
+    var link: AppLink { get }
+    var ride: RideService { get }
+}
+
+protocol RideRouting: AnyObject {
+    func routeToRequest()
+    func routeToOnTrip()
+}
+
+/// Viewless: Request until a driver has the ride, then OnTrip.
+final class RideInteractor: Interactor {
+    weak var router: (any RideRouting)?
+    private let ride: RideService
+
+    init(ride: RideService) {
+        self.ride = ride
+    }
+
+    override func didBecomeActive() {
+        bindToActivePeriod(ride.status.observe { [weak self] status in
+            if status.hasDriver { self?.router?.routeToOnTrip() } else if !status.isOver { self?.router?.routeToRequest() }
+        })
+    }
+}
+
+final class RideRouter: Router<RideInteractor>, RideRouting {
+    private let request: RequestBuilder
+    private let onTrip: OnTripBuilder
+    private var current: (any Routing)?
+
+    init(interactor: RideInteractor, request: RequestBuilder, onTrip: OnTripBuilder) {
+        self.request = request
+        self.onTrip = onTrip
+        super.init(interactor: interactor)
+        interactor.router = self
+    }
+
+    func routeToRequest() {
+        guard !(current is RequestRouter) else { return }
+        show(request.build())
+    }
+
+    func routeToOnTrip() {
+        guard !(current is OnTripRouter) else { return }
+        show(onTrip.build())
+    }
+
+    private func show(_ child: any Routing) {
+        if let current { detachChild(current) }
+        current = child
+        attachChild(child)
+    }
+}
+
+final class RideBuilder: Builder<any RideDependency> {
+    func build() -> RideRouter {
+        RideRouter(interactor: RideInteractor(ride: dependency.ride), request: RequestBuilder(dependency: dependency),
+                   onTrip: OnTripBuilder(dependency: dependency))
+    }
+}

@@ -1,0 +1,75 @@
+import AppRuntime
+import City
+import RIBs
+import Wire
+
+/// One rider's app: the RIB tree (Root → LoggedOut / LoggedIn → Ride → Request {LocationEditor,
+/// ProductSelection, Confirmation} / OnTrip → Rating, with optional plugins) on its own actor, and
+/// the simulated person who uses it. Finished when the ride has ended (and been rated).
+public actor RiderApp: HostedApp {
+    public nonisolated let id: String
+    private let link: AppLink
+    private let component: RiderRootComponent
+    private let root: RiderRootRouter
+    private let context: RIBContext
+    private var person: RiderPerson
+
+    /// An app for `profile`, with optional features as `features` says, its clock at `time`.
+    public init(profile: RiderProfile, features: [String: Bool] = [:], at time: Double) {
+        id = profile.id
+        let link = AppLink(time: time)
+        self.link = link
+        component = RiderRootComponent(link: link, profile: profile, flags: FeatureFlags(features))
+        root = RiderRootBuilder(dependency: EmptyDependency()).build(component: component)
+        context = RIBContext { .milliseconds(Int64(link.now * 1000)) }
+        person = RiderPerson(profile: profile)
+    }
+
+    public func start(at time: Double) -> AppOutput {
+        link.advance(to: time)
+        root.launch(context: context)
+        return tick(at: time)
+    }
+
+    public func receive(_ body: Envelope.OneOf_Body, at time: Double) -> AppOutput {
+        link.advance(to: time)
+        component.ride.receive(body)
+        // The person reacts at once to what the screen now shows (a quote, a trip ended).
+        return tick(at: time)
+    }
+
+    public func tick(at time: Double) -> AppOutput {
+        link.advance(to: time)
+        person.act(on: root, at: time, requestedAt: component.ride.requestedAt)
+        context.leakDetector.check()
+        let wake = component.ride.status.value.awaitingPickup ? person.nextAction(after: time, requestedAt: component.ride.requestedAt) : nil
+        return AppOutput(messages: link.drain(), finished: isFinished, wakeAt: wake)
+    }
+
+    public func stop(at time: Double) -> AppOutput {
+        link.advance(to: time)
+        component.ride.cancel(reason: "the app closed")
+        return AppOutput(messages: link.drain(), finished: true)
+    }
+
+    public func health() -> AppHealth {
+        let tree = root.snapshot()
+        return AppHealth(leaks: context.leakDetector.leakCount, ribs: tree.count, droppedActions: 0, screen: tree.deepestScreen)
+    }
+
+    /// How the ride ended, once it has.
+    public func outcome() -> String? {
+        let status = component.ride.status.value
+        return status.isOver ? "\(status)" : nil
+    }
+
+    /// The tree as it is now, for tests and the monitor.
+    public func tree() -> RIBTreeSnapshot { root.snapshot() }
+
+    private var isFinished: Bool {
+        let status = component.ride.status.value
+        guard status.isOver else { return false }
+        if case .completed = status { return component.ride.rating != nil }
+        return true
+    }
+}

@@ -1,0 +1,105 @@
+import AppHost
+import ArgumentParser
+import Foundation
+import SessionClient
+import Simulation
+import Topology
+import Wire
+import ZeroMQ
+
+/// Where a rider or driver process connects, and which share of the topology's apps it hosts.
+struct HostOptions: ParsableArguments {
+    @Option(help: "The topology of the run.")
+    var topology: String
+
+    @Option(help: "Which process of its role this is, from 0.")
+    var process = 0
+
+    @Option(help: "Dispatch's sessions endpoint (default: from the topology).")
+    var sessions: String?
+
+    @Option(help: "The bus proxy's publisher endpoint, for health reports (default: from the topology).")
+    var publishTo: String?
+
+    @Option(help: "Simulated seconds per wall second (default: the topology's).")
+    var speed: Double?
+
+    @Flag(help: "Print every message in and out, with the simulated time.")
+    var trace = false
+}
+
+/// Runs a host of apps until it ends or is interrupted, and prints what it did.
+func runHost(role: Role, options: HostOptions, plan: Topology, settings: AppHost.Settings,
+             schedule: (PreparedTopology) -> [ScheduledApp]) async throws {
+    let prepared = try prepareTopology(plan)
+    let processes = role == .drivers ? plan.drivers.processes : plan.riders.processes
+    guard (0..<processes).contains(options.process) else {
+        throw ValidationError("--process \(options.process): the topology has \(processes) \(role == .drivers ? "driver" : "rider") processes (0 to \(processes - 1))")
+    }
+    let apps = schedule(prepared)
+    let name = (role == .drivers ? "drivers-" : "riders-") + "\(options.process)"
+    let dispatchAt = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
+    let busAt = plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
+    let transport = try Transport(name: name + "-io")
+    let bus = try await transport.socket(.pub)
+    try await bus.connect(options.publishTo ?? busAt.publish)
+    // A session per run of the process: a restarted process is a new session, the old one expires.
+    let session = SessionClient(transport: transport, endpoint: options.sessions ?? dispatchAt.sessions,
+                                hello: Hello.with {
+                                    $0.role = role
+                                    $0.sessionID = "\(name)-\(getpid())"
+                                    $0.pid = getpid()
+                                })
+    var settings = settings
+    if options.trace { settings.trace = { print($0) } }
+    let host = AppHost(role: role, processID: name, session: session, bus: bus, speed: options.speed ?? plan.speed,
+                       schedule: apps, settings: settings)
+    print("\(name) pid \(getpid()) ready: \(apps.count) apps to run; dispatch at \(options.sessions ?? dispatchAt.sessions)")
+    let signals = onInterrupt { Task { await host.stop() } }
+    defer { signals.forEach { $0.cancel() } }
+    try await host.run()
+    let totals = await host.totals
+    print("\(name) done: \(totals.started) apps started, \(totals.finished) finished, \(totals.messagesOut) messages sent, \(totals.messagesIn) received, \(totals.failedRequests) failed requests, \(totals.unrouted) unrouted, \(totals.leaks) leaks")
+    await transport.shutdown()
+}
+
+/// `ribcity drivers --topology FILE --process N`: a driver process — its share of the
+/// topology's drivers, each a driver app on its own actor, driving the legs dispatch hands out.
+struct DriversCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "drivers",
+        abstract: "Run a driver process: many driver apps (RIB trees) over one session with dispatch."
+    )
+
+    @OptionGroup var options: HostOptions
+
+    func run() async throws {
+        let plan = try readTopology(options.topology)
+        try await runHost(role: .drivers, options: options, plan: plan, settings: AppHost.Settings()) { prepared in
+            CityApps.drivers(of: prepared, process: options.process, of: plan.drivers.processes)
+        }
+    }
+}
+
+/// `ribcity riders --topology FILE --process N`: a rider process — its share of the topology's
+/// rides, each a rider app opened when the rider asks and released when the ride has ended.
+struct RidersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "riders",
+        abstract: "Run a rider process: a rider app (RIB tree) per ride, from request to rating; ends when every ride has."
+    )
+
+    @OptionGroup var options: HostOptions
+
+    @Option(help: "Leave out rides asked for before this simulated second (a restarted process: they were its previous run's).")
+    var after: Double?
+
+    func run() async throws {
+        let plan = try readTopology(options.topology)
+        var settings = AppHost.Settings()
+        settings.endWhenAllFinished = true
+        try await runHost(role: .riders, options: options, plan: plan, settings: settings) { prepared in
+            CityApps.riders(of: prepared, process: options.process, of: plan.riders.processes, after: after)
+        }
+    }
+}

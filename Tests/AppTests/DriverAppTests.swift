@@ -1,0 +1,61 @@
+import AppRuntime
+import City
+import DriverApp
+import Testing
+import Wire
+
+/// A 3×3 grid of 200 m blocks: small enough to reason about, real enough to drive on.
+let grid = GridCity(width: 400, height: 400, blockLength: 200, speedKmh: 36).build()
+
+func offer(_ id: String, to driver: String, expiresAt seconds: Double) -> Envelope.OneOf_Body {
+    .offer(Wire.Offer.with {
+        $0.offerID = id
+        $0.requestID = "rider-1"
+        $0.driverID = driver
+        $0.expiresAtMs = Int64(seconds * 1000)
+    })
+}
+
+func leg(_ number: UInt32, for driver: String, stop: StopKind, nodes: [UInt32], from depart: Double, to arrive: Double) -> Envelope.OneOf_Body {
+    .driveTo(DriveTo.with {
+        $0.driverID = driver
+        $0.leg = number
+        $0.stop = stop
+        $0.requestID = "rider-1"
+        $0.routeNodes = nodes
+        $0.departAtMs = Int64(depart * 1000)
+        $0.arriveAtMs = Int64(arrive * 1000)
+    })
+}
+
+extension AppOutput {
+    var bodies: [Envelope.OneOf_Body] { messages.map(\.body) }
+}
+
+@Suite("Driver app: a RIB tree driven by its person and by dispatch")
+struct DriverAppTests {
+    @Test("Goes online at the shift's start, accepts after its response time, drives the legs and reports them done")
+    func acceptsAndDrives() async {
+        let profile = DriverProfile(id: "driver-0", startNode: 0, shiftStart: 10, acceptance: 1, responseSeconds: 5)
+        let app = DriverApp(profile: profile, graph: grid, at: 0)
+        #expect(await app.start(at: 0).bodies.isEmpty)
+        #expect(await app.tree().deepestScreen.hasPrefix("Offline"))
+        let online = await app.tick(at: 10).bodies
+        guard case .driverOnline(let said)? = online.first else { Issue.record("no DriverOnline: \(online)"); return }
+        #expect(said.driverID == "driver-0")
+        let seen = await app.receive(offer("offer-1", to: "driver-0", expiresAt: 40), at: 11)
+        #expect(seen.bodies.isEmpty)
+        #expect(seen.wakeAt == 16, "the answer is due after the response time")
+        #expect(await app.tree().deepestScreen.hasPrefix("Offer rider-1"))
+        #expect(await app.tick(at: 13).bodies.isEmpty, "seen at 11: thinking for 5 s")
+        let answer = await app.tick(at: 16).bodies
+        #expect(answer == [.acceptOffer(AcceptOffer.with { $0.offerID = "offer-1"; $0.driverID = "driver-0" })])
+        _ = await app.receive(leg(1, for: "driver-0", stop: .pickup, nodes: [0, 1], from: 16, to: 36), at: 16)
+        #expect(await app.tree().children.first?.children.first?.name == "EnRoute")
+        let moving = await app.tick(at: 26).bodies
+        #expect(moving.contains { if case .locationUpdate = $0 { true } else { false } })
+        let arrived = await app.tick(at: 36).bodies
+        #expect(arrived.contains(.legDone(LegDone.with { $0.driverID = "driver-0"; $0.leg = 1 })))
+        #expect(await app.position() == grid.positions[1])
+    }
+}
