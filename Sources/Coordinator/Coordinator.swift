@@ -45,9 +45,9 @@ public actor Coordinator {
     public func run() async throws -> RunSummary {
         let started = ContinuousClock.now
         let transport = try Transport(name: "launch-io")
-        let proxy = try await Proxy.start(on: transport, frontend: .init(.xsub, bind: plan.busPublish),
-                                          backend: .init(.xpub, bind: plan.busSubscribe))
-        let tap = try await transport.socket(.sub)
+        let proxy = try await Proxy.start(on: transport, frontend: .init(.xsub, bind: plan.busPublish, options: .eventBus),
+                                          backend: .init(.xpub, bind: plan.busSubscribe, options: .eventBus))
+        let tap = try await transport.socket(.sub, options: .eventBus)
         try await tap.connect(plan.busSubscribe)
         try await tap.subscribe("")
         let reader = Task { [board] in

@@ -53,3 +53,15 @@ extension Duration {
         return Int32(clamping: millis)
     }
 }
+
+extension SocketOptions {
+    /// For every socket of the event bus (publishers, the proxy's two sides, subscribers): queues
+    /// deep enough for a city's bursts (dispatch publishes a matching round at once). A subscriber
+    /// that stays slower than the city still loses messages, and reports the gap.
+    public static var eventBus: SocketOptions {
+        var options = SocketOptions()
+        options.sendHighWaterMark = 500_000
+        options.receiveHighWaterMark = 500_000
+        return options
+    }
+}

@@ -41,7 +41,7 @@ struct DispatchCommand: AsyncParsableCommand {
         var options = SocketOptions()
         options.routerMandatory = true
         let router = try await transport.socket(.router, options: options)
-        let pub = try await transport.socket(.pub)
+        let pub = try await transport.socket(.pub, options: .eventBus)
         let sessionsAt = try await router.bind(sessions ?? endpoints.sessions)
         if publishTo != nil, bus != nil { throw ValidationError("--bus binds dispatch's own PUB; --publish-to connects it to a proxy: not both") }
         let busAt: String

@@ -41,7 +41,7 @@ func runHost(role: Role, options: HostOptions, plan: Topology, settings: AppHost
     let dispatchAt = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
     let busAt = plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
     let transport = try Transport(name: name + "-io")
-    let bus = try await transport.socket(.pub)
+    let bus = try await transport.socket(.pub, options: .eventBus)
     try await bus.connect(options.publishTo ?? busAt.publish)
     // A session per run of the process: a restarted process is a new session, the old one expires.
     let session = SessionClient(transport: transport, endpoint: options.sessions ?? dispatchAt.sessions,

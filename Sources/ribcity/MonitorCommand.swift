@@ -35,7 +35,7 @@ struct MonitorCommand: AsyncParsableCommand {
         let plan = try readTopology(topology)
         let endpoints = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
         let transport = try Transport(name: "monitor-io")
-        let sub = try await transport.socket(.sub)
+        let sub = try await transport.socket(.sub, options: .eventBus)
         try await sub.connect(bus ?? endpoints.bus)
         try await sub.subscribe(Topic.dispatch)
         try await sub.subscribe(Topic.status)
