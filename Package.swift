@@ -244,6 +244,12 @@ let package = Package(
             dependencies: ["AppRuntime", "DriverApp", "RiderApp", "AppHost", "City", "Wire", "RIBs", "TestSupport"],
             swiftSettings: strict
         ),
+        // Whole cities as real processes (ribcity launch): slow-ish, so in a suite of their own.
+        .testTarget(
+            name: "CityProcessTests",
+            dependencies: ["TestSupport"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "RIBsTests",
             dependencies: ["RIBs"],

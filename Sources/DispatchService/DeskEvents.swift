@@ -5,6 +5,7 @@ import Wire
 extension DispatchDesk {
     /// What the engine's events mean for riders, drivers and the bus.
     func translate(_ events: [TimedDispatchEvent]) -> [Outgoing] {
+        checker.record(events)
         var out: [Outgoing] = []
         for timed in events {
             switch timed.event {

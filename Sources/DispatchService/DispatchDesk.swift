@@ -23,6 +23,9 @@ public final class DispatchDesk {
 
     public let engine: DispatchEngine
     public let settings: Settings
+    /// Checks dispatch's promises (one end per request, no driver double-booked, fares conserved)
+    /// on every engine event, as the run goes.
+    public let checker: InvariantChecker
     let snap: SnapIndex
     var sessions: [String: DeskSession] = [:]
     var sessionOfPeer: [[UInt8]: String] = [:]
@@ -43,6 +46,7 @@ public final class DispatchDesk {
         self.engine = engine
         self.settings = settings
         snap = SnapIndex(graph: engine.graph)
+        checker = InvariantChecker(poolCapacity: engine.configuration.poolCapacity)
         memory = ReplyMemory(capacity: settings.rememberedReplies)
     }
 

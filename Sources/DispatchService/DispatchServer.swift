@@ -16,6 +16,8 @@ public actor DispatchServer {
     private var stampers = Stampers()
     private var malformed = WireErrorCounts()
     private var undeliverable = 0
+    /// Events published on the bus, by kind.
+    public private(set) var published: [DispatchEventKind: Int] = [:]
     private var stopped = false
 
     /// - Parameters:
@@ -61,6 +63,9 @@ public actor DispatchServer {
     }
 
     public func stop() { stopped = true }
+
+    /// The promises dispatch broke so far (none, if it works).
+    public var violations: [InvariantViolation] { desk.checker.violations }
 
     /// How many messages were malformed, refused, or had no peer to go to.
     public var counts: (malformed: Int, refused: Int, undeliverable: Int) { (malformed.total, desk.refused, undeliverable) }
@@ -133,6 +138,7 @@ public actor DispatchServer {
         for message in out.routed {
             do { try await router.sendConfirmed(message) } catch { undeliverable += 1 }
         }
+        for (kind, count) in out.kinds { published[kind, default: 0] += count }
         if !out.published.isEmpty { try await bus.send(contentsOf: out.published) }
     }
 }
@@ -148,6 +154,7 @@ struct Stampers {
 struct Outbox {
     var routed: [Message] = []
     var published: [Message] = []
+    var kinds: [DispatchEventKind: Int] = [:]
 
     /// Stamps and frames the desk's outgoing messages at simulated `time`.
     mutating func add(_ outgoing: [Outgoing], at time: Double, stampers: inout Stampers) {
@@ -158,6 +165,7 @@ struct Outbox {
                 let envelope = Envelope(body, from: stampers.replies.next(), inReplyTo: inReplyTo, simTimeMs: ms)
                 routed.append(Message(Frames.Routed(peer: peer, envelope: envelope).frames))
             case .publish(let topic, let event):
+                kinds[event.kind, default: 0] += 1
                 let envelope = Envelope(.dispatchEvent(event), from: stampers.events.next(), simTimeMs: ms)
                 published.append(Message(Frames.Published(topic: topic, envelope: envelope).frames))
             }

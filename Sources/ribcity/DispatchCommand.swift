@@ -59,6 +59,10 @@ struct DispatchCommand: AsyncParsableCommand {
         signals.forEach { $0.cancel() }
         let counts = await server.counts
         print("dispatch stopped: \(counts.malformed) malformed, \(counts.refused) refused, \(counts.undeliverable) undeliverable messages")
+        let published = await server.published
+        print("dispatch totals: \(published[.requestCreated] ?? 0) requests, \(published[.tripCompleted] ?? 0) completed, \(published[.requestCancelled] ?? 0) cancelled, \(published[.requestRejected] ?? 0) rejected, \(published[.offerAccepted] ?? 0) matched")
+        let violations = await server.violations
+        print(violations.isEmpty ? "dispatch invariants: held" : "dispatch invariants: \(violations.count) broken, first: \(violations[0])")
         await transport.shutdown()
     }
 }

@@ -5,10 +5,6 @@ import TestSupport
 import Wire
 import ZeroMQ
 
-/// The `ribcity` executable beside this test binary (built by `swift build --build-tests`).
-let ribcityBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-    .map { URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent("ribcity").path }
-
 /// A `ribcity` role started as a child process.
 final class RoleProcess: Sendable {
     let process: Process

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A whole city run by `ribcity launch` in a temporary directory: every process real.
+struct LaunchedRun {
+    let directory: URL
+    let output: String
+    let status: Int32
+
+    /// The run directory `ribcity launch` made.
+    var runDirectory: URL? {
+        let runs = directory.appendingPathComponent("runs")
+        return (try? FileManager.default.contentsOfDirectory(atPath: runs.path))?.first.map { runs.appendingPathComponent($0) }
+    }
+
+    func log(_ process: String) -> String {
+        runDirectory.flatMap { try? String(contentsOf: $0.appendingPathComponent("\(process).log"), encoding: .utf8) } ?? ""
+    }
+
+    var summary: [String: Any] {
+        guard let data = runDirectory.flatMap({ try? Data(contentsOf: $0.appendingPathComponent("summary.json")) }) else { return [:] }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
+
+    var totals: [String: Int] { (summary["kpis"] as? [String: Any])?["totals"] as? [String: Int] ?? [:] }
+
+    /// Dispatch's own count of what it published, from its last log lines.
+    var dispatchTotals: [String: Int] {
+        guard let line = log("dispatch").split(separator: "\n").last(where: { $0.hasPrefix("dispatch totals:") }) else { return [:] }
+        var totals: [String: Int] = [:]
+        for part in line.dropFirst("dispatch totals:".count).split(separator: ",") {
+            let words = part.split(separator: " ")
+            if words.count == 2, let count = Int(words[0]) { totals[String(words[1])] = count }
+        }
+        return totals
+    }
+
+    /// Launches a small grid city (2 driver and 2 rider processes) at high speed.
+    static func launch(extra: [String] = []) async throws -> LaunchedRun {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-launch-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let name = "e2e-\(UUID().uuidString.prefix(6).lowercased())"
+        let topology = directory.appendingPathComponent("city.yaml")
+        try """
+        name: \(name)
+        city: { grid: { width_m: 2000, height_m: 2000, block_m: 250, speed_kmh: 36 } }
+        clock: { speed: 60, duration: 10m }
+        seed: 7
+        dispatch: { strategy: batched, interval_s: 10, offer_timeout_s: 30 }
+        drivers: { processes: 2, per_process: 8, acceptance: [0.7, 1.0], response_s: [1, 5] }
+        riders:
+          processes: 2
+          demand: { synthetic: { peak_per_hour: 240, min_trip_m: 400 } }
+          patience_s: [300, 600]
+          pool_share: 0.2
+          scheduled_share: 0
+        features: { rider.promotions: true }
+        """.write(to: topology, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ribcityBinary!)
+        process.arguments = ["launch", topology.path, "--runs", directory.appendingPathComponent("runs").path, "--json",
+                             "--wall-limit", "150"] + extra
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = try await within(200, "ribcity launch") {
+            String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        }
+        process.waitUntilExit()
+        return LaunchedRun(directory: directory, output: output, status: process.terminationStatus)
+    }
+}
+
+@Suite("A city end to end: ribcity launch with every process real", .serialized)
+struct LaunchTests {
+    @Test("Trips complete, every request ends once, no driver is double-booked, the bus's counts match dispatch's")
+    func cityRunsToTheEnd() async throws {
+        let run = try await LaunchedRun.launch()
+        defer { try? FileManager.default.removeItem(at: run.directory) }
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.summary["outcome"] as? String == "completed", "\(run.output)")
+        let totals = run.totals
+        let requests = totals["requests"] ?? 0
+        #expect(requests > 20, "\(totals)")
+        #expect((totals["completed"] ?? 0) > requests / 2, "\(totals)")
+        #expect((totals["completed"] ?? 0) + (totals["cancelled"] ?? 0) + (totals["rejected"] ?? 0) == requests, "\(totals)")
+        #expect(run.log("dispatch").contains("dispatch invariants: held"), "\(run.log("dispatch"))")
+        let dispatch = run.dispatchTotals
+        #expect(dispatch["requests"] == requests && dispatch["completed"] == totals["completed"]
+                && dispatch["cancelled"] == totals["cancelled"] && dispatch["rejected"] == totals["rejected"], "bus \(totals), dispatch \(dispatch)")
+        for riders in ["riders-0", "riders-1"] {
+            #expect(run.log(riders).contains(" 0 leaks"), "\(run.log(riders))")
+        }
+        #expect(run.output.contains("every request accounted for"))
+    }
+
+    @Test("A driver process killed mid-run is restarted, and the run still accounts for every request")
+    func killedProcessIsRestarted() async throws {
+        let run = try await LaunchedRun.launch(extra: ["--kill", "drivers-0@2"])
+        defer { try? FileManager.default.removeItem(at: run.directory) }
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("killing drivers-0"), "\(run.output)")
+        #expect(run.output.contains("drivers-0 restarted"), "\(run.output)")
+        #expect(run.summary["outcome"] as? String == "completed", "\(run.output)")
+        let processes = run.summary["processes"] as? [String: [String: Any]] ?? [:]
+        #expect(processes["drivers-0"]?["starts"] as? Int == 2, "\(processes)")
+        let totals = run.totals
+        #expect((totals["completed"] ?? 0) + (totals["cancelled"] ?? 0) + (totals["rejected"] ?? 0) == totals["requests"], "\(totals)")
+        #expect(run.log("dispatch").contains("dispatch invariants: held"), "\(run.log("dispatch"))")
+    }
+}
