@@ -88,7 +88,10 @@ extension DispatchDesk {
                     out.append(bus(Topic.dispatchRequest, .requestRejected, request: id) { $0.reason = reason })
                 }
             case .driverState(let driver, let state):
-                out.append(bus(Topic.dispatchDriver, .driverStateChanged, driver: driver) { $0.driverState = WireMapping.driverState(state) })
+                out.append(bus(Topic.dispatchDriver, .driverStateChanged, driver: driver) { event in
+                    event.driverState = WireMapping.driverState(state)
+                    if let here = driverNames[driver].flatMap({ lastLocation[$0] }) { event.location = here }
+                })
             case .surge(let zone, let multiplier):
                 out.append(.publish(topic: Topic.dispatchSurge, event: Wire.DispatchEvent.with {
                     $0.kind = .surgeUpdated

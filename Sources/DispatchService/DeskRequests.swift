@@ -75,14 +75,16 @@ extension DispatchDesk {
             }
             sessions[session]?.drivers.insert(online.driverID)
             sessionOfDriver[online.driverID] = session
+            lastLocation[online.driverID] = online.location
             try refuse { () throws(DispatchRefusal) in try engine.driverOnline(driver, at: at, now: time) }
             return []
         case .driverOffline(let offline)?:
             let driver = try knownDriver(offline.driverID)
             try refuse { () throws(DispatchRefusal) in try engine.driverOffline(driver, now: time) }
             return []
-        case .locationUpdate?:
+        case .locationUpdate(let update)?:
             // Positions follow from the legs dispatch hands out; updates are for the map.
+            if driverIDs[update.driverID] != nil { lastLocation[update.driverID] = update.location }
             return []
         case .acceptOffer(let answer)?:
             try respond(offer: answer.offerID, driver: answer.driverID, accept: true, at: time)

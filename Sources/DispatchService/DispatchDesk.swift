@@ -37,6 +37,8 @@ public final class DispatchDesk {
     var sessionOfRider: [String: String] = [:]
     var sessionOfDriver: [String: String] = [:]
     var offers: [String: (request: RequestID, driver: DriverID)] = [:]
+    /// Where each driver last said it was (online, location updates), for the bus's map.
+    var lastLocation: [String: LatLon] = [:]
     var memory: ReplyMemory
     var quotes = 0
     /// Envelopes refused as not understood (wrong version, unknown session, bad values).

@@ -12,6 +12,8 @@ public struct MonitorBoard: Sendable {
     /// Pickup waits in seconds of every trip started.
     public private(set) var pickupWaits = Distribution()
     public private(set) var surge: [String: Double] = [:]
+    /// Where each driver was at its last state change (when dispatch knew).
+    public private(set) var driverPositions: [String: LatLon] = [:]
     /// The latest health report of each process, by process id.
     public private(set) var processes: [String: ProcessStatus] = [:]
     public private(set) var simTimeMs: Int64 = 0
@@ -42,7 +44,9 @@ public struct MonitorBoard: Sendable {
             openRequests[event.requestID] = .onTrip
             pickupWaits.add(Double(event.pickupWaitS))
         case .tripCompleted, .requestCancelled, .requestRejected: openRequests[event.requestID] = nil
-        case .driverStateChanged: drivers[event.driverID] = event.driverState
+        case .driverStateChanged:
+            drivers[event.driverID] = event.driverState
+            if event.hasLocation { driverPositions[event.driverID] = event.location }
         case .surgeUpdated: surge[event.zone] = event.surgeMultiplier
         default: break
         }

@@ -14,6 +14,8 @@ public struct MonitorReport: Codable, Sendable, Equatable {
     public var missedEvents: UInt64
     /// Per process: messages in and out so far, and resident memory in MB.
     public var processes: [String: ProcessHealth]
+    /// Online drivers by where they were at their last state change.
+    public var map: CoarseMap
 
     public struct ProcessHealth: Codable, Sendable, Equatable {
         public var messagesIn: UInt64
@@ -35,6 +37,7 @@ public struct MonitorReport: Codable, Sendable, Equatable {
         pickupWaitP95 = board.pickupWaits.percentile(0.95)
         maxSurge = board.surge.values.max() ?? 1
         missedEvents = board.sequences.totalMissed
+        map = CoarseMap(positions: board.driverPositions.filter { board.drivers[$0.key] != .offline }.map(\.value))
         processes = board.processes.mapValues {
             ProcessHealth(messagesIn: $0.messagesIn, messagesOut: $0.messagesOut,
                           residentMB: Double($0.rssBytes) / 1_048_576, cpuSeconds: $0.cpuSeconds)
@@ -67,6 +70,9 @@ public struct MonitorReport: Codable, Sendable, Equatable {
         for (label, key) in [("idle", "idle"), ("offered", "offered"), ("to pickup", "en_route"), ("on trip", "on_trip")] {
             lines.append("  " + label.padding(toLength: 10, withPad: " ", startingAt: 0) + bar(drivers[key]!, of: online)
                          + String(format: " %6d", drivers[key]!))
+        }
+        if !map.rows.isEmpty {
+            lines += ["", "where the online drivers are (north up)"] + map.rows.map { "  " + $0 }
         }
         lines += [
             "",

@@ -62,4 +62,26 @@ struct MonitorBoardTests {
         #expect(board.sequences.totalMissed == 2)
         #expect(MonitorReport(board).line.contains("missed 2"))
     }
+
+    @Test("The coarse map counts online drivers where they were last seen, north up")
+    mutating func coarseMap() {
+        var board = MonitorBoard()
+        func driver(_ id: String, _ state: Wire.DriverState, lat: Double, lon: Double) -> Envelope {
+            envelope(.driverStateChanged, at: 1) {
+                $0.driverID = id
+                $0.driverState = state
+                $0.location = LatLon.with { $0.lat = lat; $0.lon = lon }
+            }
+        }
+        board.apply(driver("a", .idle, lat: 40.72, lon: -74.01))
+        board.apply(driver("b", .onTrip, lat: 40.72, lon: -74.01))
+        board.apply(driver("c", .idle, lat: 40.70, lon: -73.99))
+        board.apply(driver("d", .offline, lat: 40.71, lon: -74.00))
+        let map = MonitorReport(board).map
+        #expect(map.rows.count == 12 && map.rows.allSatisfy { $0.count == 48 })
+        #expect(map.rows.first?.first == "2", "two drivers in the north-west corner")
+        #expect(map.rows.last?.last == "1", "one in the south-east corner")
+        #expect(map.rows.joined().filter { $0 != "·" }.count == 2, "the offline driver is not drawn")
+        #expect(MonitorReport(board).dashboard.contains("where the online drivers are"))
+    }
 }

@@ -1,0 +1,31 @@
+import Wire
+
+/// The city as a few lines of characters: how many online drivers are in each cell, for the
+/// dashboard (`·` none, then `1`–`9`, `#` for ten or more).
+public struct CoarseMap: Codable, Sendable, Equatable {
+    public let rows: [String]
+
+    /// A map of `width` × `height` cells over the box around `positions` (north up).
+    public init(positions: [LatLon], width: Int = 48, height: Int = 12) {
+        guard let first = positions.first else {
+            rows = []
+            return
+        }
+        var south = first.lat, north = first.lat, west = first.lon, east = first.lon
+        for point in positions {
+            south = min(south, point.lat)
+            north = max(north, point.lat)
+            west = min(west, point.lon)
+            east = max(east, point.lon)
+        }
+        var counts = Array(repeating: Array(repeating: 0, count: width), count: height)
+        for point in positions {
+            let column = east > west ? Int((point.lon - west) / (east - west) * Double(width - 1)) : 0
+            let row = north > south ? Int((north - point.lat) / (north - south) * Double(height - 1)) : 0
+            counts[row][column] += 1
+        }
+        rows = counts.map { row in
+            String(row.map { count in count == 0 ? "·" : count < 10 ? Character("\(count)") : "#" })
+        }
+    }
+}
