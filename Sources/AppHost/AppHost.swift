@@ -15,7 +15,7 @@ public actor AppHost {
         /// The longest the host sleeps between looks at its apps' wake-up times (and heartbeats).
         public var tick: Duration = .milliseconds(50)
         /// How often every app is ticked whether it asked or not (wall time).
-        public var sweep: Duration = .seconds(1)
+        public var sweep: Duration = .seconds(5)
         public var heartbeat: Duration = .seconds(1)
         public var status: Duration = .seconds(1)
         /// End the run once every scheduled app has started and finished (rider hosts).
@@ -54,6 +54,8 @@ public actor AppHost {
     private var clock: HostClock?
     private var released: LeakDetector?
     private var stopping = false
+    /// The latest any app was ticked after its wake-up time, since the last status report.
+    private var lateness: Double = 0
     private var statusStamper: SequenceStamper
 
     /// - Parameters:
@@ -132,6 +134,7 @@ public actor AppHost {
         let due = sweep ? live.keys.sorted() : wakes.filter { $0.value <= time }.keys.sorted()
         for id in due {
             guard let app = live[id] else { continue }
+            if let wake = wakes[id], wake <= time { lateness = max(lateness, time - wake) }
             wakes[id] = nil
             await dispatch(await app.tick(at: time), of: app)
         }
@@ -207,7 +210,9 @@ public actor AppHost {
             $0.leaks = UInt64(totals.leaks)
             $0.cpuSeconds = usage.cpuSeconds
             $0.rssBytes = usage.residentBytes
+            $0.lagMs = UInt32(min(Double(UInt32.max), lateness * 1000))
         }
+        lateness = 0
         let envelope = Envelope(.processStatus(status), from: statusStamper.next(), simTimeMs: Int64(time * 1000))
         try? await bus.send(Message(Frames.Published(topic: Topic.status(of: processID), envelope: envelope).frames))
     }

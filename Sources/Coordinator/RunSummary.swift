@@ -17,6 +17,9 @@ public struct RunSummary: Codable, Sendable {
     public var requests: Int
     public var ended: Int
     public var allRequestsAccounted: Bool { requests == ended && kpis.openRequests == 0 }
+    /// The most simulated time any process fell behind the clock (its timers or its apps' wake-ups
+    /// ran late by this much), at worst over the run.
+    public var worstLagSeconds: Double { kpis.processes.values.map(\.maxLagSeconds).max() ?? 0 }
 
     public init(topology: String, outcome: String, wallSeconds: Double, speed: Double, kpis: MonitorReport,
                 processes: [String: Supervisor.Record]) {
@@ -41,13 +44,17 @@ public struct RunSummary: Codable, Sendable {
             "run \(topology): \(outcome) after \(String(format: "%.1f", wallSeconds)) s wall at \(speed)× (simulated \(Int(kpis.simTimeSeconds)) s)",
             "requests \(requests): completed \(kpis.totals["completed"] ?? 0), cancelled \(kpis.totals["cancelled"] ?? 0), rejected \(kpis.totals["rejected"] ?? 0), still open \(kpis.openRequests) — "
                 + (allRequestsAccounted ? "every request accounted for" : "NOT every request ended"),
-            String(format: "pickup wait p50 %.0f s, p95 %.0f s; max surge %.1f; bus events missed %llu", kpis.pickupWaitP50, kpis.pickupWaitP95,
-                   kpis.maxSurge, kpis.missedEvents),
+            String(format: "pickup wait p50 %.0f s, p95 %.0f s; max surge %.1f; bus events missed %llu; worst lag behind the clock %.2f s simulated",
+                   kpis.pickupWaitP50, kpis.pickupWaitP95, kpis.maxSurge, kpis.missedEvents, worstLagSeconds),
         ]
+        if !kpis.missedBySender.isEmpty {
+            lines.append("  bus messages missed by sender: " + kpis.missedBySender.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
         for name in processes.keys.sorted() {
             let record = processes[name]!
             let health = kpis.processes[name].map {
-                String(format: ", %llu messages in, %llu out, %.1f s CPU, %.0f MB", $0.messagesIn, $0.messagesOut, $0.cpuSeconds, $0.residentMB)
+                String(format: ", %llu messages in, %llu out, %.1f s CPU, %.0f MB, lag ≤ %.1f s", $0.messagesIn, $0.messagesOut, $0.cpuSeconds,
+                       $0.residentMB, $0.maxLagSeconds)
             } ?? ""
             lines.append("  \(name): \(record.restarts) restarts\(health)\(record.exits.isEmpty ? "" : "; " + record.exits.joined(separator: ", "))")
         }

@@ -16,6 +16,10 @@ public actor DispatchServer {
     private var stampers = Stampers()
     private var malformed = WireErrorCounts()
     private var undeliverable = 0
+    /// How late (simulated seconds) the engine's timers ran since the last status report.
+    private var lateness: Double = 0
+    private var publishQueue: [Message] = []
+    private var publishing = false
     /// Events published on the bus, by kind.
     public private(set) var published: [DispatchEventKind: Int] = [:]
     private var stopped = false
@@ -49,8 +53,9 @@ public actor DispatchServer {
             group.addTask {
                 var lastStatus = ContinuousClock.now
                 while await !self.stopped {
+                    let asleep = ContinuousClock.now
                     try await Task.sleep(for: tick)
-                    try await self.advance()
+                    try await self.advance(late: ContinuousClock.now - asleep - tick)
                     if ContinuousClock.now - lastStatus >= .seconds(1) {
                         lastStatus = .now
                         try await self.publishStatus()
@@ -91,7 +96,8 @@ public actor DispatchServer {
         try await send(out)
     }
 
-    private func advance() async throws {
+    private func advance(late: Duration) async throws {
+        lateness = max(lateness, late / .seconds(1) * speed)
         let time = simulatedTime
         var out = Outbox()
         out.add(desk.tick(at: time), at: time, stampers: &stampers)
@@ -112,7 +118,9 @@ public actor DispatchServer {
             $0.apps = UInt32(desk.engine.driverCount)
             $0.cpuSeconds = usage.cpuSeconds
             $0.rssBytes = usage.residentBytes
+            $0.lagMs = UInt32(min(Double(UInt32.max), lateness * 1000))
         }
+        lateness = 0
         let envelope = Envelope(.processStatus(status), from: stampers.status.next(), simTimeMs: WireMapping.milliseconds(simulatedTime))
         try await bus.send(Message(Frames.Published(topic: Topic.status(of: "dispatch"), envelope: envelope).frames))
     }
@@ -132,14 +140,27 @@ public actor DispatchServer {
         }
     }
 
-    /// Routed messages go to the ROUTER (one at a time: a vanished peer is counted, not fatal),
-    /// published ones to the PUB in one batch.
+    /// Published messages go to the PUB in the order they were stamped, routed ones to the
+    /// ROUTER (one at a time: a vanished peer is counted, not fatal).
+    ///
+    /// The actor is reentrant: while one batch awaits its sends, the timer may stamp and send the
+    /// next. So events join one queue before the first suspension and a single drain publishes
+    /// it, keeping the bus's sequence numbers in order.
     private func send(_ out: Outbox) async throws {
+        for (kind, count) in out.kinds { published[kind, default: 0] += count }
+        publishQueue += out.published
+        if !publishing {
+            publishing = true
+            defer { publishing = false }
+            while !publishQueue.isEmpty {
+                let batch = publishQueue
+                publishQueue = []
+                try await bus.send(contentsOf: batch)
+            }
+        }
         for message in out.routed {
             do { try await router.sendConfirmed(message) } catch { undeliverable += 1 }
         }
-        for (kind, count) in out.kinds { published[kind, default: 0] += count }
-        if !out.published.isEmpty { try await bus.send(contentsOf: out.published) }
     }
 }
 

@@ -16,6 +16,8 @@ public struct MonitorBoard: Sendable {
     public private(set) var driverPositions: [String: LatLon] = [:]
     /// The latest health report of each process, by process id.
     public private(set) var processes: [String: ProcessStatus] = [:]
+    /// The largest lag each process reported over the run (simulated ms).
+    public private(set) var maxLagMs: [String: UInt32] = [:]
     public private(set) var simTimeMs: Int64 = 0
     public private(set) var sequences = SequenceTracker()
     /// Events at or below the snapshot's sequence, already counted in it.
@@ -33,7 +35,10 @@ public struct MonitorBoard: Sendable {
         }
         _ = sequences.observe(sender: envelope.sender, sequence: envelope.sequence)
         simTimeMs = max(simTimeMs, envelope.simTimeMs)
-        if case .processStatus(let status)? = envelope.body { processes[status.processID] = status }
+        if case .processStatus(let status)? = envelope.body {
+            processes[status.processID] = status
+            maxLagMs[status.processID] = max(maxLagMs[status.processID] ?? 0, status.lagMs)
+        }
         guard case .dispatchEvent(let event)? = envelope.body else { return }
         totals[event.kind, default: 0] += 1
         recent.append((envelope.simTimeMs, event.kind))

@@ -12,6 +12,8 @@ public struct MonitorReport: Codable, Sendable, Equatable {
     public var pickupWaitP95: Double
     public var maxSurge: Double
     public var missedEvents: UInt64
+    /// Bus messages missed, by sender (only senders that lost any).
+    public var missedBySender: [String: UInt64]
     /// Per process: messages in and out so far, and resident memory in MB.
     public var processes: [String: ProcessHealth]
     /// Online drivers by where they were at their last state change.
@@ -22,6 +24,9 @@ public struct MonitorReport: Codable, Sendable, Equatable {
         public var messagesOut: UInt64
         public var residentMB: Double
         public var cpuSeconds: Double
+        /// How far behind the clock it was at its last report, and at worst over the run (simulated s).
+        public var lagSeconds: Double
+        public var maxLagSeconds: Double
     }
 
     public init(_ board: MonitorBoard) {
@@ -37,11 +42,13 @@ public struct MonitorReport: Codable, Sendable, Equatable {
         pickupWaitP95 = board.pickupWaits.percentile(0.95)
         maxSurge = board.surge.values.max() ?? 1
         missedEvents = board.sequences.totalMissed
+        missedBySender = board.sequences.missed.filter { $0.value > 0 }
         map = CoarseMap(positions: board.driverPositions.filter { board.drivers[$0.key] != .offline }.map(\.value))
-        processes = board.processes.mapValues {
-            ProcessHealth(messagesIn: $0.messagesIn, messagesOut: $0.messagesOut,
-                          residentMB: Double($0.rssBytes) / 1_048_576, cpuSeconds: $0.cpuSeconds)
-        }
+        processes = Dictionary(uniqueKeysWithValues: board.processes.map { name, status in
+            (name, ProcessHealth(messagesIn: status.messagesIn, messagesOut: status.messagesOut,
+                                 residentMB: Double(status.rssBytes) / 1_048_576, cpuSeconds: status.cpuSeconds,
+                                 lagSeconds: Double(status.lagMs) / 1000, maxLagSeconds: Double(board.maxLagMs[name] ?? 0) / 1000))
+        })
     }
 
     /// A plain progress line, for pipes and logs.

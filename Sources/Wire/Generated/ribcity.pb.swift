@@ -1471,6 +1471,10 @@ public nonisolated struct ProcessStatus: Sendable {
   /// Rider and driver hosts: apps finished and released so far.
   public var appsFinished: UInt64 = 0
 
+  /// The most simulated time (ms) by which the process was late for something it had scheduled
+  /// (a tick, an app's wake-up) since its last report: how far it is falling behind the clock.
+  public var lagMs: UInt32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -3446,7 +3450,7 @@ nonisolated extension SnapshotChunk: SwiftProtobuf.Message, SwiftProtobuf._Messa
 
 nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ProcessStatus"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}process_id\0\u{1}pid\0\u{3}messages_in\0\u{3}messages_out\0\u{1}malformed\0\u{1}apps\0\u{3}cpu_seconds\0\u{3}rss_bytes\0\u{1}leaks\0\u{3}apps_finished\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}process_id\0\u{1}pid\0\u{3}messages_in\0\u{3}messages_out\0\u{1}malformed\0\u{1}apps\0\u{3}cpu_seconds\0\u{3}rss_bytes\0\u{1}leaks\0\u{3}apps_finished\0\u{3}lag_ms\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3465,6 +3469,7 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
       case 9: try { try decoder.decodeSingularUInt64Field(value: &self.rssBytes) }()
       case 10: try { try decoder.decodeSingularUInt64Field(value: &self.leaks) }()
       case 11: try { try decoder.decodeSingularUInt64Field(value: &self.appsFinished) }()
+      case 12: try { try decoder.decodeSingularUInt32Field(value: &self.lagMs) }()
       default: break
       }
     }
@@ -3504,6 +3509,9 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
     if self.appsFinished != 0 {
       try visitor.visitSingularUInt64Field(value: self.appsFinished, fieldNumber: 11)
     }
+    if self.lagMs != 0 {
+      try visitor.visitSingularUInt32Field(value: self.lagMs, fieldNumber: 12)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3519,6 +3527,7 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
     if lhs.rssBytes != rhs.rssBytes {return false}
     if lhs.leaks != rhs.leaks {return false}
     if lhs.appsFinished != rhs.appsFinished {return false}
+    if lhs.lagMs != rhs.lagMs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
