@@ -7,60 +7,51 @@ import Wire
 /// own actor, with the simulated person who drives it through its views.
 public actor DriverApp: HostedApp {
     public nonisolated let id: String
-    private let link: AppLink
     private let component: DriverRootComponent
-    private let root: DriverRootRouter
-    private let context: RIBContext
+    private let app: AppTree
     private var person: DriverPerson
 
     /// An app for `profile` on the city's `graph`, its clock at `time`.
     public init(profile: DriverProfile, graph: RoadGraph, at time: Double) {
         id = profile.id
         let link = AppLink(time: time)
-        self.link = link
         component = DriverRootComponent(link: link, profile: profile, graph: graph)
-        root = DriverRootBuilder(dependency: EmptyDependency()).build(component: component)
-        context = RIBContext { .milliseconds(Int64(link.now * 1000)) }
+        app = AppTree(root: DriverRootBuilder(dependency: EmptyDependency()).build(component: component), link: link)
         person = DriverPerson(profile: profile)
     }
 
     public func start(at time: Double) -> AppOutput {
-        link.advance(to: time)
-        root.launch(context: context)
+        app.launch(at: time)
         return tick(at: time)
     }
 
     public func receive(_ body: Envelope.OneOf_Body, at time: Double) -> AppOutput {
-        link.advance(to: time)
+        app.link.advance(to: time)
         component.work.receive(body)
         // The person sees at once what the screen now shows (an offer to think over).
         return tick(at: time)
     }
 
     public func tick(at time: Double) -> AppOutput {
-        link.advance(to: time)
-        person.act(on: root, at: time)
-        context.leakDetector.check()
+        app.link.advance(to: time)
+        person.act(on: app.root, at: time)
         // While the car moves: its arrival, and its next location update.
         let vehicle = component.vehicle
         let wake = [person.nextAction(after: time), vehicle.arrival, vehicle.isMoving ? time + LegFollower.locationEvery : nil]
             .compactMap { $0 }.min()
-        return AppOutput(messages: link.drain(), wakeAt: wake)
+        return app.output(wakeAt: wake)
     }
 
     public func stop(at time: Double) -> AppOutput {
-        link.advance(to: time)
+        app.link.advance(to: time)
         component.work.goOffline(reason: "the app closed")
-        return AppOutput(messages: link.drain(), finished: true)
+        return app.output(finished: true)
     }
 
-    public func health() -> AppHealth {
-        let tree = root.snapshot()
-        return AppHealth(leaks: context.leakDetector.leakCount, ribs: tree.count, droppedActions: 0, screen: tree.deepestScreen)
-    }
+    public func health() -> AppHealth { app.health() }
 
     /// The tree as it is now, for tests and the monitor.
-    public func tree() -> RIBTreeSnapshot { root.snapshot() }
+    public func tree() -> RIBTreeSnapshot { app.root.snapshot() }
 
     /// Where the car is.
     public func position() -> GeoPoint { component.vehicle.position.value }

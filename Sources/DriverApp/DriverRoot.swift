@@ -53,7 +53,6 @@ final class DriverRootInteractor: Interactor, OfflineListener, OnlineListener {
 final class DriverRootRouter: LaunchRouter<DriverRootInteractor>, DriverRootRouting {
     private let offline: OfflineBuilder
     private let online: OnlineBuilder
-    private var current: (any Routing)?
 
     init(interactor: DriverRootInteractor, offline: OfflineBuilder, online: OnlineBuilder) {
         self.offline = offline
@@ -65,19 +64,11 @@ final class DriverRootRouter: LaunchRouter<DriverRootInteractor>, DriverRootRout
     override var name: String { "Root" }
 
     func routeToOffline() {
-        guard !(current is OfflineRouter) else { return }
-        switchTo(offline.build(listener: interactor))
+        show(OfflineRouter.self) { offline.build(listener: interactor) }
     }
 
     func routeToOnline() {
-        guard !(current is OnlineRouter) else { return }
-        switchTo(online.build(listener: interactor))
-    }
-
-    private func switchTo(_ child: any Routing) {
-        if let current { detachChild(current) }
-        current = child
-        attachChild(child)
+        show(OnlineRouter.self) { online.build(listener: interactor) }
     }
 }
 

@@ -89,7 +89,7 @@ final class OnlineInteractor: ViewInteractor<OnlineView.Screen, OnlineView.Actio
 final class OnlineRouter: ViewableRouter<OnlineInteractor, OnlineView>, OnlineRouting {
     private let offer: OfferBuilder
     private let driving: DrivingBuilder
-    private var current: (activity: DriverActivity, router: any Routing)?
+    private var activity: DriverActivity?
 
     init(interactor: OnlineInteractor, view: OnlineView, offer: OfferBuilder, driving: DrivingBuilder) {
         self.offer = offer
@@ -100,14 +100,13 @@ final class OnlineRouter: ViewableRouter<OnlineInteractor, OnlineView>, OnlineRo
 
     func route(to activity: DriverActivity) {
         // A new offer replaces the one on screen; the same activity otherwise stays.
-        guard current?.activity != activity || activity == .offer else { return }
-        if let current { detachChild(current.router) }
+        guard self.activity != activity || activity == .offer else { return }
+        self.activity = activity
         let child: any Routing = switch activity {
         case .offer: offer.build(listener: interactor)
         case .idle, .enRoute, .onTrip: driving.build(activity)
         }
-        current = (activity, child)
-        attachChild(child)
+        show(child)
     }
 }
 

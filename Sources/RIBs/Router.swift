@@ -94,6 +94,7 @@ open class Router<InteractorType>: Routing {
 
     public final func detachChild(_ child: any Routing) {
         guard let index = children.firstIndex(where: { $0 === child }) else { return }
+        if shown === child { shown = nil }
         child.setSubtreeActive(false)
         children.remove(at: index)
         if let node = child as? any TreeNode { node.recordDetached() }
@@ -104,6 +105,23 @@ open class Router<InteractorType>: Routing {
             if let view = child.view { detector.expectDeallocate(view, path: path + " (view)") }
         }
         (child as? any TreeNode)?.adopt(parent: nil, context: context)
+    }
+
+    /// The child shown by ``show(_:)``, for routers that switch between exclusive children
+    /// (LoggedOut or LoggedIn, Request or OnTrip).
+    public private(set) var shown: (any Routing)?
+
+    /// Shows `child` in place of the child shown now, which is detached first.
+    public final func show(_ child: any Routing) {
+        if let shown { detachChild(shown) }
+        shown = child
+        attachChild(child)
+    }
+
+    /// Shows a child of type `Child`, made by `make`, unless one is shown already.
+    public final func show<Child: Routing>(_ type: Child.Type, _ make: () -> Child) {
+        guard !(shown is Child) else { return }
+        show(make())
     }
 
     /// Detaches every child, last attached first.
@@ -158,3 +176,11 @@ extension Router: TreeNode {
         context.inspector.record(RIBEvent(kind: kind, path: path, time: context.now()))
     }
 }
+
+/// A root that can be launched: what an app's host needs of its tree.
+public protocol LaunchRouting: Routing {
+    /// Starts the app: activates the root and loads it, with the tree's shared context.
+    func launch(context: RIBContext?)
+}
+
+extension LaunchRouter: LaunchRouting {}

@@ -35,7 +35,7 @@ final class RequestInteractor: Interactor {
 
 final class RequestRouter: Router<RequestInteractor>, RequestRouting {
     private let steps: RequestStepBuilders
-    private var current: (step: RequestStep, router: any Routing)?
+    private var step: RequestStep?
 
     init(interactor: RequestInteractor, steps: RequestStepBuilders) {
         self.steps = steps
@@ -44,15 +44,14 @@ final class RequestRouter: Router<RequestInteractor>, RequestRouting {
     }
 
     func route(to step: RequestStep) {
-        guard current?.step != step else { return }
-        if let current { detachChild(current.router) }
+        guard self.step != step else { return }
+        self.step = step
         let child: any Routing = switch step {
         case .locations: steps.locations.build()
         case .product: steps.product.build()
         case .confirmation: steps.confirmation.build()
         }
-        current = (step, child)
-        attachChild(child)
+        show(child)
     }
 }
 

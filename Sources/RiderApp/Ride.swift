@@ -31,7 +31,6 @@ final class RideInteractor: Interactor {
 final class RideRouter: Router<RideInteractor>, RideRouting {
     private let request: RequestBuilder
     private let onTrip: OnTripBuilder
-    private var current: (any Routing)?
 
     init(interactor: RideInteractor, request: RequestBuilder, onTrip: OnTripBuilder) {
         self.request = request
@@ -41,19 +40,11 @@ final class RideRouter: Router<RideInteractor>, RideRouting {
     }
 
     func routeToRequest() {
-        guard !(current is RequestRouter) else { return }
-        show(request.build())
+        show(RequestRouter.self) { request.build() }
     }
 
     func routeToOnTrip() {
-        guard !(current is OnTripRouter) else { return }
-        show(onTrip.build())
-    }
-
-    private func show(_ child: any Routing) {
-        if let current { detachChild(current) }
-        current = child
-        attachChild(child)
+        show(OnTripRouter.self) { onTrip.build() }
     }
 }
 

@@ -8,54 +8,45 @@ import Wire
 /// the simulated person who uses it. Finished when the ride has ended (and been rated).
 public actor RiderApp: HostedApp {
     public nonisolated let id: String
-    private let link: AppLink
     private let component: RiderRootComponent
-    private let root: RiderRootRouter
-    private let context: RIBContext
+    private let app: AppTree
     private var person: RiderPerson
 
     /// An app for `profile`, with optional features as `features` says, its clock at `time`.
     public init(profile: RiderProfile, features: [String: Bool] = [:], at time: Double) {
         id = profile.id
         let link = AppLink(time: time)
-        self.link = link
         component = RiderRootComponent(link: link, profile: profile, flags: FeatureFlags(features))
-        root = RiderRootBuilder(dependency: EmptyDependency()).build(component: component)
-        context = RIBContext { .milliseconds(Int64(link.now * 1000)) }
+        app = AppTree(root: RiderRootBuilder(dependency: EmptyDependency()).build(component: component), link: link)
         person = RiderPerson(profile: profile)
     }
 
     public func start(at time: Double) -> AppOutput {
-        link.advance(to: time)
-        root.launch(context: context)
+        app.launch(at: time)
         return tick(at: time)
     }
 
     public func receive(_ body: Envelope.OneOf_Body, at time: Double) -> AppOutput {
-        link.advance(to: time)
+        app.link.advance(to: time)
         component.ride.receive(body)
         // The person reacts at once to what the screen now shows (a quote, a trip ended).
         return tick(at: time)
     }
 
     public func tick(at time: Double) -> AppOutput {
-        link.advance(to: time)
-        person.act(on: root, at: time, requestedAt: component.ride.requestedAt)
-        context.leakDetector.check()
+        app.link.advance(to: time)
+        person.act(on: app.root, at: time, requestedAt: component.ride.requestedAt)
         let wake = component.ride.status.value.awaitingPickup ? person.nextAction(after: time, requestedAt: component.ride.requestedAt) : nil
-        return AppOutput(messages: link.drain(), finished: isFinished, wakeAt: wake)
+        return app.output(finished: isFinished, wakeAt: wake)
     }
 
     public func stop(at time: Double) -> AppOutput {
-        link.advance(to: time)
+        app.link.advance(to: time)
         component.ride.cancel(reason: "the app closed")
-        return AppOutput(messages: link.drain(), finished: true)
+        return app.output(finished: true)
     }
 
-    public func health() -> AppHealth {
-        let tree = root.snapshot()
-        return AppHealth(leaks: context.leakDetector.leakCount, ribs: tree.count, droppedActions: 0, screen: tree.deepestScreen)
-    }
+    public func health() -> AppHealth { app.health() }
 
     /// How the ride ended, once it has.
     public func outcome() -> String? {
@@ -64,7 +55,7 @@ public actor RiderApp: HostedApp {
     }
 
     /// The tree as it is now, for tests and the monitor.
-    public func tree() -> RIBTreeSnapshot { root.snapshot() }
+    public func tree() -> RIBTreeSnapshot { app.root.snapshot() }
 
     private var isFinished: Bool {
         let status = component.ride.status.value

@@ -45,7 +45,6 @@ final class RiderRootInteractor: Interactor, LoggedOutListener {
 final class RiderRootRouter: LaunchRouter<RiderRootInteractor>, RiderRootRouting {
     private let loggedOut: LoggedOutBuilder
     private let loggedIn: LoggedInBuilder
-    private var current: (any Routing)?
 
     init(interactor: RiderRootInteractor, loggedOut: LoggedOutBuilder, loggedIn: LoggedInBuilder) {
         self.loggedOut = loggedOut
@@ -57,19 +56,11 @@ final class RiderRootRouter: LaunchRouter<RiderRootInteractor>, RiderRootRouting
     override var name: String { "Root" }
 
     func routeToLoggedOut() {
-        guard !(current is LoggedOutRouter) else { return }
-        show(loggedOut.build(listener: interactor))
+        show(LoggedOutRouter.self) { loggedOut.build(listener: interactor) }
     }
 
     func routeToLoggedIn() {
-        guard !(current is LoggedInRouter) else { return }
-        show(loggedIn.build())
-    }
-
-    private func show(_ child: any Routing) {
-        if let current { detachChild(current) }
-        current = child
-        attachChild(child)
+        show(LoggedInRouter.self) { loggedIn.build() }
     }
 }
 

@@ -8,7 +8,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks, each against a baseline measured in the same run.",
-        subcommands: [TransportBenchCommand.self, RIBsBenchCommand.self, CityBenchCommand.self, DispatchBenchCommand.self]
+        subcommands: [TransportBenchCommand.self, RIBsBenchCommand.self, AppsBenchCommand.self, CityBenchCommand.self, DispatchBenchCommand.self]
     )
 }
 

@@ -123,4 +123,20 @@ struct LifecycleTests {
         #expect(node().name == "Node")
         #expect(LoggedInRouter(interactor: LoggedInInteractor(session: ModelStream(nil))).name == "LoggedIn")
     }
+
+    @Test("show(_:) keeps one exclusive child: the one shown before is detached, the same type is not built again")
+    func showSwitchesExclusiveChildren() {
+        let (root, _, _) = activeTree()
+        var built = 0
+        root.show(NodeRouter.self) { built += 1; return node() }
+        let first = root.shown
+        root.show(NodeRouter.self) { built += 1; return node() }
+        #expect(built == 1 && root.shown === first && root.children.count == 2)
+        let other = node()
+        root.show(other)
+        #expect(root.shown === other && !root.children.contains { $0 === first })
+        #expect(!(first?.interactable.isActive ?? true), "the child shown before was deactivated")
+        root.detachChild(other)
+        #expect(root.shown == nil)
+    }
 }
