@@ -119,7 +119,7 @@ extension DispatchDesk {
     }
 
     private func toRider(_ id: RequestID, state: TripState, driver: DriverID?, _ fill: (inout TripUpdate) -> Void) -> [Outgoing] {
-        guard let rider = riderOfRequest[id], let session = sessionOfRider[rider], let peer = sessions[session]?.peer else { return [] }
+        guard let rider = riderOfRequest[id] else { return [] }
         var update = TripUpdate.with {
             $0.requestID = requestNames[id] ?? ""
             $0.tripID = "trip-" + (requestNames[id] ?? "")
@@ -127,11 +127,15 @@ extension DispatchDesk {
             if let driver { $0.driverID = driverNames[driver] ?? "" }
         }
         fill(&update)
+        lastToRider[rider] = update
+        guard let session = sessionOfRider[rider], let peer = sessions[session]?.peer else { return [] }
         return [.toPeer(peer: peer, body: .tripUpdate(update), inReplyTo: "")]
     }
 
     private func toDriver(_ driver: DriverID, _ body: Envelope.OneOf_Body) -> [Outgoing] {
-        guard let name = driverNames[driver], let session = sessionOfDriver[name], let peer = sessions[session]?.peer else { return [] }
+        guard let name = driverNames[driver] else { return [] }
+        if case .driveTo = body { lastLegTo[name] = body }
+        guard let session = sessionOfDriver[name], let peer = sessions[session]?.peer else { return [] }
         return [.toPeer(peer: peer, body: body, inReplyTo: "")]
     }
 }

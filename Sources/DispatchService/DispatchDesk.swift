@@ -37,6 +37,10 @@ public final class DispatchDesk {
     var sessionOfRider: [String: String] = [:]
     var sessionOfDriver: [String: String] = [:]
     var offers: [String: (request: RequestID, driver: DriverID)] = [:]
+    /// The last trip update for each rider and the last leg message for each driver: sent again
+    /// when their session comes back on a new socket, since what went to the old one is lost.
+    var lastToRider: [String: TripUpdate] = [:]
+    var lastLegTo: [String: Envelope.OneOf_Body] = [:]
     /// Where each driver last said it was (online, location updates), for the bus's map.
     var lastLocation: [String: LatLon] = [:]
     var memory: ReplyMemory
@@ -134,13 +138,17 @@ public final class DispatchDesk {
             $0.simTimeMs = Int64(time * 1000)
         }), inReplyTo: envelope.messageID)
         if var existing = sessions[hello.sessionID] {
-            // A reconnect: same session, perhaps a new socket identity.
+            // A reconnect: same session, perhaps a new socket identity. Whatever was sent to the old
+            // socket may be lost, so each rider's last trip update and each driver's last leg
+            // follow the Welcome (apps take a repeat as a no-op).
             sessionOfPeer[existing.peer] = nil
             existing.peer = peer
             existing.lastHeard = time
             sessions[hello.sessionID] = existing
             sessionOfPeer[peer] = hello.sessionID
-            return [welcome]
+            let resent = existing.riders.sorted().compactMap { lastToRider[$0].map(Envelope.OneOf_Body.tripUpdate) }
+                + existing.drivers.sorted().compactMap { lastLegTo[$0] }
+            return [welcome] + resent.map { .toPeer(peer: peer, body: $0, inReplyTo: "") }
         }
         sessions[hello.sessionID] = DeskSession(id: hello.sessionID, peer: peer, lastHeard: time)
         sessionOfPeer[peer] = hello.sessionID

@@ -15,6 +15,8 @@ final class WorkService {
     private(set) var answered = 0
     private(set) var accepted = 0
     private(set) var legsDone = 0
+    /// The highest leg number finished: a repeat of it (sent again after a reconnect) is ignored.
+    private var lastFinishedLeg: UInt32 = 0
 
     init(driverID: String, link: AppLink) {
         self.driverID = driverID
@@ -66,6 +68,7 @@ final class WorkService {
     func finishLeg() {
         guard let current = leg.value else { return }
         legsDone += 1
+        lastFinishedLeg = max(lastFinishedLeg, current.leg)
         link.send(.legDone(LegDone.with {
             $0.driverID = driverID
             $0.leg = current.leg
@@ -87,7 +90,7 @@ final class WorkService {
         case .driveTo(let drive) where drive.driverID == driverID:
             if drive.cancelled {
                 if leg.value?.leg == drive.leg { leg.send(nil) }
-            } else if drive.leg > (leg.value?.leg ?? 0) || leg.value == nil {
+            } else if drive.leg > max(leg.value?.leg ?? 0, lastFinishedLeg) {
                 leg.send(drive)
             }
         default:

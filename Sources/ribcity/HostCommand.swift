@@ -44,12 +44,16 @@ func runHost(role: Role, options: HostOptions, plan: Topology, settings: AppHost
     let bus = try await transport.socket(.pub, options: .eventBus)
     try await bus.connect(options.publishTo ?? busAt.publish)
     // A session per run of the process: a restarted process is a new session, the old one expires.
+    // A host with thousands of apps can be busy for a moment: give replies 3 s before retrying.
+    var sessionSettings = SessionClient.Settings()
+    sessionSettings.timeout = .seconds(3)
+    sessionSettings.attempts = 4
     let session = SessionClient(transport: transport, endpoint: options.sessions ?? dispatchAt.sessions,
                                 hello: Hello.with {
                                     $0.role = role
                                     $0.sessionID = "\(name)-\(getpid())"
                                     $0.pid = getpid()
-                                })
+                                }, settings: sessionSettings)
     var settings = settings
     if options.trace { settings.trace = { print($0) } }
     let host = AppHost(role: role, processID: name, session: session, bus: bus, speed: options.speed ?? plan.speed,

@@ -120,6 +120,32 @@ struct DeskTests {
         #expect(bus.filter { $0 == .driverStateChanged }.count == 5, "idle, offered, en route, on trip, idle")
     }
 
+    @Test("A session back on a new socket gets each rider's last trip update and each driver's last leg again")
+    func resendAfterReconnect() {
+        var fixture = DeskFixture()
+        fixture.openSessions()
+        _ = fixture.driver(.driverOnline(DriverOnline.with { $0.driverID = "d-1"; $0.location = fixture.at(0, 0) }), at: 1)
+        let requested = fixture.rider(.rideRequest(Wire.RideRequest.with {
+            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(2, 0); $0.dropoff = fixture.at(6, 0); $0.product = .uberX
+        }), at: 2)
+        guard case .offer(let offer)? = bodies(requested, to: DeskFixture.driversPeer).first else { Issue.record("no offer"); return }
+        _ = fixture.driver(.acceptOffer(AcceptOffer.with { $0.offerID = offer.offerID; $0.driverID = "d-1" }), at: 3)
+        // Both sessions lose their sockets (Lazy Pirate) and say Hello again from new ones.
+        let newRiders: [UInt8] = [11], newDrivers: [UInt8] = [12]
+        let riders = fixture.desk.receive(Envelope(.hello(Hello.with { $0.role = .riders; $0.sessionID = "riders-1" }), from: fixture.riders.next()),
+                                          from: newRiders, at: 4)
+        let drivers = fixture.desk.receive(Envelope(.hello(Hello.with { $0.role = .drivers; $0.sessionID = "drivers-1" }), from: fixture.drivers.next()),
+                                           from: newDrivers, at: 4)
+        let toRiders = bodies(riders, to: newRiders), toDrivers = bodies(drivers, to: newDrivers)
+        #expect(toRiders.count == 2 && toDrivers.count == 2, "Welcome, then what was last sent")
+        guard case .tripUpdate(let update)? = toRiders.last, case .driveTo(let leg)? = toDrivers.last else {
+            Issue.record("nothing sent again: \(toRiders) \(toDrivers)")
+            return
+        }
+        #expect(update.requestID == "req-1" && update.state == .driverAssigned)
+        #expect(leg.driverID == "d-1" && leg.leg == 1 && leg.stop == .pickup)
+    }
+
     @Test("A retried request is answered again, never done twice")
     func idempotent() {
         var fixture = DeskFixture()
