@@ -51,7 +51,7 @@ public actor AppHost {
     private var live: [String: any HostedApp] = [:]
     /// When each app asked to be ticked next (simulated seconds).
     private var wakes: [String: Double] = [:]
-    private var clock: HostClock?
+    private var clock: SessionClock?
     private var released: LeakDetector?
     private var stopping = false
     /// The latest any app was ticked after its wake-up time, since the last status report.
@@ -83,8 +83,8 @@ public actor AppHost {
     /// Connects, runs until ``stop()`` (or, with `endWhenAllFinished`, until every app is done),
     /// then stops every app and closes the session.
     public func run() async throws {
-        let welcome = try await session.connect()
-        let clock = HostClock(origin: Double(welcome.simTimeMs) / 1000, speed: speed)
+        try await session.connect()
+        guard let clock = await session.clock else { throw SessionClient.Failure.closed }
         self.clock = clock
         released = LeakDetector(budget: .milliseconds(Int64(settings.leakBudget * 1000))) { .milliseconds(Int64(clock.now() * 1000)) }
         let reader = Task { [session] in

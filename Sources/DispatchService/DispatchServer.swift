@@ -91,6 +91,8 @@ public actor DispatchServer {
                 continue
             }
             if case .stop? = request.envelope.body { stopped = true }
+            // Sessions stamp their simulated time: how late their messages get here.
+            if request.envelope.simTimeMs > 0 { lateness = max(lateness, time - Double(request.envelope.simTimeMs) / 1000) }
             out.add(desk.receive(request.envelope, from: request.peer, at: time), at: time, stampers: &stampers)
         }
         try await send(out)

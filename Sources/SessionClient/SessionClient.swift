@@ -13,6 +13,9 @@ public actor SessionClient {
         public var timeout: Duration = .seconds(1)
         /// Attempts per request, the first included.
         public var attempts = 3
+        /// Simulated seconds per wall second: with Welcome's time, the session's clock, which
+        /// stamps every envelope sent (so that dispatch sees how late messages reach it).
+        public var speed: Double = 1
         public init() {}
     }
 
@@ -40,6 +43,8 @@ public actor SessionClient {
     /// How many times the socket was dropped and opened again.
     public private(set) var reconnects = 0
     public private(set) var welcome: Welcome?
+    /// Simulated time, from the first Welcome on.
+    public private(set) var clock: SessionClock?
 
     private let transport: Transport
     private var stamper: SequenceStamper
@@ -73,6 +78,7 @@ public actor SessionClient {
             throw Failure.refused(reply.error.reason.isEmpty ? "answered Hello with \(reply.bodyName)" : reply.error.reason)
         }
         self.welcome = welcome
+        if clock == nil { clock = SessionClock(origin: Double(welcome.simTimeMs) / 1000, speed: settings.speed) }
         return welcome
     }
 
@@ -85,7 +91,7 @@ public actor SessionClient {
                 try await reopen()
             }
             replies[stamp.messageID] = .expected
-            try await currentSocket().send(Message([WireCodec.encode(Envelope(body, from: stamp))]))
+            try await currentSocket().send(Message([WireCodec.encode(Envelope(body, from: stamp, simTimeMs: simTimeMs))]))
             if let reply = try await awaitReply(to: stamp.messageID) { return reply }
         }
         throw Failure.unanswered(messageID: stamp.messageID, attempts: settings.attempts)
@@ -94,7 +100,7 @@ public actor SessionClient {
     /// Sends a message that needs no reply (a heartbeat, a location, an answer to an offer).
     public func send(_ body: Envelope.OneOf_Body) async throws {
         guard !closed else { throw Failure.closed }
-        try await currentSocket().send(Message([WireCodec.encode(Envelope(body, from: stamper.next()))]))
+        try await currentSocket().send(Message([WireCodec.encode(Envelope(body, from: stamper.next(), simTimeMs: simTimeMs))]))
     }
 
     /// Says goodbye and closes the socket.
@@ -111,6 +117,9 @@ public actor SessionClient {
     }
 
     // MARK: Internals
+
+    /// Now on the session's clock, in whole milliseconds (0 before the first Welcome).
+    private var simTimeMs: Int64 { clock.map { Int64($0.now() * 1000) } ?? 0 }
 
     private func currentSocket() async throws -> Socket {
         if let socket { return socket }
@@ -137,7 +146,7 @@ public actor SessionClient {
         let socket = try await currentSocket()
         let stamp = stamper.next()
         replies[stamp.messageID] = .expected
-        try await socket.send(Message([WireCodec.encode(Envelope(.hello(hello), from: stamp))]))
+        try await socket.send(Message([WireCodec.encode(Envelope(.hello(hello), from: stamp, simTimeMs: simTimeMs))]))
         _ = try await awaitReply(to: stamp.messageID)
     }
 

@@ -48,6 +48,7 @@ func runHost(role: Role, options: HostOptions, plan: Topology, settings: AppHost
     var sessionSettings = SessionClient.Settings()
     sessionSettings.timeout = .seconds(3)
     sessionSettings.attempts = 4
+    sessionSettings.speed = options.speed ?? plan.speed
     let session = SessionClient(transport: transport, endpoint: options.sessions ?? dispatchAt.sessions,
                                 hello: Hello.with {
                                     $0.role = role

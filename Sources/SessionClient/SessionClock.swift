@@ -1,6 +1,6 @@
-/// Simulated time in a host process: dispatch's time when the session opened, advanced at the
-/// run's speed by the wall clock since.
-public struct HostClock: Sendable {
+/// Simulated time on a session's side: dispatch's time when the session opened (its Welcome),
+/// advanced at the run's speed by the wall clock since.
+public struct SessionClock: Sendable {
     public let origin: Double
     public let wallOrigin: ContinuousClock.Instant
     /// Simulated seconds per wall second.
