@@ -14,7 +14,7 @@ struct SessionClientTests {
 
     @Test("Against the real dispatch server: Welcome, a quote as the reply, an offer among incoming messages")
     func withDispatch() async throws {
-        try await within(20) {
+        try await within(60) {
             let transport = try Transport(name: "client-test")
             var options = SocketOptions()
             options.routerMandatory = true
@@ -22,7 +22,11 @@ struct SessionClientTests {
             let endpoint = try await router.bind("inproc://dispatch-\(UInt32.random(in: 0...UInt32.max))")
             let city = GridCity(width: 2_000, height: 2_000, blockLength: 250, speedKmh: 36)
             let graph = city.build()
-            let server = DispatchServer(hierarchy: ContractionHierarchy(graph: graph), configuration: DispatchConfiguration(),
+            // This client sends no heartbeats: on a loaded machine (a full sanitizer run) the session
+            // must not expire between requests.
+            var desk = DispatchDesk.Settings()
+            desk.sessionTimeoutMs = 120_000
+            let server = DispatchServer(hierarchy: ContractionHierarchy(graph: graph), configuration: DispatchConfiguration(), settings: desk,
                                         router: router, bus: try await transport.socket(.pub), speed: 1)
             let serving = Task { try await server.run() }
             func at(_ node: Int) -> LatLon { LatLon.with { $0.lat = graph.positions[node].lat; $0.lon = graph.positions[node].lon } }
