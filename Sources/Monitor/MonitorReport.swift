@@ -98,8 +98,8 @@ public struct MonitorReport: Codable, Sendable, Equatable {
             "processes",
         ]
         for (name, health) in processes.sorted(by: { $0.key < $1.key }) {
-            lines.append(String(format: "  %@ in %llu, out %llu, %.0f MB, %.1f s CPU", name, health.messagesIn, health.messagesOut,
-                                health.residentMB, health.cpuSeconds))
+            lines.append(String(format: "  %@ in %llu, out %llu, %.0f MB, %.1f s CPU, %.1f s behind the clock", name, health.messagesIn,
+                                health.messagesOut, health.residentMB, health.cpuSeconds, health.lagSeconds))
         }
         return lines.joined(separator: "\n")
     }
