@@ -142,7 +142,7 @@ let package = Package(
         // restarts them, stops them in reverse, and writes the run's directory and summary.
         .target(
             name: "Coordinator",
-            dependencies: ["Topology", "Monitor", "Wire", "ZeroMQ"],
+            dependencies: ["City", "Topology", "Monitor", "Wire", "ZeroMQ"],
             swiftSettings: strict
         ),
         // The in-process discrete-event runner: simulated drivers and riders around the engine.

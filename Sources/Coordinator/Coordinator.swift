@@ -1,3 +1,4 @@
+import City
 import Foundation
 import Monitor
 import Wire
@@ -18,6 +19,10 @@ public actor Coordinator {
         public var kills: [(name: String, after: Duration)] = []
         /// The monitor's output goes to the terminal instead of its log.
         public var monitorToTerminal = false
+        /// Record every bus message to `events.pb` in the run directory (stress runs always do).
+        public var record = false
+        /// Faults to inject (stress mode).
+        public var chaos = ChaosPlan()
         public init() {}
     }
 
@@ -27,6 +32,7 @@ public actor Coordinator {
     private let supervisor: Supervisor
     private let board = BoardKeeper()
     private var stopRequested = false
+    private var chaosCounts = ChaosCounts()
     private var log: (String) -> Void
 
     public init(plan: LaunchPlan, directory: RunDirectory, executable: URL, options: Options,
@@ -50,14 +56,17 @@ public actor Coordinator {
         let tap = try await transport.socket(.sub, options: .eventBus)
         try await tap.connect(plan.busSubscribe)
         try await tap.subscribe("")
+        let recorder = options.record ? try EventLog.Writer(path: directory.file("events.pb")) : nil
         let reader = Task { [board] in
             for try await batch in tap.batches() {
-                await board.apply(batch.compactMap { try? Frames.Published(frames: $0.frames).envelope })
+                let envelopes = batch.compactMap { try? Frames.Published(frames: $0.frames).envelope }
+                await recorder?.append(envelopes)
+                await board.apply(envelopes)
             }
         }
         var outcome = "stopped"
         do {
-            outcome = try await startAndSupervise()
+            outcome = try await startAndSupervise(transport: transport)
         } catch {
             outcome = "failed: \(error)"
         }
@@ -67,16 +76,22 @@ public actor Coordinator {
         // The last status reports and events are on their way through the bus.
         try? await Task.sleep(for: .milliseconds(300))
         reader.cancel()
+        await recorder?.close()
         await proxy.stop()
         await transport.shutdown()
-        let summary = RunSummary(topology: plan.topology.name, outcome: outcome, wallSeconds: (ContinuousClock.now - started) / .seconds(1),
-                                 speed: plan.speed, kpis: MonitorReport(await board.current), processes: await supervisor.records)
+        var summary = RunSummary(topology: plan.topology.name, outcome: outcome, wallSeconds: (ContinuousClock.now - started) / .seconds(1),
+                                 speed: plan.speed, kpis: MonitorReport(await board.current), processes: await supervisor.records,
+                                 poolCapacity: plan.topology.dispatch.poolCapacity)
+        if options.record {
+            summary.chaos = chaosCounts
+            summary.verdict = try Self.verdict(of: directory, summary: summary)
+        }
         try directory.write(summary.json + "\n", to: "summary.json")
         try directory.write(summary.text + "\n", to: "summary.txt")
         return summary
     }
 
-    private func startAndSupervise() async throws -> String {
+    private func startAndSupervise(transport: Transport) async throws -> String {
         for spec in plan.processes {
             try await supervisor.start(spec.name, arguments: spec.arguments, toTerminal: toTerminal(spec))
             try await supervisor.waitUntilReady(spec.name, timeout: options.readyTimeout)
@@ -84,6 +99,28 @@ public actor Coordinator {
         }
         let upAt = ContinuousClock.now
         let deadline = upAt + options.wallLimit
+        var random = SeededGenerator(seed: options.chaos.seed)
+        var nextKill = options.chaos.killEvery.map { upAt + Self.exponential($0, &random) }
+        var dispatchKill = options.chaos.killDispatchAfter.map { upAt + $0 }
+        let malformed = Task { [plan, options] in
+            var garbage = MalformedSender(endpoint: plan.sessions, perSecond: options.chaos.malformedPerSecond,
+                                          random: SeededGenerator(seed: options.chaos.seed &+ 1))
+            return await garbage.run(on: transport)
+        }
+        do {
+            let outcome = try await supervise(upAt: upAt, deadline: deadline, random: &random, nextKill: &nextKill, dispatchKill: &dispatchKill)
+            malformed.cancel()
+            chaosCounts.malformedSent = await malformed.value
+            return outcome
+        } catch {
+            malformed.cancel()
+            chaosCounts.malformedSent = await malformed.value
+            throw error
+        }
+    }
+
+    private func supervise(upAt: ContinuousClock.Instant, deadline: ContinuousClock.Instant, random: inout SeededGenerator,
+                           nextKill: inout ContinuousClock.Instant?, dispatchKill: inout ContinuousClock.Instant?) async throws -> String {
         var pendingKills = options.kills
         var finished: Set<String> = []
         let finishers = Set(plan.processes.filter(\.finishesRun).map(\.name))
@@ -94,6 +131,25 @@ public actor Coordinator {
                 pendingKills.remove(at: index)
                 log("killing \(kill.name) (fault injection)")
                 await supervisor.signal(kill.name, SIGKILL)
+                chaosCounts.kills.append(kill.name)
+            }
+            if let at = nextKill, ContinuousClock.now >= at, let every = options.chaos.killEvery {
+                var candidates: [String] = []
+                for spec in plan.processes where spec.name.hasPrefix("drivers-") || spec.name.hasPrefix("riders-") {
+                    if !finished.contains(spec.name), await supervisor.isRunning(spec.name) { candidates.append(spec.name) }
+                }
+                if let victim = candidates.randomElement(using: &random) {
+                    log("chaos: killing \(victim)")
+                    await supervisor.signal(victim, SIGKILL)
+                    chaosCounts.kills.append(victim)
+                }
+                nextKill = .now + Self.exponential(every, &random)
+            }
+            if let at = dispatchKill, ContinuousClock.now >= at {
+                dispatchKill = nil
+                log("chaos: killing dispatch")
+                await supervisor.signal("dispatch", SIGKILL)
+                chaosCounts.kills.append("dispatch")
             }
             try await Task.sleep(for: .milliseconds(100))
             for spec in plan.processes where !finished.contains(spec.name) {
@@ -128,6 +184,35 @@ public actor Coordinator {
 
 extension Coordinator {
     private func toTerminal(_ spec: ProcessSpec) -> Bool { spec.name == "monitor" && options.monitorToTerminal }
+
+    /// A wait drawn from the exponential distribution with mean `mean` (faults at random times).
+    static func exponential(_ mean: Duration, _ random: inout SeededGenerator) -> Duration {
+        let uniform = Double.random(in: Double.leastNonzeroMagnitude..<1, using: &random)
+        return mean * (-Foundation.log(uniform))
+    }
+
+    /// The verdict of a recorded run in `directory`: the recording's checks, plus what the
+    /// recording cannot know — dispatch's own invariant checks (its log), and whether every
+    /// process killed came back.
+    public static func verdict(of directory: RunDirectory, summary: RunSummary) throws -> RunVerdict {
+        let (recording, _) = try EventLog.read(path: directory.file("events.pb"))
+        var verdict = RunVerdict(recording: recording, poolCapacity: summary.poolCapacity, malformedSent: summary.chaos?.malformedSent ?? 0)
+        let dispatchLog = directory.logText(of: "dispatch")
+        let checks = dispatchLog.split(separator: "\n").last { $0.hasPrefix("dispatch invariants:") }.map(String.init)
+        verdict.add(VerdictRow(check: "dispatch's own checks (fares conserved, no double booking)",
+                               passed: checks == "dispatch invariants: held",
+                               detail: checks ?? "dispatch did not report (it did not stop cleanly)"))
+        let kills = summary.chaos?.kills ?? []
+        let notBack = Set(kills).sorted().filter { name in
+            let record = summary.processes[name]
+            return (record?.restarts ?? 0) < kills.filter { $0 == name }.count
+        }
+        verdict.add(VerdictRow(check: "killed processes restarted", passed: notBack.isEmpty,
+                               detail: kills.isEmpty ? "no process killed"
+                                   : notBack.isEmpty ? "\(kills.count) kills, every one restarted" : "not restarted: \(notBack.joined(separator: ", "))"))
+        verdict.add(VerdictRow(check: "the run completed", passed: summary.outcome == "completed", detail: summary.outcome))
+        return verdict
+    }
 }
 
 /// Why supervision ended a run.

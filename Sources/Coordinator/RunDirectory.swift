@@ -23,6 +23,11 @@ public struct RunDirectory: Sendable {
         try Data(resolved.utf8).write(to: URL(fileURLWithPath: file("resolved.txt")))
     }
 
+    /// A run directory made before (for reports).
+    public init(existing path: String) {
+        self.path = path
+    }
+
     public func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
 
     /// The log of process `name`, opened for appending (created if new).

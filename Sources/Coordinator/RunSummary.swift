@@ -16,13 +16,19 @@ public struct RunSummary: Codable, Sendable {
     /// Requests created, and how many ended each way; accounted when every one has ended.
     public var requests: Int
     public var ended: Int
+    /// Stress runs: the faults injected, and the verdict of the recorded run.
+    public var chaos: ChaosCounts?
+    /// How many rides a driver may carry at once in this run (for the verdict's capacity check).
+    public var poolCapacity: Int
+    public var verdict: RunVerdict?
     public var allRequestsAccounted: Bool { requests == ended && kpis.openRequests == 0 }
     /// The most simulated time any process fell behind the clock (its timers or its apps' wake-ups
     /// ran late by this much), at worst over the run.
     public var worstLagSeconds: Double { kpis.processes.values.map(\.maxLagSeconds).max() ?? 0 }
 
     public init(topology: String, outcome: String, wallSeconds: Double, speed: Double, kpis: MonitorReport,
-                processes: [String: Supervisor.Record]) {
+                processes: [String: Supervisor.Record], poolCapacity: Int) {
+        self.poolCapacity = poolCapacity
         self.topology = topology
         self.outcome = outcome
         self.wallSeconds = wallSeconds
@@ -58,6 +64,10 @@ public struct RunSummary: Codable, Sendable {
             } ?? ""
             lines.append("  \(name): \(record.restarts) restarts\(health)\(record.exits.isEmpty ? "" : "; " + record.exits.joined(separator: ", "))")
         }
+        if let chaos, !chaos.kills.isEmpty || chaos.malformedSent > 0 {
+            lines.append("faults injected: \(chaos.kills.count) kills (\(chaos.kills.joined(separator: ", "))), \(chaos.malformedSent) malformed frames to dispatch")
+        }
+        if let verdict { lines.append(verdict.table) }
         return lines.joined(separator: "\n")
     }
 }

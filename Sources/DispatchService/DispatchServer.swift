@@ -65,6 +65,8 @@ public actor DispatchServer {
             try await group.next()
             group.cancelAll()
         }
+        // The last word on the bus: final counts for whoever records the run.
+        try? await publishStatus()
     }
 
     public func stop() { stopped = true }

@@ -3,13 +3,8 @@ import Coordinator
 import Foundation
 import Topology
 
-/// `ribcity launch TOPOLOGY`: the whole city as real processes, supervised, with the monitor.
-struct LaunchCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "launch",
-        abstract: "Launch a city from a topology: bus, dispatch, driver and rider processes and the monitor, supervised; a run directory with logs and a summary."
-    )
-
+/// What `launch` and `stress` share: the topology, speed, run directory, monitor and limits.
+struct LaunchOptions: ParsableArguments {
     @Argument(help: "The topology file (Topologies/*.yaml).")
     var topology: String
 
@@ -31,7 +26,8 @@ struct LaunchCommand: AsyncParsableCommand {
     @Option(help: "Fault injection: kill PROCESS this many wall seconds after the city is up, as PROCESS@SECONDS (repeatable).")
     var kill: [String] = []
 
-    func run() async throws {
+    /// Runs the city with `configure` applied to the coordinator's options; prints the summary.
+    func run(configure: (inout Coordinator.Options) -> Void = { _ in }) async throws -> RunSummary {
         let plan = try readTopology(topology)
         let launch = LaunchPlan(topology: plan, topologyPath: (topology as NSString).standardizingPath, speed: speed, monitor: !noMonitor, monitorJSON: json)
         var options = Coordinator.Options()
@@ -44,6 +40,7 @@ struct LaunchCommand: AsyncParsableCommand {
             }
             return (String(parts[0]), .milliseconds(Int64(seconds * 1000)))
         }
+        configure(&options)
         let directory = try RunDirectory(parent: runs, name: plan.name, topologyFile: topology, resolved: "\(plan)\n")
         let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
         let coordinator = Coordinator(plan: launch, directory: directory, executable: executable, options: options) { line in
@@ -55,6 +52,89 @@ struct LaunchCommand: AsyncParsableCommand {
         let summary = try await coordinator.run()
         print(summary.text)
         print("run directory: \(directory.path)")
+        return summary
+    }
+}
+
+/// `ribcity launch TOPOLOGY`: the whole city as real processes, supervised, with the monitor.
+struct LaunchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "launch",
+        abstract: "Launch a city from a topology: bus, dispatch, driver and rider processes and the monitor, supervised; a run directory with logs and a summary."
+    )
+
+    @OptionGroup var options: LaunchOptions
+
+    @Flag(help: "Record every bus message to events.pb in the run directory (for ribcity report).")
+    var record = false
+
+    func run() async throws {
+        let summary = try await options.run { $0.record = record }
         if summary.outcome.hasPrefix("failed") { throw ExitCode.failure }
+    }
+}
+
+/// `ribcity stress TOPOLOGY`: the city under injected faults, recorded, with a verdict.
+struct StressCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stress",
+        abstract: "Run a city under injected faults and check, from the recorded run, every promise dispatch makes; exits non-zero when one broke."
+    )
+
+    @OptionGroup var options: LaunchOptions
+
+    @Option(help: "Kill (SIGKILL) a random driver or rider process on average every this many wall seconds.")
+    var killEvery: Double?
+
+    @Option(help: "Kill dispatch itself this many wall seconds after the city is up (it cannot recover yet: the verdict says so).")
+    var killDispatch: Double?
+
+    @Option(help: "Malformed frames sent to dispatch per wall second.")
+    var malformedRate = 0.0
+
+    @Option(help: "Seeds which processes are killed when, and the garbage sent.")
+    var seed: UInt64 = 1
+
+    func run() async throws {
+        let summary = try await options.run { options in
+            options.record = true
+            options.chaos = ChaosPlan(killEvery: killEvery.map { .milliseconds(Int64($0 * 1000)) },
+                                      killDispatchAfter: killDispatch.map { .milliseconds(Int64($0 * 1000)) },
+                                      malformedPerSecond: malformedRate, seed: seed)
+        }
+        if summary.verdict?.passed != true { throw ExitCode.failure }
+    }
+}
+
+/// `ribcity report RUN_DIR`: a recorded run's summary and verdict, again.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Print a run's KPI summary and, when it was recorded (stress, launch --record), its verdict."
+    )
+
+    @Argument(help: "A run directory (runs/NAME-TIME).")
+    var runDirectory: String
+
+    func run() throws {
+        let directory = RunDirectory(existing: runDirectory)
+        guard let data = FileManager.default.contents(atPath: directory.file("summary.json")) else {
+            throw ValidationError("\(directory.file("summary.json")): missing — is \(runDirectory) a run directory?")
+        }
+        var summary: RunSummary
+        do {
+            summary = try JSONDecoder().decode(RunSummary.self, from: data)
+        } catch {
+            throw ValidationError("\(directory.file("summary.json")): not a run summary: \(error)")
+        }
+        if FileManager.default.fileExists(atPath: directory.file("events.pb")) {
+            do {
+                summary.verdict = try Coordinator.verdict(of: directory, summary: summary)
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
+        print(summary.text)
+        if summary.verdict.map({ !$0.passed }) ?? false { throw ExitCode.failure }
     }
 }

@@ -1,0 +1,27 @@
+/// The faults a stress run injects, each with its rate; the seed makes the choices repeatable.
+public struct ChaosPlan: Sendable, Equatable {
+    /// Mean wall time between kills (SIGKILL) of a random driver or rider process, or `nil`.
+    public var killEvery: Duration?
+    /// Kill dispatch itself this long after the city is up (it is not restarted: the run fails
+    /// unless dispatch could recover, which it cannot yet).
+    public var killDispatchAfter: Duration?
+    /// Malformed frames sent to dispatch's sessions socket per wall second.
+    public var malformedPerSecond: Double
+    public var seed: UInt64
+
+    public init(killEvery: Duration? = nil, killDispatchAfter: Duration? = nil, malformedPerSecond: Double = 0, seed: UInt64 = 1) {
+        self.killEvery = killEvery
+        self.killDispatchAfter = killDispatchAfter
+        self.malformedPerSecond = malformedPerSecond
+        self.seed = seed
+    }
+
+    /// Whether any fault is asked for.
+    public var isEmpty: Bool { killEvery == nil && killDispatchAfter == nil && malformedPerSecond <= 0 }
+}
+
+/// What a stress run injected.
+public struct ChaosCounts: Codable, Sendable, Equatable {
+    public var kills: [String] = []
+    public var malformedSent = 0
+}
