@@ -37,7 +37,7 @@ struct LaunchedRun {
     }
 
     /// Launches a small grid city (2 driver and 2 rider processes) at high speed.
-    static func launch(extra: [String] = []) async throws -> LaunchedRun {
+    static func launch(_ command: String = "launch", extra: [String] = []) async throws -> LaunchedRun {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-launch-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let name = "e2e-\(UUID().uuidString.prefix(6).lowercased())"
@@ -59,7 +59,7 @@ struct LaunchedRun {
         """.write(to: topology, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ribcityBinary!)
-        process.arguments = ["launch", topology.path, "--runs", directory.appendingPathComponent("runs").path, "--json",
+        process.arguments = [command, topology.path, "--runs", directory.appendingPathComponent("runs").path, "--json",
                              "--wall-limit", "150"] + extra
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -109,5 +109,28 @@ struct LaunchTests {
         let totals = run.totals
         #expect((totals["completed"] ?? 0) + (totals["cancelled"] ?? 0) + (totals["rejected"] ?? 0) == totals["requests"], "\(totals)")
         #expect(run.log("dispatch").contains("dispatch invariants: held"), "\(run.log("dispatch"))")
+    }
+
+    @Test("Stress: processes killed at random and garbage sent to dispatch; the recorded run's verdict passes, and report says it again")
+    func stressVerdict() async throws {
+        let run = try await LaunchedRun.launch("stress", extra: ["--kill-every", "3", "--malformed-rate", "20", "--seed", "5"])
+        defer { try? FileManager.default.removeItem(at: run.directory) }
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("verdict: every check passed"), "\(run.output)")
+        let verdict = run.summary["verdict"] as? [String: Any]
+        let rows = verdict?["rows"] as? [[String: Any]] ?? []
+        #expect(rows.count >= 9 && rows.allSatisfy { $0["passed"] as? Bool == true }, "\(rows)")
+        let chaos = run.summary["chaos"] as? [String: Any]
+        #expect((chaos?["kills"] as? [String])?.isEmpty == false, "\(run.output)")
+        #expect((chaos?["malformedSent"] as? Int ?? 0) > 0)
+        let report = Process()
+        report.executableURL = URL(fileURLWithPath: ribcityBinary!)
+        report.arguments = ["report", run.runDirectory!.path]
+        let pipe = Pipe()
+        report.standardOutput = pipe
+        try report.run()
+        let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        report.waitUntilExit()
+        #expect(report.terminationStatus == 0 && printed.contains("verdict: every check passed"), "\(printed)")
     }
 }

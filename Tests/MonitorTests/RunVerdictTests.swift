@@ -1,0 +1,111 @@
+import Foundation
+import Monitor
+import Testing
+import Wire
+
+/// A recording made by hand: dispatch's bus events with contiguous sequence numbers.
+struct Recording {
+    var stamper = SequenceStamper(sender: "dispatch-bus")
+    var envelopes: [Envelope] = []
+
+    mutating func add(_ kind: DispatchEventKind, request: String = "", driver: String = "", fare: Int64 = 0) {
+        let event = Wire.DispatchEvent.with {
+            $0.kind = kind
+            $0.requestID = request
+            $0.driverID = driver
+            $0.fareCents = fare
+        }
+        envelopes.append(Envelope(.dispatchEvent(event), from: stamper.next(), simTimeMs: Int64(envelopes.count) * 1000))
+    }
+
+    /// A ride from request to completion with `driver`.
+    mutating func ride(_ request: String, driver: String) {
+        add(.requestCreated, request: request)
+        add(.offerAccepted, request: request, driver: driver)
+        add(.tripCompleted, request: request, driver: driver, fare: 1_200)
+    }
+}
+
+@Suite("Verdict of a recorded run, and the recording itself")
+struct RunVerdictTests {
+    func row(_ verdict: RunVerdict, _ check: String) -> VerdictRow? { verdict.rows.first { $0.check == check } }
+
+    @Test("A clean run passes every check")
+    func cleanRun() {
+        var recording = Recording()
+        recording.ride("r-1", driver: "d-1")
+        recording.ride("r-2", driver: "d-1")
+        let verdict = RunVerdict(recording: recording.envelopes, poolCapacity: 2)
+        #expect(verdict.passed, "\(verdict.table)")
+        #expect(verdict.table.hasPrefix("verdict: every check passed"))
+    }
+
+    @Test("A request that ends twice, one left open, a driver over capacity and a lost message are each named")
+    func brokenRun() {
+        var recording = Recording()
+        recording.ride("r-1", driver: "d-1")
+        recording.add(.requestCancelled, request: "r-1")
+        recording.add(.requestCreated, request: "r-2")
+        recording.add(.offerAccepted, request: "r-2", driver: "d-2")
+        recording.add(.requestCreated, request: "r-3")
+        recording.add(.offerAccepted, request: "r-3", driver: "d-2")
+        recording.add(.requestCreated, request: "r-4")
+        recording.add(.offerAccepted, request: "r-4", driver: "d-2")
+        _ = recording.stamper.next()  // a message the recorder never got
+        recording.add(.tripCompleted, request: "r-3", driver: "d-2", fare: 900)
+        recording.add(.tripCompleted, request: "r-4", driver: "d-2", fare: 900)
+        let verdict = RunVerdict(recording: recording.envelopes, poolCapacity: 2)
+        #expect(!verdict.passed)
+        #expect(row(verdict, "every request ended exactly once")?.detail == "r-1 ended 2 times: completed, cancelled")
+        #expect(row(verdict, "no trip stuck")?.detail == "1 still open, first r-2")
+        #expect(row(verdict, "no driver in more trips than seats")?.detail.hasPrefix("d-2 held r-2, r-3, r-4") == true)
+        #expect(row(verdict, "bus sequence numbers contiguous")?.detail == "dispatch-bus lost 1")
+        #expect(verdict.table.contains("FAIL  every request ended exactly once"))
+    }
+
+    @Test("A driver taken off a ride (offline, session expired) is free again; restarted senders are not gaps")
+    func requeuedAndRestarted() {
+        var recording = Recording()
+        recording.add(.requestCreated, request: "r-1")
+        recording.add(.offerAccepted, request: "r-1", driver: "d-1")
+        recording.add(.offerDeclined, request: "r-1", driver: "d-1")
+        recording.add(.offerAccepted, request: "r-1", driver: "d-2")
+        recording.add(.tripCompleted, request: "r-1", driver: "d-2", fare: 700)
+        recording.ride("r-2", driver: "d-1")
+        recording.ride("r-3", driver: "d-1")
+        var restarted = SequenceStamper(sender: "drivers-0-status")
+        for _ in 0..<3 { recording.envelopes.append(Envelope(.processStatus(ProcessStatus()), from: restarted.next())) }
+        restarted = SequenceStamper(sender: "drivers-0-status")
+        recording.envelopes.append(Envelope(.processStatus(ProcessStatus()), from: restarted.next()))
+        let verdict = RunVerdict(recording: recording.envelopes, poolCapacity: 1)
+        #expect(verdict.passed, "\(verdict.table)")
+        #expect(row(verdict, "bus sequence numbers contiguous")?.detail.hasSuffix("restarts explained: 1") == true)
+    }
+
+    @Test("The recording reads back as written; a record cut short by a crash ends it; garbage is an error naming the byte")
+    func eventLogRoundTrip() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("events-\(UUID().uuidString).pb").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var recording = Recording()
+        recording.ride("r-1", driver: "d-1")
+        let writer = try EventLog.Writer(path: path)
+        await writer.append(recording.envelopes)
+        await writer.close()
+        let (read, truncated) = try EventLog.read(path: path)
+        #expect(read == recording.envelopes.map { var envelope = $0; envelope.protocolVersion = WireCodec.protocolVersion; return envelope })
+        #expect(!truncated)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([40, 0, 0, 0, 1, 2]))
+        try handle.close()
+        let (again, cut) = try EventLog.read(path: path)
+        #expect(again.count == 3 && cut)
+        try Data([3, 0, 0, 0, 0xFF, 0xFF, 0xFF]).write(to: URL(fileURLWithPath: path))
+        #expect(throws: EventLog.ReadError.self) { try EventLog.read(path: path) }
+        do {
+            _ = try EventLog.read(path: path)
+        } catch {
+            #expect("\(error)".contains("at byte 0"))
+        }
+    }
+}
