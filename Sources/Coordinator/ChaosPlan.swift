@@ -7,21 +7,35 @@ public struct ChaosPlan: Sendable, Equatable {
     public var killDispatchAfter: Duration?
     /// Malformed frames sent to dispatch's sessions socket per wall second.
     public var malformedPerSecond: Double
+    /// Stop the monitor (SIGSTOP) for `stallFor` every this much wall time: a slow consumer.
+    public var stallMonitorEvery: Duration?
+    public var stallFor: Duration
+    /// Messages per wall second published on the bus under a topic nobody subscribes to, to load
+    /// the proxy: a flood.
+    public var floodPerSecond: Double
     public var seed: UInt64
 
-    public init(killEvery: Duration? = nil, killDispatchAfter: Duration? = nil, malformedPerSecond: Double = 0, seed: UInt64 = 1) {
+    public init(killEvery: Duration? = nil, killDispatchAfter: Duration? = nil, malformedPerSecond: Double = 0,
+                stallMonitorEvery: Duration? = nil, stallFor: Duration = .seconds(2), floodPerSecond: Double = 0, seed: UInt64 = 1) {
         self.killEvery = killEvery
         self.killDispatchAfter = killDispatchAfter
         self.malformedPerSecond = malformedPerSecond
+        self.stallMonitorEvery = stallMonitorEvery
+        self.stallFor = stallFor
+        self.floodPerSecond = floodPerSecond
         self.seed = seed
     }
 
     /// Whether any fault is asked for.
-    public var isEmpty: Bool { killEvery == nil && killDispatchAfter == nil && malformedPerSecond <= 0 }
+    public var isEmpty: Bool {
+        killEvery == nil && killDispatchAfter == nil && malformedPerSecond <= 0 && stallMonitorEvery == nil && floodPerSecond <= 0
+    }
 }
 
 /// What a stress run injected.
 public struct ChaosCounts: Codable, Sendable, Equatable {
     public var kills: [String] = []
     public var malformedSent = 0
+    public var monitorStalls = 0
+    public var floodSent = 0
 }

@@ -55,7 +55,8 @@ public actor Coordinator {
                                           backend: .init(.xpub, bind: plan.busSubscribe, options: .eventBus))
         let tap = try await transport.socket(.sub, options: .eventBus)
         try await tap.connect(plan.busSubscribe)
-        try await tap.subscribe("")
+        // Everything that describes the run (not the chaos flood, which only loads the proxy).
+        for prefix in [Topic.dispatch, Topic.status, Topic.control, Topic.location] { try await tap.subscribe(prefix) }
         let recorder = options.record ? try EventLog.Writer(path: directory.file("events.pb")) : nil
         let reader = Task { [board] in
             for try await batch in tap.batches() {
@@ -107,14 +108,22 @@ public actor Coordinator {
                                           random: SeededGenerator(seed: options.chaos.seed &+ 1))
             return await garbage.run(on: transport)
         }
+        let flood = Task { [plan, options] in
+            await BusFlooder(endpoint: plan.busPublish, perSecond: options.chaos.floodPerSecond).run(on: transport)
+        }
+        func finishChaos() async {
+            malformed.cancel()
+            flood.cancel()
+            chaosCounts.malformedSent = await malformed.value
+            chaosCounts.floodSent = await flood.value
+            await supervisor.signal("monitor", SIGCONT)
+        }
         do {
             let outcome = try await supervise(upAt: upAt, deadline: deadline, random: &random, nextKill: &nextKill, dispatchKill: &dispatchKill)
-            malformed.cancel()
-            chaosCounts.malformedSent = await malformed.value
+            await finishChaos()
             return outcome
         } catch {
-            malformed.cancel()
-            chaosCounts.malformedSent = await malformed.value
+            await finishChaos()
             throw error
         }
     }
@@ -122,6 +131,8 @@ public actor Coordinator {
     private func supervise(upAt: ContinuousClock.Instant, deadline: ContinuousClock.Instant, random: inout SeededGenerator,
                            nextKill: inout ContinuousClock.Instant?, dispatchKill: inout ContinuousClock.Instant?) async throws -> String {
         var pendingKills = options.kills
+        var nextStall = options.chaos.stallMonitorEvery.map { upAt + $0 }
+        var resumeMonitorAt: ContinuousClock.Instant?
         var finished: Set<String> = []
         let finishers = Set(plan.processes.filter(\.finishesRun).map(\.name))
         while true {
@@ -144,6 +155,17 @@ public actor Coordinator {
                     chaosCounts.kills.append(victim)
                 }
                 nextKill = .now + Self.exponential(every, &random)
+            }
+            if let at = nextStall, ContinuousClock.now >= at, let every = options.chaos.stallMonitorEvery, await supervisor.isRunning("monitor") {
+                log("chaos: stalling the monitor for \(options.chaos.stallFor)")
+                await supervisor.signal("monitor", SIGSTOP)
+                chaosCounts.monitorStalls += 1
+                resumeMonitorAt = .now + options.chaos.stallFor
+                nextStall = .now + every
+            }
+            if let at = resumeMonitorAt, ContinuousClock.now >= at {
+                resumeMonitorAt = nil
+                await supervisor.signal("monitor", SIGCONT)
             }
             if let at = dispatchKill, ContinuousClock.now >= at {
                 dispatchKill = nil

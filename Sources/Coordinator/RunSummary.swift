@@ -64,8 +64,9 @@ public struct RunSummary: Codable, Sendable {
             } ?? ""
             lines.append("  \(name): \(record.restarts) restarts\(health)\(record.exits.isEmpty ? "" : "; " + record.exits.joined(separator: ", "))")
         }
-        if let chaos, !chaos.kills.isEmpty || chaos.malformedSent > 0 {
-            lines.append("faults injected: \(chaos.kills.count) kills (\(chaos.kills.joined(separator: ", "))), \(chaos.malformedSent) malformed frames to dispatch")
+        if let chaos, chaos != ChaosCounts() {
+            lines.append("faults injected: \(chaos.kills.count) kills (\(chaos.kills.joined(separator: ", "))), \(chaos.malformedSent) malformed frames to dispatch, "
+                         + "\(chaos.monitorStalls) monitor stalls, \(chaos.floodSent) flood messages on the bus")
         }
         if let verdict { lines.append(verdict.table) }
         return lines.joined(separator: "\n")

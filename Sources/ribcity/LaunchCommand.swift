@@ -92,6 +92,12 @@ struct StressCommand: AsyncParsableCommand {
     @Option(help: "Malformed frames sent to dispatch per wall second.")
     var malformedRate = 0.0
 
+    @Option(help: "Stop the monitor for 2 s every this many wall seconds (a slow consumer).")
+    var stallMonitorEvery: Double?
+
+    @Option(help: "Messages per wall second flooding the bus under a topic nobody reads.")
+    var floodRate = 0.0
+
     @Option(help: "Seeds which processes are killed when, and the garbage sent.")
     var seed: UInt64 = 1
 
@@ -100,7 +106,9 @@ struct StressCommand: AsyncParsableCommand {
             options.record = true
             options.chaos = ChaosPlan(killEvery: killEvery.map { .milliseconds(Int64($0 * 1000)) },
                                       killDispatchAfter: killDispatch.map { .milliseconds(Int64($0 * 1000)) },
-                                      malformedPerSecond: malformedRate, seed: seed)
+                                      malformedPerSecond: malformedRate,
+                                      stallMonitorEvery: stallMonitorEvery.map { .milliseconds(Int64($0 * 1000)) },
+                                      floodPerSecond: floodRate, seed: seed)
         }
         if summary.verdict?.passed != true { throw ExitCode.failure }
     }

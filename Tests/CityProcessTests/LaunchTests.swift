@@ -113,7 +113,8 @@ struct LaunchTests {
 
     @Test("Stress: processes killed at random and garbage sent to dispatch; the recorded run's verdict passes, and report says it again")
     func stressVerdict() async throws {
-        let run = try await LaunchedRun.launch("stress", extra: ["--kill-every", "3", "--malformed-rate", "20", "--seed", "5"])
+        let run = try await LaunchedRun.launch("stress", extra: ["--kill-every", "3", "--malformed-rate", "20", "--stall-monitor-every", "3",
+                                                                 "--flood-rate", "5000", "--seed", "5"])
         defer { try? FileManager.default.removeItem(at: run.directory) }
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("verdict: every check passed"), "\(run.output)")
@@ -122,7 +123,7 @@ struct LaunchTests {
         #expect(rows.count >= 9 && rows.allSatisfy { $0["passed"] as? Bool == true }, "\(rows)")
         let chaos = run.summary["chaos"] as? [String: Any]
         #expect((chaos?["kills"] as? [String])?.isEmpty == false, "\(run.output)")
-        #expect((chaos?["malformedSent"] as? Int ?? 0) > 0)
+        #expect((chaos?["malformedSent"] as? Int ?? 0) > 0 && (chaos?["floodSent"] as? Int ?? 0) > 0 && (chaos?["monitorStalls"] as? Int ?? 0) > 0)
         let report = Process()
         report.executableURL = URL(fileURLWithPath: ribcityBinary!)
         report.arguments = ["report", run.runDirectory!.path]
@@ -132,5 +133,14 @@ struct LaunchTests {
         let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         report.waitUntilExit()
         #expect(report.terminationStatus == 0 && printed.contains("verdict: every check passed"), "\(printed)")
+    }
+
+    @Test("Killing dispatch (it cannot recover yet) fails the verdict: non-zero exit, the stuck requests named")
+    func killedDispatchFailsTheVerdict() async throws {
+        let run = try await LaunchedRun.launch("stress", extra: ["--kill-dispatch", "2", "--no-monitor"])
+        defer { try? FileManager.default.removeItem(at: run.directory) }
+        #expect(run.status == 1, "\(run.output)")
+        #expect(run.output.contains("FAIL  the run completed"), "\(run.output)")
+        #expect(run.output.contains("not restarted: dispatch"), "\(run.output)")
     }
 }
