@@ -190,9 +190,11 @@ public actor Coordinator {
                     let restarts = record?.restarts ?? 0
                     guard restarts < limit else { throw SupervisionError.gaveUp(spec.name, restarts: restarts) }
                     let backoff = Duration.milliseconds(250 * (1 << min(restarts, 5)))
+                    // When it died, on the simulated clock: what was due before was its own to do
+                    // (and dispatch ends it with its session); what falls due after, the new run does.
+                    let simulated = Double(await board.current.simTimeMs) / 1000
                     log("\(spec.name) \(lastExit); restarting in \(backoff)")
                     try await Task.sleep(for: backoff)
-                    let simulated = Double(await board.current.simTimeMs) / 1000
                     try await supervisor.start(spec.name, arguments: spec.arguments + spec.restartArguments(simulated),
                                                toTerminal: toTerminal(spec))
                     try await supervisor.waitUntilReady(spec.name, timeout: options.readyTimeout)
