@@ -33,6 +33,8 @@ public actor Coordinator {
     private let board = BoardKeeper()
     private var stopRequested = false
     private var chaosCounts = ChaosCounts()
+    /// When each process was last restarted, for the restart budget.
+    private var restartTimes: [String: [ContinuousClock.Instant]] = [:]
     private var log: (String) -> Void
 
     public init(plan: LaunchPlan, directory: RunDirectory, executable: URL, options: Options,
@@ -186,10 +188,14 @@ public actor Coordinator {
                 switch spec.restart {
                 case .never:
                     throw SupervisionError.died(spec.name, lastExit)
-                case .withBackoff(let limit):
-                    let restarts = record?.restarts ?? 0
-                    guard restarts < limit else { throw SupervisionError.gaveUp(spec.name, restarts: restarts) }
-                    let backoff = Duration.milliseconds(250 * (1 << min(restarts, 5)))
+                case .withBackoff(let limit, let window):
+                    // Only recent restarts count: a process that ran well for a while starts afresh.
+                    let recent = restartTimes[spec.name, default: []].filter { ContinuousClock.now - $0 < window }
+                    guard recent.count < limit else {
+                        throw SupervisionError.gaveUp(spec.name, restarts: recent.count, within: window)
+                    }
+                    restartTimes[spec.name] = recent + [ContinuousClock.now]
+                    let backoff = Duration.milliseconds(250 * (1 << min(recent.count, 5)))
                     // When it died, on the simulated clock: what was due before was its own to do
                     // (and dispatch ends it with its session); what falls due after, the new run does.
                     let simulated = Double(await board.current.simTimeMs) / 1000
@@ -242,12 +248,12 @@ extension Coordinator {
 /// Why supervision ended a run.
 public enum SupervisionError: Error, CustomStringConvertible {
     case died(String, String)
-    case gaveUp(String, restarts: Int)
+    case gaveUp(String, restarts: Int, within: Duration)
 
     public var description: String {
         switch self {
         case .died(let name, let how): "\(name) \(how), and is not restarted"
-        case .gaveUp(let name, let restarts): "\(name) kept dying: gave up after \(restarts) restarts"
+        case .gaveUp(let name, let restarts, let window): "\(name) kept dying: gave up after \(restarts) restarts within \(window)"
         }
     }
 }

@@ -34,19 +34,19 @@ public struct LaunchPlan: Sendable {
         for index in 0..<topology.drivers.processes {
             processes.append(ProcessSpec(name: "drivers-\(index)",
                                          arguments: ["drivers"] + common + ["--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish],
-                                         restart: .withBackoff(limit: 5)))
+                                         restart: .withBackoff(limit: 5, window: .seconds(60))))
         }
         for index in 0..<topology.riders.processes {
             processes.append(ProcessSpec(name: "riders-\(index)",
                                          arguments: ["riders"] + common + ["--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish],
-                                         restart: .withBackoff(limit: 5), finishesRun: true,
+                                         restart: .withBackoff(limit: 5, window: .seconds(60)), finishesRun: true,
                                          restartArguments: { time in ["--after", "\(time)"] }))
         }
         if monitor {
             processes.append(ProcessSpec(name: "monitor",
                                          arguments: ["monitor", "--topology", topologyPath, "--bus", bus.subscribe, "--sessions", dispatch.sessions]
                                             + (monitorJSON ? ["--json"] : []),
-                                         restart: .withBackoff(limit: 5)))
+                                         restart: .withBackoff(limit: 5, window: .seconds(60))))
         }
         self.processes = processes
     }

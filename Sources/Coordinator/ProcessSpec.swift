@@ -5,8 +5,9 @@ public struct ProcessSpec: Sendable, Equatable {
     public enum Restart: Sendable, Equatable {
         /// Not restarted: its exit ends the run (dispatch holds the run's state).
         case never
-        /// Restarted with exponential backoff, up to `limit` times.
-        case withBackoff(limit: Int)
+        /// Restarted with exponential backoff (250 ms doubling with each recent restart), at most
+        /// `limit` times within any `window` of wall time.
+        case withBackoff(limit: Int, window: Duration)
     }
 
     /// `dispatch`, `drivers-0`, `riders-1`, `monitor`: also the name of its log.
