@@ -110,7 +110,7 @@ let package = Package(
         // A session with dispatch for rider and driver hosts: replies matched, Lazy Pirate retries.
         .target(
             name: "SessionClient",
-            dependencies: ["Wire", "ZeroMQ"],
+            dependencies: ["City", "Wire", "ZeroMQ"],
             swiftSettings: strict
         ),
         // What rider and driver apps share: their line to dispatch (an outbox drained by the host)
@@ -186,6 +186,7 @@ let package = Package(
                 "Monitor",
                 "AppHost",
                 "Coordinator",
+                "SessionClient",
                 "TransportBench",
                 "RIBsBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -51,6 +51,10 @@ public actor AppHost {
     private var live: [String: any HostedApp] = [:]
     /// When each app asked to be ticked next (simulated seconds).
     private var wakes: [String: Double] = [:]
+    /// Requests on their way (retries included), per app: a finished app is expected to go away
+    /// only once its last request is settled, since the request holds it until then.
+    private var inFlight: [String: Int] = [:]
+    private var releasing: [String: any HostedApp] = [:]
     private var clock: SessionClock?
     private var released: LeakDetector?
     private var stopping = false
@@ -161,6 +165,7 @@ public actor AppHost {
             case .message(let body): await send(body, from: app)
             case .request(let body):
                 totals.messagesOut += 1
+                inFlight[app.id, default: 0] += 1
                 Task { await self.request(body, for: app) }
             }
         }
@@ -170,7 +175,7 @@ public actor AppHost {
             wakes[app.id] = nil
             totals.finished += 1
             totals.leaks += await app.health().leaks
-            released?.expectDeallocate(app, path: app.id)
+            if inFlight[app.id, default: 0] > 0 { releasing[app.id] = app } else { released?.expectDeallocate(app, path: app.id) }
         }
     }
 
@@ -182,9 +187,18 @@ public actor AppHost {
             totals.failedRequests += 1
             reply = .error(ErrorReply.with { $0.reason = "\(error)" })
         }
+        defer { settle(app.id) }
         totals.messagesIn += 1
         guard let clock, live[app.id] != nil else { return }
         await dispatch(await app.receive(reply, at: clock.now()), of: app)
+    }
+
+    /// One request of `id` settled; a finished app with none left may now be expected to go.
+    private func settle(_ id: String) {
+        inFlight[id, default: 1] -= 1
+        guard inFlight[id] == 0 else { return }
+        inFlight[id] = nil
+        if let app = releasing.removeValue(forKey: id) { released?.expectDeallocate(app, path: id) }
     }
 
     private func send(_ body: Envelope.OneOf_Body, from app: (any HostedApp)?) async {

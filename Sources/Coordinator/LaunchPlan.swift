@@ -18,8 +18,9 @@ public struct LaunchPlan: Sendable {
     ///   - speed: overrides the topology's time speed.
     ///   - monitor: whether to run the monitor process (its output goes to the terminal or its log).
     ///   - monitorJSON: the monitor prints JSON lines instead of a dashboard.
+    /// - Parameter hostArguments: added to every driver and rider process (stress mode's message faults).
     public init(topology: Topology, topologyPath: String, speed: Double?, monitor: Bool, monitorJSON: Bool = false,
-                temporaryDirectory: String = NSTemporaryDirectory()) {
+                hostArguments: [String] = [], temporaryDirectory: String = NSTemporaryDirectory()) {
         self.topology = topology
         let speed = speed ?? topology.speed
         self.speed = speed
@@ -33,12 +34,12 @@ public struct LaunchPlan: Sendable {
                                      restart: .never)]
         for index in 0..<topology.drivers.processes {
             processes.append(ProcessSpec(name: "drivers-\(index)",
-                                         arguments: ["drivers"] + common + ["--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish],
+                                         arguments: ["drivers"] + common + ["--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish] + hostArguments,
                                          restart: .withBackoff(limit: 5, window: .seconds(60))))
         }
         for index in 0..<topology.riders.processes {
             processes.append(ProcessSpec(name: "riders-\(index)",
-                                         arguments: ["riders"] + common + ["--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish],
+                                         arguments: ["riders"] + common + ["--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish] + hostArguments,
                                          restart: .withBackoff(limit: 5, window: .seconds(60)), finishesRun: true,
                                          restartArguments: { time in ["--after", "\(time)"] }))
         }

@@ -55,9 +55,9 @@ extension DispatchDesk {
             try refuse { () throws(DispatchRefusal) in
                 try engine.cancel(id, by: .rider, reason: cancel.reason.isEmpty ? "cancelled by the rider" : cancel.reason, now: time)
             }
-            return []
+            return reply(.ack(Ack()))
         case .rateTrip?:
-            return []
+            return reply(.ack(Ack()))
         case .driverOnline(let online)?:
             guard !online.driverID.isEmpty else { throw DeskFailure(code: .malformed, reason: "DriverOnline needs driver_id") }
             let at = try node(online.location, "location")
@@ -77,25 +77,25 @@ extension DispatchDesk {
             sessionOfDriver[online.driverID] = session
             lastLocation[online.driverID] = online.location
             try refuse { () throws(DispatchRefusal) in try engine.driverOnline(driver, at: at, now: time) }
-            return []
+            return reply(.ack(Ack()))
         case .driverOffline(let offline)?:
             let driver = try knownDriver(offline.driverID)
             try refuse { () throws(DispatchRefusal) in try engine.driverOffline(driver, now: time) }
-            return []
+            return reply(.ack(Ack()))
         case .locationUpdate(let update)?:
             // Positions follow from the legs dispatch hands out; updates are for the map.
             if driverIDs[update.driverID] != nil { lastLocation[update.driverID] = update.location }
             return []
         case .acceptOffer(let answer)?:
             try respond(offer: answer.offerID, driver: answer.driverID, accept: true, at: time)
-            return []
+            return reply(.ack(Ack()))
         case .declineOffer(let answer)?:
             try respond(offer: answer.offerID, driver: answer.driverID, accept: false, at: time)
-            return []
+            return reply(.ack(Ack()))
         case .legDone(let done)?:
             let driver = try knownDriver(done.driverID)
             try refuse { () throws(DispatchRefusal) in try engine.arrived(driver: driver, leg: Int(done.leg), now: time) }
-            return []
+            return reply(.ack(Ack()))
         case .snapshotRequest?:
             // The server answers snapshots itself: it knows the bus sequence they are current to.
             return []

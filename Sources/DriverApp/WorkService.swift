@@ -25,7 +25,7 @@ final class WorkService {
 
     func goOnline(at position: GeoPoint) {
         guard !online.value else { return }
-        link.send(.driverOnline(DriverOnline.with {
+        link.request(.driverOnline(DriverOnline.with {
             $0.driverID = driverID
             $0.location = LatLon.with { $0.lat = position.lat; $0.lon = position.lon }
             $0.capacity = 4
@@ -35,7 +35,7 @@ final class WorkService {
 
     func goOffline(reason: String) {
         guard online.value else { return }
-        link.send(.driverOffline(DriverOffline.with {
+        link.request(.driverOffline(DriverOffline.with {
             $0.driverID = driverID
             $0.reason = reason
         }))
@@ -50,12 +50,12 @@ final class WorkService {
         answered += 1
         if accept {
             accepted += 1
-            link.send(.acceptOffer(AcceptOffer.with {
+            link.request(.acceptOffer(AcceptOffer.with {
                 $0.offerID = open.offerID
                 $0.driverID = driverID
             }))
         } else {
-            link.send(.declineOffer(DeclineOffer.with {
+            link.request(.declineOffer(DeclineOffer.with {
                 $0.offerID = open.offerID
                 $0.driverID = driverID
                 $0.reason = "declined by the driver"
@@ -69,7 +69,7 @@ final class WorkService {
         guard let current = leg.value else { return }
         legsDone += 1
         lastFinishedLeg = max(lastFinishedLeg, current.leg)
-        link.send(.legDone(LegDone.with {
+        link.request(.legDone(LegDone.with {
             $0.driverID = driverID
             $0.leg = current.leg
         }))

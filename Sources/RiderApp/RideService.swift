@@ -117,7 +117,7 @@ final class RideService {
             return
         }
         cancelAsked = true
-        link.send(.cancelRide(CancelRide.with {
+        link.request(.cancelRide(CancelRide.with {
             $0.requestID = requestID
             $0.riderID = riderID
             $0.reason = reason
@@ -127,7 +127,7 @@ final class RideService {
     func rate(stars: UInt32) {
         guard case .completed = status.value, rating == nil else { return }
         rating = stars
-        link.send(.rateTrip(RateTrip.with {
+        link.request(.rateTrip(RateTrip.with {
             $0.tripID = "trip-" + requestID
             $0.riderID = riderID
             $0.stars = stars

@@ -1,3 +1,4 @@
+import City
 import Wire
 import ZeroMQ
 
@@ -16,6 +17,8 @@ public actor SessionClient {
         /// Simulated seconds per wall second: with Welcome's time, the session's clock, which
         /// stamps every envelope sent (so that dispatch sees how late messages reach it).
         public var speed: Double = 1
+        /// Faults injected into what this session sends (stress mode); none by default.
+        public var faults = MessageFaults()
         public init() {}
     }
 
@@ -54,6 +57,7 @@ public actor SessionClient {
     private var replies: [String: ReplySlot] = [:]
     private let inbox: AsyncStream<Envelope>.Continuation
     private var closed = false
+    private var faultRandom: SeededGenerator
 
     private enum ReplySlot {
         case expected
@@ -67,6 +71,7 @@ public actor SessionClient {
         self.hello = hello
         self.settings = settings
         stamper = SequenceStamper(sender: hello.sessionID)
+        faultRandom = SeededGenerator(seed: settings.faults.seed)
         (incoming, inbox) = AsyncStream.makeStream(of: Envelope.self)
     }
 
@@ -91,7 +96,7 @@ public actor SessionClient {
                 try await reopen()
             }
             replies[stamp.messageID] = .expected
-            try await currentSocket().send(Message([WireCodec.encode(Envelope(body, from: stamp, simTimeMs: simTimeMs))]))
+            try await transmit(Message([WireCodec.encode(Envelope(body, from: stamp, simTimeMs: simTimeMs))]))
             if let reply = try await awaitReply(to: stamp.messageID) { return reply }
         }
         throw Failure.unanswered(messageID: stamp.messageID, attempts: settings.attempts)
@@ -100,7 +105,33 @@ public actor SessionClient {
     /// Sends a message that needs no reply (a heartbeat, a location, an answer to an offer).
     public func send(_ body: Envelope.OneOf_Body) async throws {
         guard !closed else { throw Failure.closed }
-        try await currentSocket().send(Message([WireCodec.encode(Envelope(body, from: stamper.next(), simTimeMs: simTimeMs))]))
+        try await transmit(Message([WireCodec.encode(Envelope(body, from: stamper.next(), simTimeMs: simTimeMs))]))
+    }
+
+    /// Messages dropped, duplicated and delayed by the fault layer so far.
+    public private(set) var faultCounts = (dropped: 0, duplicated: 0, delayed: 0)
+
+    /// Sends on the current socket, through the fault layer when one is configured.
+    private func transmit(_ message: Message) async throws {
+        guard !settings.faults.isEmpty else { return try await currentSocket().send(message) }
+        switch settings.faults.fate(using: &faultRandom) {
+        case .send:
+            try await currentSocket().send(message)
+        case .drop:
+            faultCounts.dropped += 1
+        case .duplicate:
+            faultCounts.duplicated += 1
+            let socket = try await currentSocket()
+            try await socket.send(message)
+            try await socket.send(message)
+        case .delay(let wait):
+            faultCounts.delayed += 1
+            let socket = try await currentSocket()
+            Task {
+                try? await Task.sleep(for: wait)
+                try? await socket.send(message)
+            }
+        }
     }
 
     /// Says goodbye and closes the socket.

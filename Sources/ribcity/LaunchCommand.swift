@@ -1,6 +1,7 @@
 import ArgumentParser
 import Coordinator
 import Foundation
+import SessionClient
 import Topology
 
 /// What `launch` and `stress` share: the topology, speed, run directory, monitor and limits.
@@ -27,9 +28,10 @@ struct LaunchOptions: ParsableArguments {
     var kill: [String] = []
 
     /// Runs the city with `configure` applied to the coordinator's options; prints the summary.
-    func run(configure: (inout Coordinator.Options) -> Void = { _ in }) async throws -> RunSummary {
+    func run(hostArguments: [String] = [], configure: (inout Coordinator.Options) -> Void = { _ in }) async throws -> RunSummary {
         let plan = try readTopology(topology)
-        let launch = LaunchPlan(topology: plan, topologyPath: (topology as NSString).standardizingPath, speed: speed, monitor: !noMonitor, monitorJSON: json)
+        let launch = LaunchPlan(topology: plan, topologyPath: (topology as NSString).standardizingPath, speed: speed, monitor: !noMonitor,
+                                monitorJSON: json, hostArguments: hostArguments)
         var options = Coordinator.Options()
         options.monitorToTerminal = true
         options.wallLimit = .seconds(wallLimit ?? (plan.duration / launch.speed * 3 + 120))
@@ -98,11 +100,18 @@ struct StressCommand: AsyncParsableCommand {
     @Option(help: "Messages per wall second flooding the bus under a topic nobody reads.")
     var floodRate = 0.0
 
+    @Option(help: "Faults in what driver and rider processes send to dispatch: drop=P,duplicate=P,delay=P:200ms (any subset).")
+    var messageFaults: String?
+
     @Option(help: "Seeds which processes are killed when, and the garbage sent.")
     var seed: UInt64 = 1
 
     func run() async throws {
-        let summary = try await options.run { options in
+        if let messageFaults {
+            do { _ = try MessageFaults(parsing: messageFaults, seed: seed) } catch { throw ValidationError(error.description) }
+        }
+        let hostArguments = messageFaults.map { ["--message-faults", $0, "--fault-seed", "\(seed)"] } ?? []
+        let summary = try await options.run(hostArguments: hostArguments) { options in
             options.record = true
             options.chaos = ChaosPlan(killEvery: killEvery.map { .milliseconds(Int64($0 * 1000)) },
                                       killDispatchAfter: killDispatch.map { .milliseconds(Int64($0 * 1000)) },

@@ -56,7 +56,7 @@ struct RiderAppTests {
         #expect(branch(await app.tree()).suffix(2) == ["Ride", "OnTrip"])
         _ = await app.receive(update(.onTrip), at: 300)
         let rated = await app.receive(update(.completed, fare: 1_100), at: 900)
-        #expect(rated.messages.contains { if case .message(.rateTrip(let rating)) = $0 { rating.stars >= 4 } else { false } })
+        #expect(rated.messages.contains { if case .request(.rateTrip(let rating)) = $0 { rating.stars >= 4 } else { false } })
         #expect(rated.finished)
         #expect(await app.health().leaks == 0)
     }
@@ -70,7 +70,7 @@ struct RiderAppTests {
         _ = await app.receive(.requestReceived(RequestReceived.with { $0.requestID = "rider-1" }), at: 101)
         #expect(await app.tick(at: 400).messages.isEmpty)
         let cancelled = await app.tick(at: 402).messages
-        #expect(cancelled.count == 1 && cancelled.allSatisfy { if case .message(.cancelRide) = $0 { true } else { false } })
+        #expect(cancelled.count == 1 && cancelled.allSatisfy { if case .request(.cancelRide) = $0 { true } else { false } })
         #expect(await app.tick(at: 410).messages.isEmpty, "asked once; dispatch's update ends the ride")
         let ended = await app.receive(update(.cancelled), at: 411)
         #expect(ended.finished)

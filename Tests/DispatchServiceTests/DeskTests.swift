@@ -41,9 +41,19 @@ struct DeskFixture {
     }
 }
 
-/// Bodies sent to a peer, and events published, from a batch of outgoing messages.
+/// Bodies sent to a peer (acknowledgements left out), and events published, from a batch of
+/// outgoing messages.
 func bodies(_ out: [Outgoing], to peer: [UInt8]) -> [Envelope.OneOf_Body] {
-    out.compactMap { if case .toPeer(peer, let body, _) = $0 { body } else { nil } }
+    out.compactMap { if case .toPeer(peer, let body, _) = $0, !isAck(body) { body } else { nil } }
+}
+
+func isAck(_ body: Envelope.OneOf_Body) -> Bool {
+    if case .ack = body { true } else { false }
+}
+
+/// Acknowledgements sent to a peer, by the message id they answer.
+func acks(_ out: [Outgoing], to peer: [UInt8]) -> [String] {
+    out.compactMap { if case .toPeer(peer, let body, let inReplyTo) = $0, isAck(body) { inReplyTo } else { nil } }
 }
 
 func published(_ out: [Outgoing]) -> [DispatchEventKind] {
@@ -101,6 +111,7 @@ struct DeskTests {
 
         out = fixture.driver(.acceptOffer(AcceptOffer.with { $0.offerID = offer.offerID; $0.driverID = "d-1" }), at: 4)
         bus += published(out)
+        #expect(acks(out, to: DeskFixture.driversPeer).count == 1, "an answer to an offer is acknowledged, so a lost one can be sent again")
         guard case .tripUpdate(let assigned)? = bodies(out, to: DeskFixture.ridersPeer).first,
               case .driveTo(let toPickup)? = bodies(out, to: DeskFixture.driversPeer).first else { Issue.record("no assignment"); return }
         #expect(assigned.state == .driverAssigned && assigned.driverID == "d-1")

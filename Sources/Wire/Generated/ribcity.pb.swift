@@ -569,6 +569,14 @@ public nonisolated struct Envelope: @unchecked Sendable {
     set {_uniqueStorage()._body = .error(newValue)}
   }
 
+  public var ack: Ack {
+    get {
+      if case .ack(let v)? = _storage._body {return v}
+      return Ack()
+    }
+    set {_uniqueStorage()._body = .ack(newValue)}
+  }
+
   /// Rider apps -> dispatch, and dispatch -> rider apps.
   public var quoteRequest: QuoteRequest {
     get {
@@ -782,6 +790,7 @@ public nonisolated struct Envelope: @unchecked Sendable {
     case heartbeat(Heartbeat)
     case goodbye(Goodbye)
     case error(ErrorReply)
+    case ack(Ack)
     /// Rider apps -> dispatch, and dispatch -> rider apps.
     case quoteRequest(QuoteRequest)
     case quote(Quote)
@@ -873,6 +882,19 @@ public nonisolated struct Welcome: Sendable {
 }
 
 public nonisolated struct Heartbeat: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The reply to a command that has no other answer (DriverOnline, DriverOffline, AcceptOffer,
+/// DeclineOffer, LegDone, CancelRide, RateTrip): it was done. Clients that send these as requests
+/// (with Lazy Pirate retries) know a lost one from a done one; a refusal is an ErrorReply instead.
+public nonisolated struct Ack: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
@@ -1564,7 +1586,7 @@ nonisolated extension DispatchEventKind: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{2}\u{4}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{4}\u{6}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{4}\u{e}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{4}\u{11}clock_tick\0\u{1}stop\0\u{1}ready\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{2}\u{4}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{1}ack\0\u{4}\u{5}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{4}\u{e}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{4}\u{11}clock_tick\0\u{1}stop\0\u{1}ready\0")
 
   fileprivate class _StorageClass {
     var _protocolVersion: UInt32 = 0
@@ -1678,6 +1700,19 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
           if let v = v {
             if hadOneofValue {try decoder.handleConflictingOneOf()}
             _storage._body = .error(v)
+          }
+        }()
+        case 15: try {
+          var v: Ack?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .ack(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .ack(v)
           }
         }()
         case 20: try {
@@ -2056,6 +2091,10 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
         guard case .error(let v)? = _storage._body else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 14)
       }()
+      case .ack?: try {
+        guard case .ack(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 15)
+      }()
       case .quoteRequest?: try {
         guard case .quoteRequest(let v)? = _storage._body else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 20)
@@ -2322,6 +2361,25 @@ nonisolated extension Heartbeat: SwiftProtobuf.Message, SwiftProtobuf._MessageIm
   }
 
   public static func ==(lhs: Heartbeat, rhs: Heartbeat) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Ack: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Ack"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Ack, rhs: Ack) -> Bool {
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
