@@ -50,7 +50,7 @@ public actor AppHost {
     private var schedule: [ScheduledApp]
     private var live: [String: any HostedApp] = [:]
     /// When each app asked to be ticked next (simulated seconds).
-    private var wakes: [String: Double] = [:]
+    private(set) var wakes: [String: Double] = [:]
     /// Requests on their way (retries included), per app: a finished app is expected to go away
     /// only once its last request is settled, since the request holds it until then.
     private var inFlight: [String: Int] = [:]
@@ -137,9 +137,9 @@ public actor AppHost {
         }
         let due = sweep ? live.keys.sorted() : wakes.filter { $0.value <= time }.keys.sorted()
         for id in due {
+            let wake = wakes.removeValue(forKey: id)
             guard let app = live[id] else { continue }
-            if let wake = wakes[id], wake <= time { lateness = max(lateness, time - wake) }
-            wakes[id] = nil
+            if let wake, wake <= time { lateness = max(lateness, time - wake) }
             await dispatch(await app.tick(at: time), of: app)
         }
         released?.check()
@@ -158,7 +158,7 @@ public actor AppHost {
     }
 
     /// Sends what an app sent; releases it if it finished.
-    private func dispatch(_ output: AppOutput, of app: any HostedApp) async {
+    func dispatch(_ output: AppOutput, of app: any HostedApp) async {
         for message in output.messages {
             settings.trace?(String(format: "%.1f out ", clock?.now() ?? 0) + "\(app.id) \(message.body)")
             switch message {
@@ -169,7 +169,9 @@ public actor AppHost {
                 Task { await self.request(body, for: app) }
             }
         }
-        if let wake = output.wakeAt { wakes[app.id] = min(wake, wakes[app.id] ?? wake) }
+        // An app's answer may arrive after it was released (a reply it was waiting for): then
+        // it wants nothing more, least of all a wake-up that would never be cleared.
+        if let wake = output.wakeAt, live[app.id] != nil { wakes[app.id] = min(wake, wakes[app.id] ?? wake) }
         if output.finished, live[app.id] != nil {
             live[app.id] = nil
             wakes[app.id] = nil
