@@ -171,7 +171,8 @@ public actor AppHost {
         }
         // An app's answer may arrive after it was released (a reply it was waiting for): then
         // it wants nothing more, least of all a wake-up that would never be cleared.
-        if let wake = output.wakeAt, live[app.id] != nil { wakes[app.id] = min(wake, wakes[app.id] ?? wake) }
+        // A wake-up already past (a leg that should have ended) is due now, not late.
+        if let wake = output.wakeAt.map({ max($0, clock?.now() ?? $0) }), live[app.id] != nil { wakes[app.id] = min(wake, wakes[app.id] ?? wake) }
         if output.finished, live[app.id] != nil {
             live[app.id] = nil
             wakes[app.id] = nil

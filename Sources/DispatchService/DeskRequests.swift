@@ -76,6 +76,8 @@ extension DispatchDesk {
             sessions[session]?.drivers.insert(online.driverID)
             sessionOfDriver[online.driverID] = session
             lastLocation[online.driverID] = online.location
+            // Coming online starts afresh: legs from before (another session, a restarted app) are void.
+            lastLegTo[online.driverID] = nil
             try refuse { () throws(DispatchRefusal) in try engine.driverOnline(driver, at: at, now: time) }
             return reply(.ack(Ack()))
         case .driverOffline(let offline)?:

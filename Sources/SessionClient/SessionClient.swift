@@ -58,6 +58,8 @@ public actor SessionClient {
     private let inbox: AsyncStream<Envelope>.Continuation
     private var closed = false
     private var faultRandom: SeededGenerator
+    /// When the current socket last received anything.
+    private var lastHeard: ContinuousClock.Instant?
 
     private enum ReplySlot {
         case expected
@@ -92,7 +94,10 @@ public actor SessionClient {
         let stamp = stamper.next()
         for attempt in 1...settings.attempts {
             guard !closed else { throw Failure.closed }
-            if attempt > 1 {
+            // A line that carried something else meanwhile is alive: the request or its reply was
+            // lost, so it goes again on the same socket. A silent line is reopened (Lazy Pirate),
+            // which also loses whatever the old socket still held for the other requests.
+            if attempt > 1, lastHeard.map({ ContinuousClock.now - $0 >= settings.timeout }) ?? true {
                 try await reopen()
             }
             replies[stamp.messageID] = .expected
@@ -183,6 +188,7 @@ public actor SessionClient {
 
     private func deliver(_ batch: [Message], generation: Int) {
         guard generation == self.generation else { return }
+        lastHeard = .now
         for message in batch {
             // Dispatch never sends what a DEALER cannot decode; anything else is dropped.
             guard let envelope = try? Frames.direct(message.frames) else { continue }
