@@ -37,6 +37,7 @@ public actor AppHost {
         public var unrouted = 0
         /// Requests that got no reply after every retry, or could not be sent.
         public var failedRequests = 0
+        /// RIBs that finished apps detached and kept, plus finished apps that did not go away.
         public var leaks = 0
     }
 
@@ -45,7 +46,6 @@ public actor AppHost {
     public private(set) var totals = Totals()
     private let session: SessionClient
     private let bus: Socket?
-    private let speed: Double
     private let settings: Settings
     private var schedule: [ScheduledApp]
     private var live: [String: any HostedApp] = [:]
@@ -55,6 +55,8 @@ public actor AppHost {
     /// only once its last request is settled, since the request holds it until then.
     private var inFlight: [String: Int] = [:]
     private var releasing: [String: any HostedApp] = [:]
+    /// Leaks the finished apps' own detectors found in their trees.
+    private var appLeaks = 0
     private var clock: SessionClock?
     private var released: LeakDetector?
     private var stopping = false
@@ -66,20 +68,16 @@ public actor AppHost {
     ///   - session: the session with dispatch (not yet connected).
     ///   - bus: a PUB connected to the event bus for health reports, if there is a bus.
     ///   - schedule: the apps to run, in any order.
-    public init(role: Role, processID: String, session: SessionClient, bus: Socket?, speed: Double,
+    public init(role: Role, processID: String, session: SessionClient, bus: Socket?,
                 schedule: [ScheduledApp], settings: Settings = Settings()) {
         self.role = role
         self.processID = processID
         self.session = session
         self.bus = bus
-        self.speed = speed
         self.settings = settings
         self.schedule = schedule.sorted { $0.at > $1.at }
         statusStamper = SequenceStamper(sender: processID + "-status")
     }
-
-    /// Apps running now.
-    public var liveCount: Int { live.count }
 
     /// Ends the run: apps are stopped (drivers go offline, waiting riders cancel), the session closes.
     public func stop() { stopping = true }
@@ -100,14 +98,14 @@ public actor AppHost {
         while !stopping {
             // Sleep until the next app is due (a start or a wake-up), at most one tick.
             let due = [schedule.last?.at, wakes.values.min()].compactMap { $0 }.min()
-            let wait = due.map { Duration.seconds(max(0, ($0 - clock.now()) / speed)) } ?? settings.tick
+            let wait = due.map { Duration.seconds(max(0, ($0 - clock.now()) / clock.speed)) } ?? settings.tick
             try await Task.sleep(for: min(wait, settings.tick))
             let sweep = ContinuousClock.now - lastSweep >= settings.sweep
             if sweep { lastSweep = .now }
             await step(at: clock.now(), sweep: sweep)
             if ContinuousClock.now - lastHeartbeat >= settings.heartbeat {
                 lastHeartbeat = .now
-                await send(.heartbeat(Heartbeat()), from: nil)
+                await send(.heartbeat(Heartbeat()))
             }
             if ContinuousClock.now - lastStatus >= settings.status {
                 lastStatus = .now
@@ -143,7 +141,7 @@ public actor AppHost {
             await dispatch(await app.tick(at: time), of: app)
         }
         released?.check()
-        totals.leaks = released?.leakCount ?? 0
+        totals.leaks = appLeaks + (released?.leakCount ?? 0)
     }
 
     /// What dispatch sent that is not a reply: to the app it names.
@@ -162,7 +160,7 @@ public actor AppHost {
         for message in output.messages {
             settings.trace?(String(format: "%.1f out ", clock?.now() ?? 0) + "\(app.id) \(message.body)")
             switch message {
-            case .message(let body): await send(body, from: app)
+            case .message(let body): await send(body)
             case .request(let body):
                 totals.messagesOut += 1
                 inFlight[app.id, default: 0] += 1
@@ -177,7 +175,7 @@ public actor AppHost {
             live[app.id] = nil
             wakes[app.id] = nil
             totals.finished += 1
-            totals.leaks += await app.health().leaks
+            appLeaks += await app.health().leaks
             if inFlight[app.id, default: 0] > 0 { releasing[app.id] = app } else { released?.expectDeallocate(app, path: app.id) }
         }
     }
@@ -204,7 +202,7 @@ public actor AppHost {
         if let app = releasing.removeValue(forKey: id) { released?.expectDeallocate(app, path: id) }
     }
 
-    private func send(_ body: Envelope.OneOf_Body, from app: (any HostedApp)?) async {
+    private func send(_ body: Envelope.OneOf_Body) async {
         do {
             try await session.send(body)
             totals.messagesOut += 1
@@ -215,19 +213,10 @@ public actor AppHost {
 
     private func publishStatus(at time: Double) async {
         guard let bus else { return }
-        let usage = ProcessUsage.current()
-        let status = ProcessStatus.with {
-            $0.role = role
-            $0.processID = processID
-            $0.pid = getpid()
-            $0.messagesIn = UInt64(totals.messagesIn)
-            $0.messagesOut = UInt64(totals.messagesOut)
-            $0.apps = UInt32(live.count)
+        let status = ProcessStatus.current(role: role, processID: processID, messagesIn: totals.messagesIn, messagesOut: totals.messagesOut,
+                                           apps: live.count, lagSeconds: lateness) {
             $0.appsFinished = UInt64(totals.finished)
             $0.leaks = UInt64(totals.leaks)
-            $0.cpuSeconds = usage.cpuSeconds
-            $0.rssBytes = usage.residentBytes
-            $0.lagMs = UInt32(min(Double(UInt32.max), lateness * 1000))
         }
         lateness = 0
         let envelope = Envelope(.processStatus(status), from: statusStamper.next(), simTimeMs: Int64(time * 1000))

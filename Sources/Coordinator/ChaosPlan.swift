@@ -2,9 +2,6 @@
 public struct ChaosPlan: Sendable, Equatable {
     /// Mean wall time between kills (SIGKILL) of a random driver or rider process, or `nil`.
     public var killEvery: Duration?
-    /// Kill dispatch itself this long after the city is up (it is not restarted: the run fails
-    /// unless dispatch could recover, which it cannot yet).
-    public var killDispatchAfter: Duration?
     /// Malformed frames sent to dispatch's sessions socket per wall second.
     public var malformedPerSecond: Double
     /// Stop the monitor (SIGSTOP) for `stallFor` every this much wall time: a slow consumer.
@@ -15,10 +12,9 @@ public struct ChaosPlan: Sendable, Equatable {
     public var floodPerSecond: Double
     public var seed: UInt64
 
-    public init(killEvery: Duration? = nil, killDispatchAfter: Duration? = nil, malformedPerSecond: Double = 0,
+    public init(killEvery: Duration? = nil, malformedPerSecond: Double = 0,
                 stallMonitorEvery: Duration? = nil, stallFor: Duration = .seconds(2), floodPerSecond: Double = 0, seed: UInt64 = 1) {
         self.killEvery = killEvery
-        self.killDispatchAfter = killDispatchAfter
         self.malformedPerSecond = malformedPerSecond
         self.stallMonitorEvery = stallMonitorEvery
         self.stallFor = stallFor
@@ -28,7 +24,7 @@ public struct ChaosPlan: Sendable, Equatable {
 
     /// Whether any fault is asked for.
     public var isEmpty: Bool {
-        killEvery == nil && killDispatchAfter == nil && malformedPerSecond <= 0 && stallMonitorEvery == nil && floodPerSecond <= 0
+        killEvery == nil && malformedPerSecond <= 0 && stallMonitorEvery == nil && floodPerSecond <= 0
     }
 }
 

@@ -15,7 +15,8 @@ public actor Coordinator {
         public var readyTimeout: Duration = .seconds(180)
         /// How long a process may take to stop after SIGTERM before it is killed.
         public var stopGrace: Duration = .seconds(10)
-        /// Fault injection: processes to kill (SIGKILL) this long after the city is up.
+        /// Fault injection: processes to kill (SIGKILL) this long after the city is up (dispatch
+        /// among them: it is not restarted, so the run fails).
         public var kills: [(name: String, after: Duration)] = []
         /// The monitor's output goes to the terminal instead of its log.
         public var monitorToTerminal = false
@@ -100,11 +101,6 @@ public actor Coordinator {
             try await supervisor.waitUntilReady(spec.name, timeout: options.readyTimeout)
             log("\(spec.name) ready (pid \(await supervisor.pid(of: spec.name) ?? 0))")
         }
-        let upAt = ContinuousClock.now
-        let deadline = upAt + options.wallLimit
-        var random = SeededGenerator(seed: options.chaos.seed)
-        var nextKill = options.chaos.killEvery.map { upAt + Self.exponential($0, &random) }
-        var dispatchKill = options.chaos.killDispatchAfter.map { upAt + $0 }
         let malformed = Task { [plan, options] in
             var garbage = MalformedSender(endpoint: plan.sessions, perSecond: options.chaos.malformedPerSecond,
                                           random: SeededGenerator(seed: options.chaos.seed &+ 1))
@@ -121,7 +117,7 @@ public actor Coordinator {
             await supervisor.signal("monitor", SIGCONT)
         }
         do {
-            let outcome = try await supervise(upAt: upAt, deadline: deadline, random: &random, nextKill: &nextKill, dispatchKill: &dispatchKill)
+            let outcome = try await supervise()
             await finishChaos()
             return outcome
         } catch {
@@ -130,8 +126,11 @@ public actor Coordinator {
         }
     }
 
-    private func supervise(upAt: ContinuousClock.Instant, deadline: ContinuousClock.Instant, random: inout SeededGenerator,
-                           nextKill: inout ContinuousClock.Instant?, dispatchKill: inout ContinuousClock.Instant?) async throws -> String {
+    private func supervise() async throws -> String {
+        let upAt = ContinuousClock.now
+        let deadline = upAt + options.wallLimit
+        var random = SeededGenerator(seed: options.chaos.seed)
+        var nextKill = options.chaos.killEvery.map { upAt + Self.exponential($0, &random) }
         var pendingKills = options.kills
         var nextStall = options.chaos.stallMonitorEvery.map { upAt + $0 }
         var resumeMonitorAt: ContinuousClock.Instant?
@@ -142,20 +141,14 @@ public actor Coordinator {
             if ContinuousClock.now >= deadline { return "stopped: wall-time limit of \(options.wallLimit) reached" }
             for (index, kill) in pendingKills.enumerated().reversed() where ContinuousClock.now - upAt >= kill.after {
                 pendingKills.remove(at: index)
-                log("killing \(kill.name) (fault injection)")
-                await supervisor.signal(kill.name, SIGKILL)
-                chaosCounts.kills.append(kill.name)
+                await self.kill(kill.name)
             }
             if let at = nextKill, ContinuousClock.now >= at, let every = options.chaos.killEvery {
                 var candidates: [String] = []
                 for spec in plan.processes where spec.name.hasPrefix("drivers-") || spec.name.hasPrefix("riders-") {
                     if !finished.contains(spec.name), await supervisor.isRunning(spec.name) { candidates.append(spec.name) }
                 }
-                if let victim = candidates.randomElement(using: &random) {
-                    log("chaos: killing \(victim)")
-                    await supervisor.signal(victim, SIGKILL)
-                    chaosCounts.kills.append(victim)
-                }
+                if let victim = candidates.randomElement(using: &random) { await kill(victim) }
                 nextKill = .now + Self.exponential(every, &random)
             }
             if let at = nextStall, ContinuousClock.now >= at, let every = options.chaos.stallMonitorEvery, await supervisor.isRunning("monitor") {
@@ -168,12 +161,6 @@ public actor Coordinator {
             if let at = resumeMonitorAt, ContinuousClock.now >= at {
                 resumeMonitorAt = nil
                 await supervisor.signal("monitor", SIGCONT)
-            }
-            if let at = dispatchKill, ContinuousClock.now >= at {
-                dispatchKill = nil
-                log("chaos: killing dispatch")
-                await supervisor.signal("dispatch", SIGKILL)
-                chaosCounts.kills.append("dispatch")
             }
             try await Task.sleep(for: .milliseconds(100))
             for spec in plan.processes where !finished.contains(spec.name) {
@@ -214,6 +201,13 @@ public actor Coordinator {
 
 extension Coordinator {
     private func toTerminal(_ spec: ProcessSpec) -> Bool { spec.name == "monitor" && options.monitorToTerminal }
+
+    /// Kills a process with SIGKILL (fault injection) and counts it.
+    private func kill(_ name: String) async {
+        log("chaos: killing \(name)")
+        await supervisor.signal(name, SIGKILL)
+        chaosCounts.kills.append(name)
+    }
 
     /// A wait drawn from the exponential distribution with mean `mean` (faults at random times).
     static func exponential(_ mean: Duration, _ random: inout SeededGenerator) -> Duration {

@@ -6,6 +6,8 @@ extension DispatchDesk {
     /// One request from a known session; the direct replies (engine events are added after).
     func handle(_ envelope: Envelope, session: String, peer: [UInt8], at time: Double) throws(DeskFailure) -> [Outgoing] {
         func reply(_ body: Envelope.OneOf_Body) -> [Outgoing] { [.toPeer(peer: peer, body: body, inReplyTo: envelope.messageID)] }
+        // Commands with no other answer are acknowledged, so that a lost one can be sent again.
+        var acknowledged: [Outgoing] { reply(.ack(Ack())) }
         switch envelope.body {
         case .heartbeat?:
             return []
@@ -55,9 +57,9 @@ extension DispatchDesk {
             try refuse { () throws(DispatchRefusal) in
                 try engine.cancel(id, by: .rider, reason: cancel.reason.isEmpty ? "cancelled by the rider" : cancel.reason, now: time)
             }
-            return reply(.ack(Ack()))
+            return acknowledged
         case .rateTrip?:
-            return reply(.ack(Ack()))
+            return acknowledged
         case .driverOnline(let online)?:
             guard !online.driverID.isEmpty else { throw DeskFailure(code: .malformed, reason: "DriverOnline needs driver_id") }
             let at = try node(online.location, "location")
@@ -79,25 +81,25 @@ extension DispatchDesk {
             // Coming online starts afresh: legs from before (another session, a restarted app) are void.
             lastLegTo[online.driverID] = nil
             try refuse { () throws(DispatchRefusal) in try engine.driverOnline(driver, at: at, now: time) }
-            return reply(.ack(Ack()))
+            return acknowledged
         case .driverOffline(let offline)?:
             let driver = try knownDriver(offline.driverID)
             try refuse { () throws(DispatchRefusal) in try engine.driverOffline(driver, now: time) }
-            return reply(.ack(Ack()))
+            return acknowledged
         case .locationUpdate(let update)?:
             // Positions follow from the legs dispatch hands out; updates are for the map.
             if driverIDs[update.driverID] != nil { lastLocation[update.driverID] = update.location }
             return []
         case .acceptOffer(let answer)?:
             try respond(offer: answer.offerID, driver: answer.driverID, accept: true, at: time)
-            return reply(.ack(Ack()))
+            return acknowledged
         case .declineOffer(let answer)?:
             try respond(offer: answer.offerID, driver: answer.driverID, accept: false, at: time)
-            return reply(.ack(Ack()))
+            return acknowledged
         case .legDone(let done)?:
             let driver = try knownDriver(done.driverID)
             try refuse { () throws(DispatchRefusal) in try engine.arrived(driver: driver, leg: Int(done.leg), now: time) }
-            return reply(.ack(Ack()))
+            return acknowledged
         case .snapshotRequest?:
             // The server answers snapshots itself: it knows the bus sequence they are current to.
             return []

@@ -111,19 +111,8 @@ public actor DispatchServer {
     /// This process's health on `status.dispatch`, about once a second.
     private func publishStatus() async throws {
         let stats = router.statistics()
-        let usage = ProcessUsage.current()
-        let status = ProcessStatus.with {
-            $0.role = .dispatch
-            $0.processID = "dispatch"
-            $0.pid = getpid()
-            $0.messagesIn = UInt64(stats.received)
-            $0.messagesOut = UInt64(stats.sent)
-            $0.malformed = UInt64(malformed.total)
-            $0.apps = UInt32(desk.engine.driverCount)
-            $0.cpuSeconds = usage.cpuSeconds
-            $0.rssBytes = usage.residentBytes
-            $0.lagMs = UInt32(min(Double(UInt32.max), lateness * 1000))
-        }
+        let status = ProcessStatus.current(role: .dispatch, processID: "dispatch", messagesIn: stats.received, messagesOut: stats.sent,
+                                           apps: desk.engine.driverCount, lagSeconds: lateness) { $0.malformed = UInt64(malformed.total) }
         lateness = 0
         let envelope = Envelope(.processStatus(status), from: stampers.status.next(), simTimeMs: WireMapping.milliseconds(simulatedTime))
         try await bus.send(Message(Frames.Published(topic: Topic.status(of: "dispatch"), envelope: envelope).frames))

@@ -15,3 +15,25 @@ public struct ProcessUsage: Sendable {
         return ProcessUsage(cpuSeconds: cpu, residentBytes: pages * UInt64(sysconf(Int32(_SC_PAGESIZE))))
     }
 }
+
+extension ProcessStatus {
+    /// This process's health report now: what the caller counts, with its pid, CPU time and
+    /// resident memory filled in, and `lagSeconds` (simulated) as whole milliseconds.
+    public static func current(role: Role, processID: String, messagesIn: Int, messagesOut: Int, apps: Int, lagSeconds: Double,
+                               _ fill: (inout ProcessStatus) -> Void = { _ in }) -> ProcessStatus {
+        let usage = ProcessUsage.current()
+        var status = ProcessStatus.with {
+            $0.role = role
+            $0.processID = processID
+            $0.pid = getpid()
+            $0.messagesIn = UInt64(messagesIn)
+            $0.messagesOut = UInt64(messagesOut)
+            $0.apps = UInt32(apps)
+            $0.cpuSeconds = usage.cpuSeconds
+            $0.rssBytes = usage.residentBytes
+            $0.lagMs = UInt32(min(Double(UInt32.max), max(0, lagSeconds) * 1000))
+        }
+        fill(&status)
+        return status
+    }
+}

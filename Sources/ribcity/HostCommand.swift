@@ -71,8 +71,7 @@ func runHost(role: Role, options: HostOptions, plan: Topology, settings: AppHost
                                 }, settings: sessionSettings)
     var settings = settings
     if options.trace { settings.trace = { print($0) } }
-    let host = AppHost(role: role, processID: name, session: session, bus: bus, speed: options.speed ?? plan.speed,
-                       schedule: apps, settings: settings)
+    let host = AppHost(role: role, processID: name, session: session, bus: bus, schedule: apps, settings: settings)
     print("\(name) pid \(getpid()) ready: \(apps.count) apps to run; dispatch at \(options.sessions ?? dispatchAt.sessions)")
     let signals = onInterrupt { Task { await host.stop() } }
     defer { signals.forEach { $0.cancel() } }

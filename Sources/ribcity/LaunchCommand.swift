@@ -113,8 +113,8 @@ struct StressCommand: AsyncParsableCommand {
         let hostArguments = messageFaults.map { ["--message-faults", $0, "--fault-seed", "\(seed)"] } ?? []
         let summary = try await options.run(hostArguments: hostArguments) { options in
             options.record = true
+            if let killDispatch { options.kills.append(("dispatch", .milliseconds(Int64(killDispatch * 1000)))) }
             options.chaos = ChaosPlan(killEvery: killEvery.map { .milliseconds(Int64($0 * 1000)) },
-                                      killDispatchAfter: killDispatch.map { .milliseconds(Int64($0 * 1000)) },
                                       malformedPerSecond: malformedRate,
                                       stallMonitorEvery: stallMonitorEvery.map { .milliseconds(Int64($0 * 1000)) },
                                       floodPerSecond: floodRate, seed: seed)

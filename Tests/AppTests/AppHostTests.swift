@@ -9,17 +9,19 @@ import ZeroMQ
 actor QuietApp: HostedApp {
     nonisolated let id: String
     let wake: Double?
+    let leaks: Int
 
-    init(id: String, wake: Double?) {
+    init(id: String, wake: Double?, leaks: Int = 0) {
         self.id = id
         self.wake = wake
+        self.leaks = leaks
     }
 
     func start(at time: Double) -> AppOutput { AppOutput(messages: [], wakeAt: wake) }
     func receive(_ body: Envelope.OneOf_Body, at time: Double) -> AppOutput { AppOutput(messages: [], wakeAt: wake) }
     func tick(at time: Double) -> AppOutput { AppOutput(messages: [], wakeAt: wake) }
     func stop(at time: Double) -> AppOutput { AppOutput(messages: [], finished: true) }
-    func health() -> AppHealth { AppHealth(leaks: 0, ribs: 0, droppedActions: 0, screen: "") }
+    func health() -> AppHealth { AppHealth(leaks: leaks, ribs: 0, droppedActions: 0, screen: "") }
 }
 
 @Suite("App host: wake-ups")
@@ -29,7 +31,7 @@ struct AppHostTests {
         let transport = try Transport(name: "host-test")
         let session = SessionClient(transport: transport, endpoint: "inproc://nobody", hello: Hello.with { $0.sessionID = "riders-test" })
         let app = QuietApp(id: "rider-1", wake: 42)
-        let host = AppHost(role: .riders, processID: "riders-test", session: session, bus: nil, speed: 60,
+        let host = AppHost(role: .riders, processID: "riders-test", session: session, bus: nil,
                            schedule: [ScheduledApp(at: 0) { _ in app }])
         await host.dispatch(AppOutput(messages: [], wakeAt: 42), of: app)
         #expect(await host.wakes.isEmpty, "rider-1 is not live: nothing to wake")
@@ -37,6 +39,19 @@ struct AppHostTests {
         #expect(await host.wakes == ["rider-1": 42], "once live, its wake-up counts")
         await host.dispatch(AppOutput(messages: [], finished: true, wakeAt: 50), of: app)
         #expect(await host.wakes.isEmpty, "finished: released, and no wake-up left behind")
+        await transport.shutdown()
+    }
+
+    @Test("Leaks found inside finished apps stay counted next to the released apps' own (a step used to overwrite them)")
+    func appLeaksStayCounted() async throws {
+        let transport = try Transport(name: "host-test")
+        let session = SessionClient(transport: transport, endpoint: "inproc://nobody", hello: Hello.with { $0.sessionID = "riders-test" })
+        let app = QuietApp(id: "rider-1", wake: nil, leaks: 2)
+        let host = AppHost(role: .riders, processID: "riders-test", session: session, bus: nil, schedule: [ScheduledApp(at: 0) { _ in app }])
+        await host.step(at: 0, sweep: false)
+        await host.dispatch(AppOutput(messages: [], finished: true), of: app)
+        await host.step(at: 1, sweep: false)
+        #expect(await host.totals.leaks == 2)
         await transport.shutdown()
     }
 }
