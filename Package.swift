@@ -51,6 +51,7 @@ let package = Package(
         .target(
             name: "Wire",
             dependencies: [
+                "City",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             exclude: ["Proto"],

@@ -11,7 +11,7 @@ extension DispatchDesk {
             switch timed.event {
             case .requested(let id, let request, let quote):
                 out.append(bus(Topic.dispatchRequest, .requestCreated, request: id) {
-                    $0.location = WireMapping.latLon(self.engine.graph.positions[request.origin])
+                    $0.location = LatLon(self.engine.graph.positions[request.origin])
                     $0.fareCents = Int64(quote.priceCents)
                     $0.surgeMultiplier = quote.surge
                 })
@@ -25,8 +25,8 @@ extension DispatchDesk {
                         $0.offerID = name
                         $0.requestID = requestNames[id] ?? ""
                         $0.driverID = driverNames[driver] ?? ""
-                        $0.pickup = WireMapping.latLon(engine.graph.positions[request.origin])
-                        $0.dropoff = WireMapping.latLon(engine.graph.positions[request.destination])
+                        $0.pickup = LatLon(engine.graph.positions[request.origin])
+                        $0.dropoff = LatLon(engine.graph.positions[request.destination])
                         $0.product = WireMapping.product(request.product)
                         $0.pickupEtaS = UInt32(pickupSeconds.rounded())
                         $0.expiresAtMs = WireMapping.milliseconds(expires)
@@ -53,7 +53,7 @@ extension DispatchDesk {
                     case nil: .reposition
                     }
                     $0.requestID = leg.stop.flatMap { requestNames[$0.request] } ?? ""
-                    $0.destination = WireMapping.latLon(engine.graph.positions[leg.timeline.route.nodes.last!])
+                    $0.destination = LatLon(engine.graph.positions[leg.timeline.route.nodes.last!])
                     $0.routeNodes = leg.timeline.route.nodes.map { UInt32($0) }
                     $0.departAtMs = WireMapping.milliseconds(leg.timeline.departure)
                     $0.arriveAtMs = WireMapping.milliseconds(leg.timeline.arrival)

@@ -125,7 +125,7 @@ extension DispatchDesk {
         guard position.lat.isFinite, position.lon.isFinite, (-90...90).contains(position.lat), (-180...180).contains(position.lon) else {
             throw DeskFailure(code: .malformed, reason: "\(field) is not a position")
         }
-        let nearest = snap.nearestNode(to: GeoPoint(lat: position.lat, lon: position.lon))
+        let nearest = snap.nearestNode(to: GeoPoint(position))
         guard nearest.distance <= settings.maxSnapMetres else {
             throw DeskFailure(code: .invalidState, reason: "\(field) is \(Int(nearest.distance)) m from the nearest road of this city")
         }

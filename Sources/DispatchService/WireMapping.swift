@@ -46,12 +46,5 @@ enum WireMapping {
         }
     }
 
-    static func latLon(_ point: GeoPoint) -> LatLon {
-        LatLon.with {
-            $0.lat = point.lat
-            $0.lon = point.lon
-        }
-    }
-
     static func milliseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded()) }
 }

@@ -43,7 +43,7 @@ final class DrivingInteractor: PresentableInteractor<DrivingView> {
         case .offer: "Offer"
         }
         presenter.render(.init(activity: label, position: vehicle.position.value,
-                               destination: leg.map { GeoPoint(lat: $0.destination.lat, lon: $0.destination.lon) },
+                               destination: leg.map { GeoPoint($0.destination) },
                                arriveAt: leg.map { Double($0.arriveAtMs) / 1000 }))
     }
 }

@@ -40,7 +40,7 @@ final class LegFollower: Worker {
             let here = vehicle.position.value
             link.send(.locationUpdate(LocationUpdate.with {
                 $0.driverID = work.driverID
-                $0.location = LatLon.with { $0.lat = here.lat; $0.lon = here.lon }
+                $0.location = LatLon(here)
             }))
         }
         if arrived { work.finishLeg() }

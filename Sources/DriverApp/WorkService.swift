@@ -27,7 +27,7 @@ final class WorkService {
         guard !online.value else { return }
         link.request(.driverOnline(DriverOnline.with {
             $0.driverID = driverID
-            $0.location = LatLon.with { $0.lat = position.lat; $0.lon = position.lon }
+            $0.location = LatLon(position)
             $0.capacity = 4
         }))
         online.send(true)

@@ -79,8 +79,8 @@ final class RideService {
         for product in [Wire.Product.uberX, .pool] {
             link.request(.quoteRequest(QuoteRequest.with {
                 $0.riderID = riderID
-                $0.pickup = Self.latLon(pickup)
-                $0.dropoff = Self.latLon(dropoff)
+                $0.pickup = LatLon(pickup)
+                $0.dropoff = LatLon(dropoff)
                 $0.product = product
             }))
         }
@@ -101,8 +101,8 @@ final class RideService {
             $0.requestID = requestID
             $0.riderID = riderID
             $0.quoteID = quotes.value[product]?.quoteID ?? ""
-            $0.pickup = Self.latLon(pickup)
-            $0.dropoff = Self.latLon(dropoff)
+            $0.pickup = LatLon(pickup)
+            $0.dropoff = LatLon(dropoff)
             $0.product = product
             $0.seats = 1
             if let scheduledPickup { $0.scheduledPickupMs = Int64(scheduledPickup * 1000) }
@@ -167,13 +167,6 @@ final class RideService {
         case .cancelled: status.send(.cancelled(by: update.cancelledBy, reason: update.reason))
         case .rejected: status.send(.rejected(reason: update.reason))
         default: break
-        }
-    }
-
-    static func latLon(_ point: GeoPoint) -> LatLon {
-        LatLon.with {
-            $0.lat = point.lat
-            $0.lon = point.lon
         }
     }
 }

@@ -129,8 +129,7 @@ struct DemoDispatch {
 
     /// A plausible fare from straight-line distance; the real pricing comes with the dispatch engine.
     static func quote(for request: QuoteRequest) -> Quote {
-        let kilometres = GeoPoint(lat: request.pickup.lat, lon: request.pickup.lon)
-            .distance(to: GeoPoint(lat: request.dropoff.lat, lon: request.dropoff.lon)) / 1000
+        let kilometres = GeoPoint(request.pickup).distance(to: GeoPoint(request.dropoff)) / 1000
         return Quote.with {
             $0.quoteID = "q-\(request.riderID)"
             $0.riderID = request.riderID
