@@ -253,6 +253,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "CoordinatorTests",
+            dependencies: ["Coordinator"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "RIBsTests",
             dependencies: ["RIBs"],
             swiftSettings: strict

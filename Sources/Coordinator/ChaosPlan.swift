@@ -34,4 +34,7 @@ public struct ChaosCounts: Codable, Sendable, Equatable {
     public var malformedSent = 0
     public var monitorStalls = 0
     public var floodSent = 0
+    /// For each time dispatch was killed: wall seconds from the kill until it served again
+    /// (restored from its journal and ready).
+    public var dispatchRecoverySeconds: [Double] = []
 }

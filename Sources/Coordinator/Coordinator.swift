@@ -16,7 +16,7 @@ public actor Coordinator {
         /// How long a process may take to stop after SIGTERM before it is killed.
         public var stopGrace: Duration = .seconds(10)
         /// Fault injection: processes to kill (SIGKILL) this long after the city is up (dispatch
-        /// among them: it is not restarted, so the run fails).
+        /// among them: restarted, it restores the run from its journal).
         public var kills: [(name: String, after: Duration)] = []
         /// The monitor's output goes to the terminal instead of its log.
         public var monitorToTerminal = false
@@ -36,6 +36,8 @@ public actor Coordinator {
     private var chaosCounts = ChaosCounts()
     /// When each process was last restarted, for the restart budget.
     private var restartTimes: [String: [ContinuousClock.Instant]] = [:]
+    /// When a process was killed on purpose and has not been restarted yet.
+    private var killedAt: [String: ContinuousClock.Instant] = [:]
     private var log: (String) -> Void
 
     public init(plan: LaunchPlan, directory: RunDirectory, executable: URL, options: Options,
@@ -192,6 +194,9 @@ public actor Coordinator {
                                                toTerminal: toTerminal(spec))
                     try await supervisor.waitUntilReady(spec.name, timeout: options.readyTimeout)
                     log("\(spec.name) restarted (pid \(await supervisor.pid(of: spec.name) ?? 0))")
+                    if let killed = killedAt.removeValue(forKey: spec.name), spec.name == "dispatch" {
+                        chaosCounts.dispatchRecoverySeconds.append((ContinuousClock.now - killed) / .seconds(1))
+                    }
                 }
             }
             if !finishers.isEmpty, finished == finishers { return "completed" }
@@ -207,6 +212,7 @@ extension Coordinator {
         log("chaos: killing \(name)")
         await supervisor.signal(name, SIGKILL)
         chaosCounts.kills.append(name)
+        killedAt[name] = .now
     }
 
     /// A wait drawn from the exponential distribution with mean `mean` (faults at random times).

@@ -18,9 +18,11 @@ public struct LaunchPlan: Sendable {
     ///   - speed: overrides the topology's time speed.
     ///   - monitor: whether to run the monitor process (its output goes to the terminal or its log).
     ///   - monitorJSON: the monitor prints JSON lines instead of a dashboard.
-    /// - Parameter hostArguments: added to every driver and rider process (stress mode's message faults).
+    ///   - hostArguments: added to every driver and rider process (stress mode's message faults).
+    ///   - journal: dispatch's journal; with one, a dispatch that dies is restarted and restores
+    ///     the run from it. Without, dispatch's death ends the run.
     public init(topology: Topology, topologyPath: String, speed: Double?, monitor: Bool, monitorJSON: Bool = false,
-                hostArguments: [String] = [], temporaryDirectory: String = NSTemporaryDirectory()) {
+                hostArguments: [String] = [], journal: String? = nil, temporaryDirectory: String = NSTemporaryDirectory()) {
         self.topology = topology
         let speed = speed ?? topology.speed
         self.speed = speed
@@ -30,8 +32,10 @@ public struct LaunchPlan: Sendable {
         busPublish = bus.publish
         busSubscribe = bus.subscribe
         let common = ["--topology", topologyPath, "--speed", "\(speed)"]
-        var processes = [ProcessSpec(name: "dispatch", arguments: ["dispatch"] + common + ["--sessions", dispatch.sessions, "--publish-to", bus.publish],
-                                     restart: .never)]
+        var processes = [ProcessSpec(name: "dispatch",
+                                     arguments: ["dispatch"] + common + ["--sessions", dispatch.sessions, "--publish-to", bus.publish]
+                                        + (journal.map { ["--journal", $0] } ?? []),
+                                     restart: journal == nil ? .never : .withBackoff(limit: 5, window: .seconds(60)))]
         for index in 0..<topology.drivers.processes {
             processes.append(ProcessSpec(name: "drivers-\(index)",
                                          arguments: ["drivers"] + common + ["--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish] + hostArguments,

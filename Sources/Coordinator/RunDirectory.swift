@@ -40,8 +40,12 @@ public struct RunDirectory: Sendable {
     }
 
     /// What process `name` has logged so far.
-    public func logText(of name: String) -> String {
-        (try? String(contentsOfFile: file("\(name).log"), encoding: .utf8)) ?? ""
+    /// The log of process `name`; with `latestStartOnly`, only what its latest start wrote (after
+    /// the supervisor's last `--- restart` line).
+    public func logText(of name: String, latestStartOnly: Bool = false) -> String {
+        let text = (try? String(contentsOfFile: file("\(name).log"), encoding: .utf8)) ?? ""
+        guard latestStartOnly, let marker = text.range(of: Supervisor.restartMarker, options: .backwards) else { return text }
+        return String(text[marker.upperBound...])
     }
 
     public func write(_ text: String, to name: String) throws {

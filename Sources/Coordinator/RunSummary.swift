@@ -67,6 +67,10 @@ public struct RunSummary: Codable, Sendable {
         if let chaos, chaos != ChaosCounts() {
             lines.append("faults injected: \(chaos.kills.count) kills (\(chaos.kills.joined(separator: ", "))), \(chaos.malformedSent) malformed frames to dispatch, "
                          + "\(chaos.monitorStalls) monitor stalls, \(chaos.floodSent) flood messages on the bus")
+            if !chaos.dispatchRecoverySeconds.isEmpty {
+                lines.append("dispatch recovered from its journal in " + chaos.dispatchRecoverySeconds.map { String(format: "%.2f s", $0) }.joined(separator: ", ")
+                             + " (kill to serving again)")
+            }
         }
         if let verdict { lines.append(verdict.table) }
         return lines.joined(separator: "\n")

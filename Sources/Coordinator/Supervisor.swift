@@ -39,6 +39,9 @@ public actor Supervisor {
 
     public func pid(of name: String) -> Int32? { running[name]?.processIdentifier }
 
+    /// What starts the line the supervisor writes into a process's log before restarting it.
+    public static let restartMarker = "--- restart "
+
     /// Starts `ribcity <arguments>` as process `name`; `toTerminal` keeps the parent's output.
     @discardableResult
     public func start(_ name: String, arguments: [String], toTerminal: Bool = false) throws -> Int32 {
@@ -49,7 +52,7 @@ public actor Supervisor {
         process.arguments = arguments
         let log = try directory.log(for: name)
         var record = records[name] ?? Record()
-        if record.starts > 0 { log.write(Data("--- restart \(record.starts) of \(name)\n".utf8)) }
+        if record.starts > 0 { log.write(Data("\(Self.restartMarker)\(record.starts) of \(name)\n".utf8)) }
         if !toTerminal {
             process.standardOutput = log
             process.standardError = log
@@ -73,7 +76,8 @@ public actor Supervisor {
     /// Waits until the process's log says it is ready, or fails if it exits or takes too long.
     public func waitUntilReady(_ name: String, timeout: Duration) async throws {
         let deadline = ContinuousClock.now + timeout
-        while !directory.logText(of: name).contains(" ready") {
+        // Only this start's part of the log counts: an earlier start's ready line says nothing now.
+        while !directory.logText(of: name, latestStartOnly: true).contains(" ready") {
             guard running[name] != nil else {
                 throw LaunchError.exitedBeforeReady(name, log: String(directory.logText(of: name).suffix(2_000)))
             }

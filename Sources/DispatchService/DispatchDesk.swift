@@ -58,6 +58,23 @@ public final class DispatchDesk {
 
     public var sessionCount: Int { sessions.count }
 
+    /// Requests dispatch has taken, over the whole run.
+    public var requestCount: Int { requestIDs.count }
+
+    /// Dispatch came back from its journal. The sessions it knew were silent through no fault of
+    /// theirs, so each gets a fresh timeout in which to say Hello again. Until it does, a session
+    /// has no line: the ROUTER identities of the dead process mean nothing now (a new ROUTER may
+    /// give the same identity to another process), so messages from any peer are answered
+    /// "unknown session" — which makes the session say Hello — and nothing is sent to it; what it
+    /// missed (its riders' last trip updates, its drivers' last legs) follows the Welcome.
+    public func recover(at time: Double) {
+        for id in sessions.keys {
+            sessions[id]!.lastHeard = max(sessions[id]!.lastHeard, time)
+            sessions[id]!.peer = []
+        }
+        sessionOfPeer = [:]
+    }
+
     /// Handles one envelope from the session at `peer` at simulated `time` (seconds).
     public func receive(_ envelope: Envelope, from peer: [UInt8], at time: Double) -> [Outgoing] {
         guard envelope.protocolVersion == 1 else {

@@ -7,19 +7,29 @@ import ZeroMQ
 /// The dispatch process: the desk behind a ROUTER (sessions; ROUTER_MANDATORY on) and a PUB (the
 /// event bus), with a simulated clock running `speed` times wall time. Answers snapshot requests
 /// itself, since it knows the bus sequence a snapshot is current to.
+///
+/// With a journal, every input is written down before dispatch acts on it; a dispatch started on
+/// the journal of one that died replays it (``restore(from:)``) and carries on where it stopped.
 public actor DispatchServer {
     public nonisolated let speed: Double
-    private let desk: DispatchDesk
+    private let core: DispatchCore
+    private var desk: DispatchDesk { core.desk }
     private let router: Socket
     private let bus: Socket
+    private let journal: DispatchJournal?
+    /// When simulated time was 0, on the wall clock (Unix milliseconds): a restarted dispatch
+    /// keeps its predecessor's clock, as the sessions do.
+    private let wallOriginMs: Int64
     private let started: ContinuousClock.Instant
-    private var stampers = Stampers()
-    private var malformed = WireErrorCounts()
+    /// Simulated time never goes back, even if the wall clock does across a restart.
+    private var timeFloor: Double = 0
     private var undeliverable = 0
     /// How late (simulated seconds) the engine's timers ran since the last status report.
     private var lateness: Double = 0
     private var publishQueue: [Message] = []
     private var publishing = false
+    /// Bus events a restored dispatch publishes again once running (see ``restore(from:)``).
+    private var republish: [Message] = []
     /// Events published on the bus, by kind.
     public private(set) var published: [DispatchEventKind: Int] = [:]
     private var stopped = false
@@ -27,22 +37,86 @@ public actor DispatchServer {
     /// - Parameters:
     ///   - router: a bound (or to-be-bound) ROUTER socket for sessions.
     ///   - bus: a PUB socket for events (bound here, or connected to the bus proxy).
+    ///   - journal: where to write every input down (none: nothing survives the process).
+    ///   - wallOriginMs: when simulated time was 0 (Unix milliseconds); now, unless restoring.
     public init(hierarchy: ContractionHierarchy, configuration: DispatchConfiguration, settings: DispatchDesk.Settings = DispatchDesk.Settings(),
-                router: Socket, bus: Socket, speed: Double) {
+                router: Socket, bus: Socket, speed: Double, journal: DispatchJournal? = nil, wallOriginMs: Int64? = nil) {
         var settings = settings
         settings.speed = speed
-        desk = DispatchDesk(engine: DispatchEngine(planner: HierarchyQuery(hierarchy: hierarchy), configuration: configuration), settings: settings)
+        core = DispatchCore(desk: DispatchDesk(engine: DispatchEngine(planner: HierarchyQuery(hierarchy: hierarchy), configuration: configuration),
+                                               settings: settings))
         self.router = router
         self.bus = bus
         self.speed = speed
-        started = ContinuousClock.now
+        self.journal = journal
+        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        self.wallOriginMs = wallOriginMs ?? now
+        started = ContinuousClock.now - .milliseconds(max(0, now - self.wallOriginMs))
     }
 
-    /// Simulated seconds since the server started.
-    public var simulatedTime: Double { (ContinuousClock.now - started) / .seconds(1) * speed }
+    /// Simulated seconds since the run's clock started.
+    public var simulatedTime: Double { max(timeFloor, (ContinuousClock.now - started) / .seconds(1) * speed) }
+
+    /// What a restore did.
+    public struct Recovery: Sendable {
+        public var entries: Int
+        /// Simulated time of the last entry replayed, and when dispatch came back.
+        public var replayedTo: Double
+        public var resumedAt: Double
+        public var requests: Int
+        public var sessions: Int
+    }
+
+    /// Rebuilds dispatch's state by replaying a journal's entries (as their `started` clock says;
+    /// call before ``run(tick:)``), then journals the recovery: every session gets a fresh
+    /// timeout, to say Hello again on its new connection (and be sent its riders' last trip
+    /// updates and its drivers' last legs). What the replay sent is not sent again, except the
+    /// last bus events: those the dead process may have stamped and not yet published are
+    /// published again once running (subscribers drop the ones they already saw by sequence).
+    public func restore(from entries: [JournalEntry]) throws -> Recovery {
+        var tail: [Message] = []
+        for entry in entries {
+            var out = Outbox()
+            core.apply(entry, into: &out)
+            switch entry {
+            case .received(let time, _), .tick(let time), .recovered(let time): timeFloor = max(timeFloor, time)
+            case .started: break
+            }
+            for (kind, count) in out.kinds { published[kind, default: 0] += count }
+            tail += out.published
+            if tail.count > 2 * Self.republishLimit { tail.removeFirst(tail.count - Self.republishLimit) }
+        }
+        republish = Array(tail.suffix(Self.republishLimit))
+        // The tail holds the bus stamper's last events, in order. Its sequence 1 is left out: a
+        // subscriber takes a 1 after higher numbers for a restarted sender and would count
+        // everything again (and 1 was surely published if anything after it was seen).
+        if core.stampers.events.lastSequence == UInt64(republish.count), !republish.isEmpty { republish.removeFirst() }
+        let replayedTo = timeFloor
+        let now = simulatedTime
+        try record([.recovered(time: now)])
+        var out = Outbox()
+        core.apply(.recovered(time: now), into: &out)
+        core.lateness = 0
+        return Recovery(entries: entries.count, replayedTo: replayedTo, resumedAt: now,
+                        requests: desk.requestCount, sessions: desk.sessionCount)
+    }
+
+    /// Bus events published again after a restore: more than one batch's worth.
+    static let republishLimit = 5_000
 
     /// Serves until ``stop()`` or cancellation: messages as they come, timers every `tick`.
     public func run(tick: Duration = .milliseconds(50)) async throws {
+        if let journal, journal.size <= DispatchJournal.magic.count {
+            try record([.started(wallOriginMs: wallOriginMs, speed: speed)])
+        }
+        if !republish.isEmpty {
+            // The bus proxy forwards subscriptions to a new publisher a moment after it connects.
+            try await Task.sleep(for: .milliseconds(300))
+            var out = Outbox()
+            out.published = republish
+            republish = []
+            try await send(out)
+        }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for try await batch in self.router.batches() {
@@ -75,62 +149,42 @@ public actor DispatchServer {
     public var violations: [InvariantViolation] { desk.checker.violations }
 
     /// How many messages were malformed, refused, or had no peer to go to.
-    public var counts: (malformed: Int, refused: Int, undeliverable: Int) { (malformed.total, desk.refused, undeliverable) }
+    public var counts: (malformed: Int, refused: Int, undeliverable: Int) { (core.malformed.total, desk.refused, undeliverable) }
 
     private func handle(_ batch: [Message]) async throws {
+        let entries = batch.map { JournalEntry.received(time: simulatedTime, frames: $0.frames) }
+        try record(entries)
         var out = Outbox()
-        for message in batch {
-            let request: Frames.Routed
-            do {
-                request = try Frames.Routed(frames: message.frames)
-            } catch {
-                malformed.record(error)
-                continue
-            }
-            let time = simulatedTime
-            if case .snapshotRequest? = request.envelope.body {
-                out.routed += snapshot(for: request, at: time)
-                continue
-            }
-            if case .stop? = request.envelope.body { stopped = true }
-            // Sessions stamp their simulated time: how late their messages get here.
-            if request.envelope.simTimeMs > 0 { lateness = max(lateness, time - Double(request.envelope.simTimeMs) / 1000) }
-            out.add(desk.receive(request.envelope, from: request.peer, at: time), at: time, stampers: &stampers)
-        }
+        for entry in entries { core.apply(entry, into: &out) }
+        if core.stopRequested { stopped = true }
         try await send(out)
     }
 
     private func advance(late: Duration) async throws {
         lateness = max(lateness, late / .seconds(1) * speed)
-        let time = simulatedTime
+        let entry = JournalEntry.tick(time: simulatedTime)
+        try record([entry])
         var out = Outbox()
-        out.add(desk.tick(at: time), at: time, stampers: &stampers)
+        core.apply(entry, into: &out)
         try await send(out)
+    }
+
+    /// Writes entries to the journal (if any) before they are acted on.
+    private func record(_ entries: [JournalEntry]) throws {
+        try journal?.append(entries)
     }
 
     /// This process's health on `status.dispatch`, about once a second.
     private func publishStatus() async throws {
         let stats = router.statistics()
         let status = ProcessStatus.current(role: .dispatch, processID: "dispatch", messagesIn: stats.received, messagesOut: stats.sent,
-                                           apps: desk.engine.driverCount, lagSeconds: lateness) { $0.malformed = UInt64(malformed.total) }
-        lateness = 0
-        let envelope = Envelope(.processStatus(status), from: stampers.status.next(), simTimeMs: WireMapping.milliseconds(simulatedTime))
-        try await bus.send(Message(Frames.Published(topic: Topic.status(of: "dispatch"), envelope: envelope).frames))
-    }
-
-    private func snapshot(for request: Frames.Routed, at time: Double) -> [Message] {
-        let state = desk.snapshot()
-        let chunks = stride(from: 0, to: max(1, state.count), by: 1_000).map { Array(state[$0..<min(state.count, $0 + 1_000)]) }
-        return chunks.enumerated().map { index, part in
-            let chunk = SnapshotChunk.with {
-                $0.sequenceAt = stampers.events.lastSequence
-                $0.state = part
-                $0.last = index == chunks.count - 1
-            }
-            let envelope = Envelope(.snapshotChunk(chunk), from: stampers.replies.next(), inReplyTo: request.envelope.messageID,
-                                    simTimeMs: WireMapping.milliseconds(time))
-            return Message(Frames.Routed(peer: request.peer, envelope: envelope).frames)
+                                           apps: desk.engine.driverCount, lagSeconds: max(lateness, core.lateness)) {
+            $0.malformed = UInt64(core.malformed.total)
         }
+        lateness = 0
+        core.lateness = 0
+        let envelope = core.statusEnvelope(status, at: simulatedTime)
+        try await bus.send(Message(Frames.Published(topic: Topic.status(of: "dispatch"), envelope: envelope).frames))
     }
 
     /// Published messages go to the PUB in the order they were stamped, routed ones to the

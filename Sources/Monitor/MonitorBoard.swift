@@ -33,7 +33,8 @@ public struct MonitorBoard: Sendable {
             skippedBeforeSnapshot += 1
             return
         }
-        _ = sequences.observe(sender: envelope.sender, sequence: envelope.sequence)
+        // Seen already: a restored dispatch publishes its last events again, in case they were lost.
+        guard sequences.observe(sender: envelope.sender, sequence: envelope.sequence) != .duplicate else { return }
         simTimeMs = max(simTimeMs, envelope.simTimeMs)
         if case .processStatus(let status)? = envelope.body {
             processes[status.processID] = status

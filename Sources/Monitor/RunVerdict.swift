@@ -36,8 +36,11 @@ public struct RunVerdict: Codable, Sendable, Equatable {
         var restarts: [String: Int] = [:]
         var statuses: [String: ProcessStatus] = [:]
         for envelope in recording {
-            if tracker.observe(sender: envelope.sender, sequence: envelope.sequence) == .restarted {
-                restarts[envelope.sender, default: 0] += 1
+            switch tracker.observe(sender: envelope.sender, sequence: envelope.sequence) {
+            case .restarted: restarts[envelope.sender, default: 0] += 1
+            // Seen already (a restored dispatch publishes its last events again): counted once.
+            case .duplicate: continue
+            default: break
             }
             if case .processStatus(let status)? = envelope.body { statuses[status.processID] = status }
             guard case .dispatchEvent(let event)? = envelope.body else { continue }

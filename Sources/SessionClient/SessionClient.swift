@@ -58,6 +58,10 @@ public actor SessionClient {
     private let inbox: AsyncStream<Envelope>.Continuation
     private var closed = false
     private var faultRandom: SeededGenerator
+    /// A Hello on the current line is on its way (after dispatch said it did not know us).
+    private var greeting = false
+    /// How many times dispatch forgot this session and was greeted again on the same line.
+    public private(set) var rehellos = 0
     /// When the current socket last received anything.
     private var lastHeard: ContinuousClock.Instant?
 
@@ -102,7 +106,14 @@ public actor SessionClient {
             }
             replies[stamp.messageID] = .expected
             try await transmit(Message([WireCodec.encode(Envelope(body, from: stamp, simTimeMs: simTimeMs))]))
-            if let reply = try await awaitReply(to: stamp.messageID) { return reply }
+            guard let reply = try await awaitReply(to: stamp.messageID) else { continue }
+            if Self.isUnknownSession(reply), !isHello(body) {
+                // Dispatch no longer knows this session (it came back from its journal on a new
+                // socket): Hello again on this line, then the request again, same message id.
+                try await sayHello(on: currentSocket())
+                continue
+            }
+            return reply
         }
         throw Failure.unanswered(messageID: stamp.messageID, attempts: settings.attempts)
     }
@@ -179,11 +190,36 @@ public actor SessionClient {
         reader?.cancel()
         await socket?.close()
         socket = nil
-        let socket = try await currentSocket()
+        try await sayHello(on: currentSocket())
+    }
+
+    /// Says Hello on `socket` and waits (one timeout at most) for the Welcome.
+    private func sayHello(on socket: Socket) async throws {
         let stamp = stamper.next()
         replies[stamp.messageID] = .expected
         try await socket.send(Message([WireCodec.encode(Envelope(.hello(hello), from: stamp, simTimeMs: simTimeMs))]))
         _ = try await awaitReply(to: stamp.messageID)
+    }
+
+    /// Dispatch answered something sent outside a request (a heartbeat, a location) with "unknown
+    /// session": it restarted. Hello again at once, so that what it has for this session's riders
+    /// and drivers comes back without waiting for their next request. One Hello at a time.
+    private func greetAgain() async {
+        guard !greeting, !closed else { return }
+        greeting = true
+        defer { greeting = false }
+        rehellos += 1
+        try? await sayHello(on: currentSocket())
+    }
+
+    private func isHello(_ body: Envelope.OneOf_Body) -> Bool {
+        if case .hello = body { return true }
+        return false
+    }
+
+    private static func isUnknownSession(_ envelope: Envelope) -> Bool {
+        if case .error(let error)? = envelope.body, error.code == .unknownSession { return true }
+        return false
     }
 
     private func deliver(_ batch: [Message], generation: Int) {
@@ -192,6 +228,10 @@ public actor SessionClient {
         for message in batch {
             // Dispatch never sends what a DEALER cannot decode; anything else is dropped.
             guard let envelope = try? Frames.direct(message.frames) else { continue }
+            if Self.isUnknownSession(envelope), replies[envelope.inReplyTo] == nil {
+                Task { await self.greetAgain() }
+                continue
+            }
             switch replies[envelope.inReplyTo] {
             case .expected?: replies[envelope.inReplyTo] = .arrived(envelope)
             case .waiting(let continuation)?:

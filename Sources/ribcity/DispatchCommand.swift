@@ -28,6 +28,9 @@ struct DispatchCommand: AsyncParsableCommand {
     @Option(help: "Simulated seconds per wall second (default: the topology's).")
     var speed: Double?
 
+    @Option(help: "Write every input to this journal; if it already holds a run, restore that run from it first (docs/ARCHITECTURE.md).")
+    var journal: String?
+
     func run() async throws {
         let plan = try readTopology(topology)
         let graph: RoadGraph
@@ -51,8 +54,32 @@ struct DispatchCommand: AsyncParsableCommand {
         } else {
             busAt = try await pub.bind(bus ?? endpoints.bus)
         }
+        var contents: DispatchJournal.Contents?
+        var journalFile: DispatchJournal?
+        if let journal {
+            do throws(JournalError) {
+                contents = try DispatchJournal.read(path: journal)
+                journalFile = try DispatchJournal(path: journal, validBytes: contents?.validBytes)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+        var origin: Int64?
+        var speed = speed ?? plan.speed
+        if case .started(let wallOriginMs, let journalSpeed)? = contents?.entries.first {
+            // The run's clock is the journal's: the sessions still keep it.
+            origin = wallOriginMs
+            speed = journalSpeed
+        }
         let server = DispatchServer(hierarchy: ContractionHierarchy(graph: graph), configuration: plan.dispatch,
-                                    router: router, bus: pub, speed: speed ?? plan.speed)
+                                    router: router, bus: pub, speed: speed, journal: journalFile, wallOriginMs: origin)
+        if let journal, let contents, !contents.entries.isEmpty {
+            let began = ContinuousClock.now
+            let recovery = try await server.restore(from: contents.entries)
+            print(String(format: "dispatch restored from %@: %d entries (%d bytes%@) replayed to %.1f s simulated in %.2f s wall; %d requests, %d sessions; resumed at %.1f s",
+                         journal, recovery.entries, contents.validBytes, contents.truncated ? ", a torn last record cut" : "",
+                         recovery.replayedTo, (ContinuousClock.now - began) / .seconds(1), recovery.requests, recovery.sessions, recovery.resumedAt))
+        }
         print("dispatch pid \(getpid()) ready: \(graph.nodeCount) road nodes; sessions on \(sessionsAt), events on \(busAt); \(server.speed)× wall time")
         let signals = onInterrupt { Task { await server.stop() } }
         try await server.run()

@@ -30,8 +30,9 @@ struct LaunchOptions: ParsableArguments {
     /// Runs the city with `configure` applied to the coordinator's options; prints the summary.
     func run(hostArguments: [String] = [], configure: (inout Coordinator.Options) -> Void = { _ in }) async throws -> RunSummary {
         let plan = try readTopology(topology)
+        let directory = try RunDirectory(parent: runs, name: plan.name, topologyFile: topology, resolved: "\(plan)\n")
         let launch = LaunchPlan(topology: plan, topologyPath: (topology as NSString).standardizingPath, speed: speed, monitor: !noMonitor,
-                                monitorJSON: json, hostArguments: hostArguments)
+                                monitorJSON: json, hostArguments: hostArguments, journal: directory.file("dispatch.journal"))
         var options = Coordinator.Options()
         options.monitorToTerminal = true
         options.wallLimit = .seconds(wallLimit ?? (plan.duration / launch.speed * 3 + 120))
@@ -43,7 +44,6 @@ struct LaunchOptions: ParsableArguments {
             return (String(parts[0]), .milliseconds(Int64(seconds * 1000)))
         }
         configure(&options)
-        let directory = try RunDirectory(parent: runs, name: plan.name, topologyFile: topology, resolved: "\(plan)\n")
         let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
         let coordinator = Coordinator(plan: launch, directory: directory, executable: executable, options: options) { line in
             FileHandle.standardError.write(Data("launch: \(line)\n".utf8))

@@ -136,12 +136,19 @@ struct LaunchTests {
         #expect(report.terminationStatus == 0 && printed.contains("verdict: every check passed"), "\(printed)")
     }
 
-    @Test("Killing dispatch (it cannot recover yet) fails the verdict: non-zero exit, the stuck requests named")
-    func killedDispatchFailsTheVerdict() async throws {
+    @Test("Dispatch killed mid-run restores the run from its journal: sessions re-sync, nothing lost, nothing done twice, the verdict passes")
+    func killedDispatchRecovers() async throws {
         let run = try await LaunchedRun.launch("stress", extra: ["--kill-dispatch", "2", "--no-monitor"])
         defer { try? FileManager.default.removeItem(at: run.directory) }
-        #expect(run.status == 1, "\(run.output)")
-        #expect(run.output.contains("FAIL  the run completed"), "\(run.output)")
-        #expect(run.output.contains("not restarted: dispatch"), "\(run.output)")
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("verdict: every check passed"), "\(run.output)")
+        #expect(run.log("dispatch").contains("dispatch restored from"), "\(run.log("dispatch"))")
+        let chaos = run.summary["chaos"] as? [String: Any]
+        #expect((chaos?["dispatchRecoverySeconds"] as? [Double])?.count == 1, "\(run.output)")
+        let totals = run.totals
+        let dispatch = run.dispatchTotals
+        #expect((totals["completed"] ?? 0) + (totals["cancelled"] ?? 0) + (totals["rejected"] ?? 0) == totals["requests"], "\(totals)")
+        #expect(dispatch["requests"] == totals["requests"] && dispatch["completed"] == totals["completed"], "bus \(totals), dispatch \(dispatch)")
+        #expect((totals["completed"] ?? 0) > (totals["requests"] ?? 0) / 2, "the run goes on after the recovery: \(totals)")
     }
 }

@@ -63,6 +63,17 @@ struct MonitorBoardTests {
         #expect(MonitorReport(board).line.contains("missed 2"))
     }
 
+    @Test("Events seen already (a restored dispatch publishes its last ones again) are not counted twice")
+    mutating func duplicates() {
+        var board = MonitorBoard()
+        let first = envelope(.requestCreated, at: 1) { $0.requestID = "a" }
+        let second = envelope(.tripCompleted, at: 2) { $0.requestID = "a" }
+        for event in [first, second, second, envelope(.requestCreated, at: 3) { $0.requestID = "b" }] { board.apply(event) }
+        #expect(board.totals[.requestCreated] == 2 && board.totals[.tripCompleted] == 1)
+        #expect(board.openRequests.keys.sorted() == ["b"])
+        #expect(board.sequences.duplicates["dispatch-bus"] == 1 && board.sequences.totalMissed == 0)
+    }
+
     @Test("The coarse map counts online drivers where they were last seen, north up")
     mutating func coarseMap() {
         var board = MonitorBoard()

@@ -82,6 +82,19 @@ struct RunVerdictTests {
         #expect(row(verdict, "bus sequence numbers contiguous")?.detail.hasSuffix("restarts explained: 1") == true)
     }
 
+    @Test("Events a restored dispatch publishes again are counted once: no request ends twice")
+    func republishedEvents() {
+        var recording = Recording()
+        recording.ride("r-1", driver: "d-1")
+        recording.ride("r-2", driver: "d-1")
+        // Dispatch came back from its journal and published its last events again (never its first).
+        recording.envelopes += recording.envelopes.suffix(4)
+        recording.ride("r-3", driver: "d-1")
+        let verdict = RunVerdict(recording: recording.envelopes, poolCapacity: 1)
+        #expect(verdict.passed, "\(verdict.table)")
+        #expect(row(verdict, "every request ended exactly once")?.detail == "3 requests, each ended once")
+    }
+
     @Test("The recording reads back as written; a record cut short by a crash ends it; garbage is an error naming the byte")
     func eventLogRoundTrip() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("events-\(UUID().uuidString).pb").path

@@ -101,6 +101,72 @@ struct SessionClientTests {
         }
     }
 
+    @Test("Dispatch killed and restored from its journal: the sessions say Hello again, a retried request is not done twice, what was missed comes again")
+    func dispatchRestored() async throws {
+        try await within(60) {
+            let transport = try Transport(name: "restore-test")
+            let endpoint = "inproc://restored-\(UInt32.random(in: 0...UInt32.max))"
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("dispatch-\(UUID().uuidString.prefix(8)).journal").path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let graph = GridCity(width: 2_000, height: 2_000, blockLength: 250, speedKmh: 36).build()
+            func at(_ node: Int) -> LatLon { LatLon.with { $0.lat = graph.positions[node].lat; $0.lon = graph.positions[node].lon } }
+            var desk = DispatchDesk.Settings()
+            desk.sessionTimeoutMs = 120_000
+            func dispatch(validBytes: Int?, origin: Int64?) async throws -> (DispatchServer, Socket) {
+                let journal = try DispatchJournal(path: path, validBytes: validBytes)
+                var options = SocketOptions()
+                options.routerMandatory = true
+                let router = try await transport.socket(.router, options: options)
+                _ = try await router.bind(endpoint)
+                let server = DispatchServer(hierarchy: ContractionHierarchy(graph: graph), configuration: DispatchConfiguration(), settings: desk,
+                                            router: router, bus: try await transport.socket(.pub), speed: 1, journal: journal, wallOriginMs: origin)
+                return (server, router)
+            }
+            let (first, firstRouter) = try await dispatch(validBytes: nil, origin: nil)
+            let firstRun = Task { try await first.run() }
+            var settings = SessionClient.Settings()
+            settings.timeout = .seconds(2)
+            let driver = SessionClient(transport: transport, endpoint: endpoint, hello: Self.hello, settings: settings)
+            let rider = SessionClient(transport: transport, endpoint: endpoint,
+                                      hello: Hello.with { $0.role = .riders; $0.sessionID = "riders-1" }, settings: settings)
+            try await driver.connect()
+            try await rider.connect()
+            _ = try await driver.request(.driverOnline(DriverOnline.with { $0.driverID = "d-1"; $0.location = at(1) }))
+            let ride = Wire.RideRequest.with { $0.requestID = "q"; $0.riderID = "q"; $0.pickup = at(2); $0.dropoff = at(40) }
+            #expect(try await rider.request(.rideRequest(ride)).requestReceived.requestID == "q")
+            var offers = driver.incoming.makeAsyncIterator()
+            let offer = try #require(await offers.next()).offer
+            #expect(try await driver.request(.acceptOffer(AcceptOffer.with { $0.offerID = offer.offerID; $0.driverID = "d-1" })).body == .ack(Ack()))
+
+            var updates = rider.incoming.makeAsyncIterator()
+            #expect(try #require(await updates.next()).tripUpdate.state == .driverAssigned)
+
+            // Dispatch dies (its sockets go with it); a new one restores the run from the journal.
+            await first.stop()
+            firstRun.cancel()
+            _ = try? await firstRun.value
+            await firstRouter.close()
+            let contents = try DispatchJournal.read(path: path)
+            guard case .started(let origin, _)? = contents.entries.first else { Issue.record("no clock in the journal"); return }
+            let (second, _) = try await dispatch(validBytes: contents.validBytes, origin: origin)
+            let recovery = try await second.restore(from: contents.entries)
+            #expect(recovery.requests == 1 && recovery.sessions == 2)
+            let secondRun = Task { try await second.run() }
+
+            // The rider's process did not hear back about its request and sends it again.
+            #expect(try await rider.request(.rideRequest(ride)).requestReceived.requestID == "q")
+            #expect(await rider.rehellos + rider.reconnects >= 1)
+            let update = try #require(await updates.next()).tripUpdate
+            #expect(update.requestID == "q" && update.state == .driverAssigned, "the last trip update, sent again after the Hello")
+            #expect(await second.published[.requestCreated] == 1, "the request is not taken twice")
+            await driver.close()
+            await rider.close()
+            await second.stop()
+            _ = try? await secondRun.value
+            await transport.shutdown()
+        }
+    }
+
     @Test("Nobody answering is an error naming the request, after every attempt")
     func unanswered() async throws {
         try await within(20) {

@@ -1,0 +1,146 @@
+import Glibc
+
+/// Dispatch's journal on disk (`dispatch.journal` in a run directory): the magic bytes `RCJ1`,
+/// then records, each a 4-byte little-endian length and a ``JournalEntry``'s bytes.
+///
+/// Entries are written with one `write(2)` per batch before dispatch acts on them, so a process
+/// killed at any moment leaves, at worst, a torn last record: reading stops there and the file
+/// is cut back to its last whole record before new ones are appended. (The kernel keeps what was
+/// written when a process dies; surviving a power cut would need `fsync`, which this does not do.)
+///
+/// Not `Sendable`: the dispatch server's actor owns it.
+public final class DispatchJournal {
+    static let magic: [UInt8] = Array("RCJ1".utf8)
+
+    public let path: String
+    private let descriptor: Int32
+    /// Bytes written so far, the magic included.
+    public private(set) var size: Int
+
+    /// What a journal file held.
+    public struct Contents: Sendable {
+        public var entries: [JournalEntry]
+        /// The length of the whole records (where appending resumes).
+        public var validBytes: Int
+        /// Whether a torn last record was left out.
+        public var truncated: Bool
+    }
+
+    /// Opens the journal at `path` for appending, creating it if it does not exist and cutting a
+    /// torn last record (`validBytes` from ``read(path:)``).
+    public init(path: String, validBytes: Int? = nil) throws(JournalError) {
+        self.path = path
+        descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw JournalError(file: path, offset: 0, reason: .system("open", errno)) }
+        let end = lseek(descriptor, 0, SEEK_END)
+        if let validBytes, Int(end) > validBytes {
+            guard ftruncate(descriptor, off_t(validBytes)) == 0 else { throw JournalError(file: path, offset: validBytes, reason: .system("ftruncate", errno)) }
+        }
+        size = Int(lseek(descriptor, 0, SEEK_END))
+        if size == 0 {
+            try write(Self.magic)
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Appends entries with a single write.
+    public func append(_ entries: [JournalEntry]) throws(JournalError) {
+        guard !entries.isEmpty else { return }
+        var bytes: [UInt8] = []
+        for entry in entries {
+            let record = entry.encoded
+            withUnsafeBytes(of: UInt32(record.count).littleEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: record)
+        }
+        try write(bytes)
+    }
+
+    private func write(_ bytes: [UInt8]) throws(JournalError) {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw JournalError(file: path, offset: size + written, reason: .system("write", errno))
+            }
+            written += result
+        }
+        size += bytes.count
+    }
+
+    /// Every whole entry of the journal at `path`; a missing or empty file has none.
+    public static func read(path: String) throws(JournalError) -> Contents {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0 {
+            if errno == ENOENT { return Contents(entries: [], validBytes: 0, truncated: false) }
+            throw JournalError(file: path, offset: 0, reason: .system("open", errno))
+        }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw JournalError(file: path, offset: bytes.count, reason: .system("read", errno))
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return try parse(bytes, file: path)
+    }
+
+    /// The entries in a journal's bytes (`file` names it in errors).
+    static func parse(_ bytes: [UInt8], file: String) throws(JournalError) -> Contents {
+        if bytes.isEmpty { return Contents(entries: [], validBytes: 0, truncated: false) }
+        guard bytes.count >= magic.count else { return Contents(entries: [], validBytes: 0, truncated: true) }
+        guard Array(bytes[0..<magic.count]) == magic else { throw JournalError(file: file, offset: 0, reason: .notAJournal) }
+        var entries: [JournalEntry] = []
+        var offset = magic.count
+        while offset < bytes.count {
+            guard offset + 4 <= bytes.count else { return Contents(entries: entries, validBytes: offset, truncated: true) }
+            let length = Int(UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24)
+            guard offset + 4 + length <= bytes.count else { return Contents(entries: entries, validBytes: offset, truncated: true) }
+            do {
+                entries.append(try JournalEntry(decoding: bytes[(offset + 4)..<(offset + 4 + length)]))
+            } catch {
+                throw JournalError(file: file, offset: offset, reason: error)
+            }
+            offset += 4 + length
+        }
+        if let first = entries.first, case .started = first {} else if !entries.isEmpty {
+            throw JournalError(file: file, offset: magic.count, reason: .noClock)
+        }
+        return Contents(entries: entries, validBytes: offset, truncated: false)
+    }
+}
+
+/// Why a journal could not be read or written: the file, the byte offset and the reason.
+public struct JournalError: Error, CustomStringConvertible, Equatable {
+    public enum Reason: Error, Equatable, CustomStringConvertible {
+        case notAJournal
+        case noClock
+        case badKind(UInt8)
+        case short(String)
+        case trailing(Int)
+        case system(String, Int32)
+
+        public var description: String {
+            switch self {
+            case .notAJournal: "not a dispatch journal (it does not start with RCJ1)"
+            case .noClock: "the first record is not the clock's start"
+            case .badKind(let kind): "unknown record kind \(kind)"
+            case .short(let what): "the record ends before \(what)"
+            case .trailing(let count): "\(count) bytes after the record's end"
+            case .system(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
+            }
+        }
+    }
+
+    public let file: String
+    public let offset: Int
+    public let reason: Reason
+
+    public var description: String { "\(file): at byte \(offset): \(reason)" }
+}

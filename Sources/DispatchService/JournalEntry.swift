@@ -1,0 +1,108 @@
+/// One record of dispatch's journal: an input the dispatch process acted on, with the simulated
+/// time it acted at. Dispatch is deterministic given its inputs, so replaying the entries in order
+/// rebuilds its state exactly — sessions, requests, drivers, offers, remembered replies and the
+/// sequence numbers of everything it sent.
+public enum JournalEntry: Sendable, Equatable {
+    /// The journal's first entry: when the run's simulated clock started (wall clock, Unix
+    /// milliseconds) and its speed, so that a restarted dispatch keeps the same clock.
+    case started(wallOriginMs: Int64, speed: Double)
+    /// A message from the sessions' ROUTER, as received (identity frame first), well-formed or not.
+    case received(time: Double, frames: [[UInt8]])
+    /// The engine's timers advanced (and silent sessions were expired) to `time`.
+    case tick(time: Double)
+    /// Dispatch came back from its journal at `time`: every session gets a fresh timeout.
+    case recovered(time: Double)
+
+    enum Kind: UInt8 {
+        case started = 0, received = 1, tick = 2, recovered = 3
+    }
+
+    /// The record's bytes after its length: kind, time (IEEE 754, little-endian), payload.
+    var encoded: [UInt8] {
+        var bytes: [UInt8] = []
+        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+        switch self {
+        case .started(let origin, let speed):
+            bytes.append(Kind.started.rawValue)
+            append(UInt64(0))
+            append(origin)
+            append(speed.bitPattern)
+        case .received(let time, let frames):
+            bytes.append(Kind.received.rawValue)
+            append(time.bitPattern)
+            append(UInt16(frames.count))
+            for frame in frames {
+                append(UInt32(frame.count))
+                bytes.append(contentsOf: frame)
+            }
+        case .tick(let time):
+            bytes.append(Kind.tick.rawValue)
+            append(time.bitPattern)
+        case .recovered(let time):
+            bytes.append(Kind.recovered.rawValue)
+            append(time.bitPattern)
+        }
+        return bytes
+    }
+
+    /// Decodes a record's bytes (after its length), or says what is wrong with them.
+    init(decoding bytes: ArraySlice<UInt8>) throws(JournalError.Reason) {
+        var reader = ByteReader(bytes: bytes)
+        guard let raw = reader.byte(), let kind = Kind(rawValue: raw) else { throw .badKind(bytes.first ?? 0) }
+        guard let timeBits = reader.integer(UInt64.self) else { throw .short("the time") }
+        let time = Double(bitPattern: timeBits)
+        switch kind {
+        case .started:
+            guard let origin = reader.integer(Int64.self), let speed = reader.integer(UInt64.self) else { throw .short("the clock") }
+            self = .started(wallOriginMs: origin, speed: Double(bitPattern: speed))
+        case .received:
+            guard let count = reader.integer(UInt16.self) else { throw .short("the frame count") }
+            var frames: [[UInt8]] = []
+            for index in 0..<Int(count) {
+                guard let length = reader.integer(UInt32.self), let frame = reader.bytes(Int(length)) else { throw .short("frame \(index)") }
+                frames.append(frame)
+            }
+            self = .received(time: time, frames: frames)
+        case .tick:
+            self = .tick(time: time)
+        case .recovered:
+            self = .recovered(time: time)
+        }
+        guard reader.atEnd else { throw .trailing(reader.remaining) }
+    }
+}
+
+/// Reads little-endian values from a record, returning `nil` when the bytes run out.
+private struct ByteReader {
+    let bytes: ArraySlice<UInt8>
+    var offset: Int
+
+    init(bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        offset = bytes.startIndex
+    }
+
+    var atEnd: Bool { offset == bytes.endIndex }
+    var remaining: Int { bytes.endIndex - offset }
+
+    mutating func byte() -> UInt8? {
+        guard offset < bytes.endIndex else { return nil }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func integer<T: FixedWidthInteger>(_ type: T.Type) -> T? {
+        let size = MemoryLayout<T>.size
+        guard remaining >= size else { return nil }
+        var value: T = 0
+        for index in 0..<size { value |= T(bytes[offset + index]) << (8 * index) }
+        offset += size
+        return value
+    }
+
+    mutating func bytes(_ count: Int) -> [UInt8]? {
+        guard remaining >= count else { return nil }
+        defer { offset += count }
+        return Array(bytes[offset..<(offset + count)])
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+import Testing
+@testable import Coordinator
+
+@Suite("Run directory: logs across restarts")
+struct RunDirectoryTests {
+    @Test("A restarted process is ready only when its new start says so, not because an earlier start's ready line is in the log")
+    func readinessOfTheLatestStart() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = RunDirectory(existing: path)
+        try directory.write("dispatch pid 1 ready: 81 road nodes\n\(Supervisor.restartMarker)1 of dispatch\nrestoring\n", to: "dispatch.log")
+        #expect(directory.logText(of: "dispatch").contains(" ready"))
+        #expect(directory.logText(of: "dispatch", latestStartOnly: true) == "1 of dispatch\nrestoring\n")
+        try directory.write("dispatch pid 2 ready\n", to: "monitor.log")
+        #expect(directory.logText(of: "monitor", latestStartOnly: true) == "dispatch pid 2 ready\n", "a log without restarts is all this start's")
+    }
+}
