@@ -42,7 +42,8 @@ final class DispatchCore {
             return
         }
         if case .snapshotRequest? = request.envelope.body {
-            out.routed += snapshot(for: request, at: time)
+            let chunks = snapshot(for: request, at: time)
+            if !out.replaying { out.routed += chunks }
             return
         }
         if case .stop? = request.envelope.body { stopRequested = true }

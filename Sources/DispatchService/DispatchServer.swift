@@ -74,19 +74,20 @@ public actor DispatchServer {
     /// last bus events: those the dead process may have stamped and not yet published are
     /// published again once running (subscribers drop the ones they already saw by sequence).
     public func restore(from entries: [JournalEntry]) throws -> Recovery {
-        var tail: [Message] = []
+        var tail: [(topic: String, envelope: Envelope)] = []
         for entry in entries {
             var out = Outbox()
+            out.replaying = true
             core.apply(entry, into: &out)
             switch entry {
             case .received(let time, _), .tick(let time), .recovered(let time): timeFloor = max(timeFloor, time)
             case .started: break
             }
             for (kind, count) in out.kinds { published[kind, default: 0] += count }
-            tail += out.published
+            tail += out.replayedEvents
             if tail.count > 2 * Self.republishLimit { tail.removeFirst(tail.count - Self.republishLimit) }
         }
-        republish = Array(tail.suffix(Self.republishLimit))
+        republish = tail.suffix(Self.republishLimit).map { Message(Frames.Published(topic: $0.topic, envelope: $0.envelope).frames) }
         // The tail holds the bus stamper's last events, in order. Its sequence 1 is left out: a
         // subscriber takes a 1 after higher numbers for a restarted sender and would count
         // everything again (and 1 was surely published if anything after it was seen).
@@ -223,6 +224,10 @@ struct Outbox {
     var routed: [Message] = []
     var published: [Message] = []
     var kinds: [DispatchEventKind: Int] = [:]
+    /// A replay only needs the stamps (the sequence numbers must come out as they did): messages
+    /// are not framed, and bus events are kept unframed, for the few published again.
+    var replaying = false
+    var replayedEvents: [(topic: String, envelope: Envelope)] = []
 
     /// Stamps and frames the desk's outgoing messages at simulated `time`.
     mutating func add(_ outgoing: [Outgoing], at time: Double, stampers: inout Stampers) {
@@ -230,12 +235,18 @@ struct Outbox {
         for item in outgoing {
             switch item {
             case .toPeer(let peer, let body, let inReplyTo):
-                let envelope = Envelope(body, from: stampers.replies.next(), inReplyTo: inReplyTo, simTimeMs: ms)
+                let stamp = stampers.replies.next()
+                guard !replaying else { continue }
+                let envelope = Envelope(body, from: stamp, inReplyTo: inReplyTo, simTimeMs: ms)
                 routed.append(Message(Frames.Routed(peer: peer, envelope: envelope).frames))
             case .publish(let topic, let event):
                 kinds[event.kind, default: 0] += 1
                 let envelope = Envelope(.dispatchEvent(event), from: stampers.events.next(), simTimeMs: ms)
-                published.append(Message(Frames.Published(topic: topic, envelope: envelope).frames))
+                if replaying {
+                    replayedEvents.append((topic, envelope))
+                } else {
+                    published.append(Message(Frames.Published(topic: topic, envelope: envelope).frames))
+                }
             }
         }
     }

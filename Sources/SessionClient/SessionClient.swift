@@ -58,6 +58,8 @@ public actor SessionClient {
     private let inbox: AsyncStream<Envelope>.Continuation
     private var closed = false
     private var faultRandom: SeededGenerator
+    private var opening: Task<Socket, any Error>?
+    private var reopening: Task<Void, any Error>?
     /// A Hello on the current line is on its way (after dispatch said it did not know us).
     private var greeting = false
     /// How many times dispatch forgot this session and was greeted again on the same line.
@@ -168,8 +170,19 @@ public actor SessionClient {
     /// Now on the session's clock, in whole milliseconds (0 before the first Welcome).
     private var simTimeMs: Int64 { clock.map { Int64($0.now() * 1000) } ?? 0 }
 
+    /// The socket, opened if there is none. Callers that come while one is being opened get that
+    /// one: two sockets opened at once would leave one connected with nobody reading it, and
+    /// dispatch, sending to it, would find it full.
     private func currentSocket() async throws -> Socket {
         if let socket { return socket }
+        if let opening { return try await opening.value }
+        let task = Task { try await self.open() }
+        opening = task
+        defer { opening = nil }
+        return try await task.value
+    }
+
+    private func open() async throws -> Socket {
         let opened = try await transport.socket(.dealer)
         try await opened.connect(endpoint)
         socket = opened
@@ -185,12 +198,20 @@ public actor SessionClient {
 
     /// Drops the socket and whatever it queues, opens another, and says Hello again on it (a new
     /// socket is a new peer to dispatch's ROUTER; the same session id resumes the session).
+    /// Requests that time out together share one reopening.
     private func reopen() async throws {
-        reconnects += 1
-        reader?.cancel()
-        await socket?.close()
-        socket = nil
-        try await sayHello(on: currentSocket())
+        if let reopening { return try await reopening.value }
+        let task = Task {
+            reconnects += 1
+            reader?.cancel()
+            let old = socket
+            socket = nil
+            await old?.close()
+            try await sayHello(on: currentSocket())
+        }
+        reopening = task
+        defer { reopening = nil }
+        try await task.value
     }
 
     /// Says Hello on `socket` and waits (one timeout at most) for the Welcome.

@@ -20,6 +20,8 @@ final class IOLoop {
         var current: OutboundBuffer.Batch?
         var currentIndex = 0
         var retryAt: ContinuousClock.Instant?
+        /// Since when the current message has waited for a full ROUTER peer.
+        var blockedSince: ContinuousClock.Instant?
         var closing: (deadline: ContinuousClock.Instant?, waiters: [CheckedContinuation<Void, Never>])?
 
         init(core: SocketCore, raw: RawSocket) {
@@ -194,11 +196,19 @@ final class IOLoop {
             guard let batch = current else { break }
             do {
                 guard try raw.trySend(batch.messages[index]) else {
-                    retry = true
-                    break
+                    let since = entry.blockedSince ?? clock.now
+                    guard let limit = entry.core.options.fullPeerTimeout, clock.now - since >= limit else {
+                        entry.blockedSince = since
+                        retry = true
+                        break
+                    }
+                    // The peer has not read for too long: this message fails, the others go on.
+                    throw ZMQError(code: EAGAIN, operation: "send on \(entry.core.type) to a peer full for \(limit)")
                 }
                 sent += 1
+                entry.blockedSince = nil
             } catch {
+                entry.blockedSince = nil
                 failed += 1
                 if let confirmation = batch.confirmation {
                     confirmation.fail(error)

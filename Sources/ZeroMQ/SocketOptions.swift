@@ -32,6 +32,11 @@ public struct SocketOptions: Sendable {
     /// Messages the transport buffers for the consumer before it stops reading from libzmq
     /// (libzmq's own high-water mark then pushes back on the peer).
     public var inboundCapacity: Int = 4096
+    /// ROUTER only: how long a message may wait for a peer whose queue is full before it fails
+    /// (`ZMQError.isWouldBlock` for a confirmed send, a `sendFailed` event otherwise). A ROUTER
+    /// sends in order, so without a limit one peer that stops reading holds up every other
+    /// peer's messages for good; `nil` waits (back-pressure, nothing dropped).
+    public var fullPeerTimeout: Duration?
     /// Whether to publish socket monitor events (connected, disconnected, …) on `Socket.events`.
     public var monitor: Bool = false
 

@@ -30,7 +30,7 @@ public struct ZMQError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A ROUTER_MANDATORY socket was asked to send to a peer it does not know.
     public var isHostUnreachable: Bool { code == EHOSTUNREACH }
     /// The operation would have blocked.
-    var isWouldBlock: Bool { code == EAGAIN }
+    public var isWouldBlock: Bool { code == EAGAIN }
 
     public var description: String {
         let reason: String

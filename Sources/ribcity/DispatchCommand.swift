@@ -43,6 +43,9 @@ struct DispatchCommand: AsyncParsableCommand {
         let transport = try Transport(name: "dispatch-io")
         var options = SocketOptions()
         options.routerMandatory = true
+        // A session that stops reading must not hold up everyone else's messages: after half a
+        // second its messages are counted undeliverable (it gets what it missed when it says Hello).
+        options.fullPeerTimeout = .milliseconds(500)
         let router = try await transport.socket(.router, options: options)
         let pub = try await transport.socket(.pub, options: .eventBus)
         let sessionsAt = try await router.bind(sessions ?? endpoints.sessions)

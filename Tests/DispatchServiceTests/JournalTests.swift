@@ -141,6 +141,20 @@ struct JournalTests {
         #expect(restored.malformed == live.malformed)
         #expect(restored.desk.checker.violations.isEmpty)
 
+        // The server's replay frames nothing (only the stamps matter): it ends in the same place.
+        let quick = freshCore(script.fixture)
+        var events: [Envelope] = []
+        for entry in entries {
+            var out = Outbox()
+            out.replaying = true
+            quick.apply(entry, into: &out)
+            #expect(out.routed.isEmpty && out.published.isEmpty)
+            events += out.replayedEvents.map(\.envelope)
+        }
+        #expect(quick.stampers.events.lastSequence == live.stampers.events.lastSequence && events.count == Int(live.stampers.events.lastSequence))
+        #expect(quick.stampers.replies.lastSequence == live.stampers.replies.lastSequence)
+        #expect(quick.desk.snapshot() == live.desk.snapshot())
+
         // What follows (the pickup of r-2, r-3's offer answered, time passing) goes the same way on both.
         let next: [JournalEntry] = [
             script.driver(.legDone(LegDone.with { $0.driverID = "d-1"; $0.leg = 2 }), at: 154),

@@ -72,6 +72,45 @@ struct BackPressureTests {
         }
     }
 
+    @Test("A ROUTER peer that stops reading fails its own messages after the full-peer timeout, and holds up nobody else")
+    func stuckRouterPeer() async throws {
+        try await within(60) {
+            let transport = try Transport()
+            var options = Self.smallBuffers()
+            options.routerMandatory = true
+            options.fullPeerTimeout = .milliseconds(100)
+            let router = try await transport.socket(.router, options: options)
+            let endpoint = try await router.bind("inproc://stuck-peer")
+            var stuckOptions = Self.smallBuffers()
+            stuckOptions.routingID = Array("stuck".utf8)
+            stuckOptions.inboundCapacity = 1
+            let stuck = try await transport.socket(.dealer, options: stuckOptions)
+            var readerOptions = Self.smallBuffers()
+            readerOptions.routingID = Array("reader".utf8)
+            let reader = try await transport.socket(.dealer, options: readerOptions)
+            for dealer in [stuck, reader] {
+                try await dealer.connect(endpoint)
+                try await dealer.send(Message(Array("hi".utf8)))
+            }
+            for _ in 0..<2 { _ = try await router.receive() }
+
+            // Fill the peer that never reads, until a send to it fails.
+            var failure: ZMQError?
+            for index in 0..<1_000 where failure == nil {
+                do {
+                    try await router.sendConfirmed(Message([Array("stuck".utf8), Array("\(index)".utf8)]))
+                } catch let error as ZMQError {
+                    failure = error
+                }
+            }
+            #expect(failure?.isWouldBlock == true, "\(String(describing: failure))")
+            // The other peer still gets its messages at once.
+            try await router.sendConfirmed(Message([Array("reader".utf8), Array("after".utf8)]))
+            #expect(try await reader.receive().strings == ["after"])
+            await transport.shutdown()
+        }
+    }
+
     @Test("PUB drops under a slow subscriber show up as sequence gaps")
     func publisherDropsAreVisible() async throws {
         try await within(60) {
