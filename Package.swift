@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "ribcity", targets: ["ribcity"]),
+        .executable(name: "ribcity-recorder", targets: ["ribcity-recorder"]),
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "RIBs", targets: ["RIBs"]),
@@ -28,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Debian's libzmq3-dev; our own modulemap links "zmq" (no pkg-config: its flags are refused).
@@ -195,6 +197,24 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // A run's bus into SQLite. GRDB's build is slow: only this module and `ribcity-recorder`
+        // use it, never the core modules or `ribcity`, so their builds stay fast.
+        .target(
+            name: "RunRecording",
+            dependencies: ["Wire", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "ribcity-recorder",
+            dependencies: [
+                "RunRecording",
+                "Monitor",
+                "Wire",
+                "ZeroMQ",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "TestSupport",
             dependencies: ["City"],
@@ -250,6 +270,11 @@ let package = Package(
         .testTarget(
             name: "CityProcessTests",
             dependencies: ["TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RunRecordingTests",
+            dependencies: ["RunRecording", "Wire"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -99,7 +99,7 @@ public actor Coordinator {
 
     private func startAndSupervise(transport: Transport) async throws -> String {
         for spec in plan.processes {
-            try await supervisor.start(spec.name, arguments: spec.arguments, toTerminal: toTerminal(spec))
+            try await supervisor.start(spec.name, executable: spec.executable, arguments: spec.arguments, toTerminal: toTerminal(spec))
             try await supervisor.waitUntilReady(spec.name, timeout: options.readyTimeout)
             log("\(spec.name) ready (pid \(await supervisor.pid(of: spec.name) ?? 0))")
         }
@@ -190,7 +190,7 @@ public actor Coordinator {
                     let simulated = Double(await board.current.simTimeMs) / 1000
                     log("\(spec.name) \(lastExit); restarting in \(backoff)")
                     try await Task.sleep(for: backoff)
-                    try await supervisor.start(spec.name, arguments: spec.arguments + spec.restartArguments(simulated),
+                    try await supervisor.start(spec.name, executable: spec.executable, arguments: spec.arguments + spec.restartArguments(simulated),
                                                toTerminal: toTerminal(spec))
                     try await supervisor.waitUntilReady(spec.name, timeout: options.readyTimeout)
                     log("\(spec.name) restarted (pid \(await supervisor.pid(of: spec.name) ?? 0))")

@@ -19,10 +19,13 @@ public struct LaunchPlan: Sendable {
     ///   - monitor: whether to run the monitor process (its output goes to the terminal or its log).
     ///   - monitorJSON: the monitor prints JSON lines instead of a dashboard.
     ///   - hostArguments: added to every driver and rider process (stress mode's message faults).
+    ///   - recorder: the `ribcity-recorder` program and the database it writes: started first (so
+    ///     that it hears everything) and stopped last.
     ///   - journal: dispatch's journal; with one, a dispatch that dies is restarted and restores
     ///     the run from it. Without, dispatch's death ends the run.
     public init(topology: Topology, topologyPath: String, speed: Double?, monitor: Bool, monitorJSON: Bool = false,
-                hostArguments: [String] = [], journal: String? = nil, temporaryDirectory: String = NSTemporaryDirectory()) {
+                hostArguments: [String] = [], journal: String? = nil, recorder: (program: String, database: String)? = nil,
+                temporaryDirectory: String = NSTemporaryDirectory()) {
         self.topology = topology
         let speed = speed ?? topology.speed
         self.speed = speed
@@ -32,7 +35,14 @@ public struct LaunchPlan: Sendable {
         busPublish = bus.publish
         busSubscribe = bus.subscribe
         let common = ["--topology", topologyPath, "--speed", "\(speed)"]
-        var processes = [ProcessSpec(name: "dispatch",
+        var processes: [ProcessSpec] = []
+        if let recorder {
+            processes.append(ProcessSpec(name: "recorder", executable: recorder.program,
+                                         arguments: ["record", "--bus", bus.subscribe, "--database", recorder.database,
+                                                     "--fact", "topology=\(topology.name)", "--fact", "speed=\(speed)"],
+                                         restart: .withBackoff(limit: 5, window: .seconds(60))))
+        }
+        processes += [ProcessSpec(name: "dispatch",
                                      arguments: ["dispatch"] + common + ["--sessions", dispatch.sessions, "--publish-to", bus.publish]
                                         + (journal.map { ["--journal", $0] } ?? []),
                                      restart: journal == nil ? .never : .withBackoff(limit: 5, window: .seconds(60)))]

@@ -10,8 +10,10 @@ public struct ProcessSpec: Sendable, Equatable {
         case withBackoff(limit: Int, window: Duration)
     }
 
-    /// `dispatch`, `drivers-0`, `riders-1`, `monitor`: also the name of its log.
+    /// `dispatch`, `drivers-0`, `riders-1`, `monitor`, `recorder`: also the name of its log.
     public var name: String
+    /// The program, when it is not `ribcity` itself (the recorder).
+    public var executable: String?
     public var arguments: [String]
     public var restart: Restart
     /// A rider process whose clean exit means its rides have all ended.
@@ -20,9 +22,10 @@ public struct ProcessSpec: Sendable, Equatable {
     /// process leaves out the rides its previous run asked for).
     public var restartArguments: @Sendable (_ simulatedTime: Double) -> [String]
 
-    public init(name: String, arguments: [String], restart: Restart, finishesRun: Bool = false,
+    public init(name: String, executable: String? = nil, arguments: [String], restart: Restart, finishesRun: Bool = false,
                 restartArguments: @escaping @Sendable (Double) -> [String] = { _ in [] }) {
         self.name = name
+        self.executable = executable
         self.arguments = arguments
         self.restart = restart
         self.finishesRun = finishesRun
@@ -30,6 +33,6 @@ public struct ProcessSpec: Sendable, Equatable {
     }
 
     public static func == (lhs: ProcessSpec, rhs: ProcessSpec) -> Bool {
-        lhs.name == rhs.name && lhs.arguments == rhs.arguments && lhs.restart == rhs.restart && lhs.finishesRun == rhs.finishesRun
+        lhs.name == rhs.name && lhs.executable == rhs.executable && lhs.arguments == rhs.arguments && lhs.restart == rhs.restart && lhs.finishesRun == rhs.finishesRun
     }
 }

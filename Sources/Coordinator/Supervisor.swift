@@ -44,11 +44,11 @@ public actor Supervisor {
 
     /// Starts `ribcity <arguments>` as process `name`; `toTerminal` keeps the parent's output.
     @discardableResult
-    public func start(_ name: String, arguments: [String], toTerminal: Bool = false) throws -> Int32 {
+    public func start(_ name: String, executable: String? = nil, arguments: [String], toTerminal: Bool = false) throws -> Int32 {
         // Foundation starts each child in a process group of its own, so Ctrl-C in the terminal
         // reaches the coordinator alone, which then stops the processes in order.
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? self.executable
         process.arguments = arguments
         let log = try directory.log(for: name)
         var record = records[name] ?? Record()

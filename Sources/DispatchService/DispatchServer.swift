@@ -23,7 +23,6 @@ public actor DispatchServer {
     private let started: ContinuousClock.Instant
     /// Simulated time never goes back, even if the wall clock does across a restart.
     private var timeFloor: Double = 0
-    private var undeliverable = 0
     /// How late (simulated seconds) the engine's timers ran since the last status report.
     private var lateness: Double = 0
     private var publishQueue: [Message] = []
@@ -150,7 +149,9 @@ public actor DispatchServer {
     public var violations: [InvariantViolation] { desk.checker.violations }
 
     /// How many messages were malformed, refused, or had no peer to go to.
-    public var counts: (malformed: Int, refused: Int, undeliverable: Int) { (core.malformed.total, desk.refused, undeliverable) }
+    public var counts: (malformed: Int, refused: Int, undeliverable: Int) {
+        (core.malformed.total, desk.refused, router.statistics().sendFailures)
+    }
 
     private func handle(_ batch: [Message]) async throws {
         let entries = batch.map { JournalEntry.received(time: simulatedTime, frames: $0.frames) }
@@ -206,9 +207,9 @@ public actor DispatchServer {
                 try await bus.send(contentsOf: batch)
             }
         }
-        for message in out.routed {
-            do { try await router.sendConfirmed(message) } catch { undeliverable += 1 }
-        }
+        // Not confirmed one by one: waiting on a session that does not read would stop dispatch
+        // reading everyone else. What libzmq refuses (a peer gone, or full for too long) is counted.
+        if !out.routed.isEmpty { try await router.send(contentsOf: out.routed) }
     }
 }
 

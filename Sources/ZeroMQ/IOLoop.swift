@@ -22,6 +22,9 @@ final class IOLoop {
         var retryAt: ContinuousClock.Instant?
         /// Since when the current message has waited for a full ROUTER peer.
         var blockedSince: ContinuousClock.Instant?
+        /// ROUTER peers that stayed full past the timeout: their messages fail at once while they
+        /// are still full, instead of each waiting the timeout again.
+        var fullPeers: Set<[UInt8]> = []
         var closing: (deadline: ContinuousClock.Instant?, waiters: [CheckedContinuation<Void, Never>])?
 
         init(core: SocketCore, raw: RawSocket) {
@@ -195,18 +198,22 @@ final class IOLoop {
             }
             guard let batch = current else { break }
             do {
-                guard try raw.trySend(batch.messages[index]) else {
+                let message = batch.messages[index]
+                guard try raw.trySend(message) else {
                     let since = entry.blockedSince ?? clock.now
-                    guard let limit = entry.core.options.fullPeerTimeout, clock.now - since >= limit else {
+                    guard let limit = entry.core.options.fullPeerTimeout,
+                          entry.fullPeers.contains(message.first) || clock.now - since >= limit else {
                         entry.blockedSince = since
                         retry = true
                         break
                     }
                     // The peer has not read for too long: this message fails, the others go on.
+                    entry.fullPeers.insert(message.first)
                     throw ZMQError(code: EAGAIN, operation: "send on \(entry.core.type) to a peer full for \(limit)")
                 }
                 sent += 1
                 entry.blockedSince = nil
+                if !entry.fullPeers.isEmpty { entry.fullPeers.remove(message.first) }
             } catch {
                 entry.blockedSince = nil
                 failed += 1

@@ -28,11 +28,19 @@ struct LaunchOptions: ParsableArguments {
     var kill: [String] = []
 
     /// Runs the city with `configure` applied to the coordinator's options; prints the summary.
-    func run(hostArguments: [String] = [], configure: (inout Coordinator.Options) -> Void = { _ in }) async throws -> RunSummary {
+    /// With `record`, the bus is recorded to `events.pb` (and into `run.sqlite`, when `ribcity-recorder` is built).
+    func run(record: Bool, hostArguments: [String] = [], configure: (inout Coordinator.Options) -> Void = { _ in }) async throws -> RunSummary {
         let plan = try readTopology(topology)
         let directory = try RunDirectory(parent: runs, name: plan.name, topologyFile: topology, resolved: "\(plan)\n")
+        let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        let recorder = executable.deletingLastPathComponent().appendingPathComponent("ribcity-recorder").path
+        let sqlite = record && FileManager.default.isExecutableFile(atPath: recorder)
+        if record && !sqlite {
+            FileHandle.standardError.write(Data("launch: no run.sqlite: ribcity-recorder is not built beside ribcity (swift build --product ribcity-recorder)\n".utf8))
+        }
         let launch = LaunchPlan(topology: plan, topologyPath: (topology as NSString).standardizingPath, speed: speed, monitor: !noMonitor,
-                                monitorJSON: json, hostArguments: hostArguments, journal: directory.file("dispatch.journal"))
+                                monitorJSON: json, hostArguments: hostArguments, journal: directory.file("dispatch.journal"),
+                                recorder: sqlite ? (recorder, directory.file("run.sqlite")) : nil)
         var options = Coordinator.Options()
         options.monitorToTerminal = true
         options.wallLimit = .seconds(wallLimit ?? (plan.duration / launch.speed * 3 + 120))
@@ -43,8 +51,8 @@ struct LaunchOptions: ParsableArguments {
             }
             return (String(parts[0]), .milliseconds(Int64(seconds * 1000)))
         }
+        options.record = record
         configure(&options)
-        let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
         let coordinator = Coordinator(plan: launch, directory: directory, executable: executable, options: options) { line in
             FileHandle.standardError.write(Data("launch: \(line)\n".utf8))
         }
@@ -71,7 +79,7 @@ struct LaunchCommand: AsyncParsableCommand {
     var record = false
 
     func run() async throws {
-        let summary = try await options.run { $0.record = record }
+        let summary = try await options.run(record: record)
         if summary.outcome.hasPrefix("failed") { throw ExitCode.failure }
     }
 }
@@ -88,8 +96,8 @@ struct StressCommand: AsyncParsableCommand {
     @Option(help: "Kill (SIGKILL) a random driver or rider process on average every this many wall seconds.")
     var killEvery: Double?
 
-    @Option(help: "Kill dispatch itself this many wall seconds after the city is up (it cannot recover yet: the verdict says so).")
-    var killDispatch: Double?
+    @Option(help: "Kill dispatch itself this many wall seconds after the city is up (repeatable); it restores the run from its journal.")
+    var killDispatch: [Double] = []
 
     @Option(help: "Malformed frames sent to dispatch per wall second.")
     var malformedRate = 0.0
@@ -111,9 +119,8 @@ struct StressCommand: AsyncParsableCommand {
             do { _ = try MessageFaults(parsing: messageFaults, seed: seed) } catch { throw ValidationError(error.description) }
         }
         let hostArguments = messageFaults.map { ["--message-faults", $0, "--fault-seed", "\(seed)"] } ?? []
-        let summary = try await options.run(hostArguments: hostArguments) { options in
-            options.record = true
-            if let killDispatch { options.kills.append(("dispatch", .milliseconds(Int64(killDispatch * 1000)))) }
+        let summary = try await options.run(record: true, hostArguments: hostArguments) { options in
+            for seconds in killDispatch { options.kills.append(("dispatch", .milliseconds(Int64(seconds * 1000)))) }
             options.chaos = ChaosPlan(killEvery: killEvery.map { .milliseconds(Int64($0 * 1000)) },
                                       malformedPerSecond: malformedRate,
                                       stallMonitorEvery: stallMonitorEvery.map { .milliseconds(Int64($0 * 1000)) },

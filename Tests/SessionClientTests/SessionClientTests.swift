@@ -116,6 +116,8 @@ struct SessionClientTests {
                 let journal = try DispatchJournal(path: path, validBytes: validBytes)
                 var options = SocketOptions()
                 options.routerMandatory = true
+                // Killed, it keeps nothing back: the endpoint is free for the next one at once.
+                options.linger = .zero
                 let router = try await transport.socket(.router, options: options)
                 _ = try await router.bind(endpoint)
                 let server = DispatchServer(hierarchy: ContractionHierarchy(graph: graph), configuration: DispatchConfiguration(), settings: desk,

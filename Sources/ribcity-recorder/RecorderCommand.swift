@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import Monitor
+import RunRecording
+import Wire
+import ZeroMQ
+
+/// `ribcity-recorder`: a run's bus into SQLite. A program of its own so that SQLite (GRDB) stays
+/// out of `ribcity` and the core modules, whose builds stay fast; `ribcity launch --record` and
+/// `ribcity stress` start it as the run's recorder role when it is built beside `ribcity`.
+@main
+struct RecorderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ribcity-recorder",
+        abstract: "Record a ribcity run's event bus into SQLite (docs/RECORDING.md).",
+        subcommands: [Record.self, Import.self, Report.self]
+    )
+}
+
+/// `ribcity-recorder record --bus ENDPOINT --database FILE`: the recorder role.
+struct Record: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Subscribe to the bus and record it until interrupted.")
+
+    @Option(help: "The bus's subscriber endpoint (the coordinator's XPUB).")
+    var bus: String
+
+    @Option(help: "The SQLite database to write (created if new).")
+    var database: String
+
+    @Option(help: "Facts to note in the run table, as KEY=VALUE (repeatable).")
+    var fact: [String] = []
+
+    func run() async throws {
+        let recorder = try RunRecorder(path: database)
+        try await recorder.describe(try facts(fact))
+        let transport = try Transport(name: "recorder-io")
+        let subscriber = try await transport.socket(.sub, options: .eventBus)
+        try await subscriber.connect(bus)
+        for prefix in [Topic.dispatch, Topic.status] { try await subscriber.subscribe(prefix) }
+        let stop = AsyncStream<Void>.makeStream()
+        let signals = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number)
+            source.setEventHandler { stop.continuation.yield() }
+            source.resume()
+            return source
+        }
+        print("recorder pid \(getpid()) ready: \(bus) into \(database)")
+        let recording = Task {
+            for try await batch in subscriber.batches() {
+                try await recorder.record(batch.compactMap { try? Frames.Published(frames: $0.frames).envelope })
+            }
+        }
+        for await _ in stop.stream { break }
+        // What is still on its way through the bus gets a moment to arrive.
+        try await Task.sleep(for: .milliseconds(500))
+        recording.cancel()
+        _ = try? await recording.value
+        signals.forEach { $0.cancel() }
+        print("recorder stopped: \(await recorder.recorded) envelopes recorded, \(await recorder.repeats) repeats left out")
+        await transport.shutdown()
+    }
+}
+
+/// `ribcity-recorder import events.pb --database FILE`: a recording made by the coordinator.
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Record a run's events.pb into SQLite.")
+
+    @Argument(help: "A recording (events.pb in a run directory).")
+    var recording: String
+
+    @Option(help: "The SQLite database to write (created if new).")
+    var database: String
+
+    func run() async throws {
+        let envelopes: [Envelope]
+        do {
+            envelopes = try EventLog.read(path: recording).envelopes
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let recorder = try RunRecorder(path: database)
+        for start in stride(from: 0, to: envelopes.count, by: 5_000) {
+            try await recorder.record(Array(envelopes[start..<min(envelopes.count, start + 5_000)]))
+        }
+        print("\(await recorder.recorded) envelopes recorded into \(database), \(await recorder.repeats) repeats left out")
+    }
+}
+
+/// `ribcity-recorder report FILE`: per-minute KPIs and how trips ended, straight from SQL.
+struct Report: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print a recorded run's per-minute KPIs and trip outcomes.")
+
+    @Argument(help: "A run.sqlite.")
+    var database: String
+
+    func run() async throws {
+        guard FileManager.default.fileExists(atPath: database) else { throw ValidationError("\(database): no such file") }
+        let recorder = try RunRecorder(path: database)
+        for (title, sql) in RunReport.queries {
+            print(title)
+            print(RunReport.table(try await recorder.query(sql)))
+        }
+    }
+}
+
+/// Parses KEY=VALUE facts.
+func facts(_ entries: [String]) throws -> [String: String] {
+    var facts: [String: String] = [:]
+    for entry in entries {
+        guard let equals = entry.firstIndex(of: "=") else { throw ValidationError("--fact \(entry): expected KEY=VALUE") }
+        facts[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+    }
+    return facts
+}
