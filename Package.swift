@@ -208,6 +208,7 @@ let package = Package(
             name: "ribcity-recorder",
             dependencies: [
                 "RunRecording",
+                "CZeroMQ",
                 "Monitor",
                 "Wire",
                 "ZeroMQ",

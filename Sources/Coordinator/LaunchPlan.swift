@@ -19,12 +19,13 @@ public struct LaunchPlan: Sendable {
     ///   - monitor: whether to run the monitor process (its output goes to the terminal or its log).
     ///   - monitorJSON: the monitor prints JSON lines instead of a dashboard.
     ///   - hostArguments: added to every driver and rider process (stress mode's message faults).
+    ///   - riderArguments: added to every rider process (the overload search's demand scale).
     ///   - recorder: the `ribcity-recorder` program and the database it writes: started first (so
     ///     that it hears everything) and stopped last.
     ///   - journal: dispatch's journal; with one, a dispatch that dies is restarted and restores
     ///     the run from it. Without, dispatch's death ends the run.
     public init(topology: Topology, topologyPath: String, speed: Double?, monitor: Bool, monitorJSON: Bool = false,
-                hostArguments: [String] = [], journal: String? = nil, recorder: (program: String, database: String)? = nil,
+                hostArguments: [String] = [], riderArguments: [String] = [], journal: String? = nil, recorder: (program: String, database: String)? = nil,
                 temporaryDirectory: String = NSTemporaryDirectory()) {
         self.topology = topology
         let speed = speed ?? topology.speed
@@ -53,7 +54,8 @@ public struct LaunchPlan: Sendable {
         }
         for index in 0..<topology.riders.processes {
             processes.append(ProcessSpec(name: "riders-\(index)",
-                                         arguments: ["riders"] + common + ["--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish] + hostArguments,
+                                         arguments: ["riders"] + common + ["--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish]
+                                            + hostArguments + riderArguments,
                                          restart: .withBackoff(limit: 5, window: .seconds(60)), finishesRun: true,
                                          restartArguments: { time in ["--after", "\(time)"] }))
         }

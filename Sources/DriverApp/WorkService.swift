@@ -81,7 +81,9 @@ final class WorkService {
         if let open = offer.value, Double(open.expiresAtMs) / 1000 <= time { offer.send(nil) }
     }
 
-    /// What dispatch sent this driver. A leg replaces an older one; a cancelled leg ends it.
+    /// What dispatch sent this driver. A leg replaces an older one; a cancelled leg ends it. The
+    /// leg just finished, sent again (dispatch re-syncing after a reconnect or its own restart),
+    /// means dispatch did not hear it was done: it is told again.
     func receive(_ body: Envelope.OneOf_Body) {
         guard online.value else { return }
         switch body {
@@ -92,6 +94,11 @@ final class WorkService {
                 if leg.value?.leg == drive.leg { leg.send(nil) }
             } else if drive.leg > max(leg.value?.leg ?? 0, lastFinishedLeg) {
                 leg.send(drive)
+            } else if drive.leg == lastFinishedLeg, leg.value == nil {
+                link.request(.legDone(LegDone.with {
+                    $0.driverID = driverID
+                    $0.leg = drive.leg
+                }))
             }
         default:
             break

@@ -151,3 +151,19 @@ extension Topology.CitySource {
         }
     }
 }
+
+extension Topology {
+    /// The same run with `factor` times the demand (the overload search raises it step by step).
+    /// Synthetic demand scales its peak rate; replayed records are what they are, so a replay
+    /// cannot be scaled.
+    public func scalingDemand(by factor: Double) throws(TopologyError) -> Topology {
+        guard factor > 0, factor.isFinite else { throw TopologyError(file: file, key: "riders.demand", line: nil, reason: "a demand scale must be a positive number, not \(factor)") }
+        guard factor != 1 else { return self }
+        guard case .synthetic(let peak, let profile, let spots, let even, let minimum) = riders.demand else {
+            throw TopologyError(file: file, key: "riders.demand", line: nil, reason: "replayed records cannot be scaled; use synthetic demand")
+        }
+        var scaled = self
+        scaled.riders.demand = .synthetic(peakPerHour: peak * factor, profile: profile, hotSpots: spots, evenlySpaced: even, minimumTripMetres: minimum)
+        return scaled
+    }
+}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CZeroMQ
 import Foundation
 import Monitor
 import RunRecording
@@ -31,6 +32,8 @@ struct Record: AsyncParsableCommand {
     var fact: [String] = []
 
     func run() async throws {
+        // A log file, under the coordinator: each line as printed (the ready line above all).
+        ribcity_line_buffer_stdout()
         let recorder = try RunRecorder(path: database)
         try await recorder.describe(try facts(fact))
         let transport = try Transport(name: "recorder-io")

@@ -51,9 +51,10 @@ func runHost(role: Role, options: HostOptions, plan: Topology, settings: AppHost
     try await bus.connect(options.publishTo ?? busAt.publish)
     // A session per run of the process: a restarted process is a new session, the old one expires.
     // A host with thousands of apps can be busy for a moment: give replies 3 s before retrying.
+    // Ten attempts ride out a dispatch restart (its replay takes seconds on a big city).
     var sessionSettings = SessionClient.Settings()
     sessionSettings.timeout = .seconds(3)
-    sessionSettings.attempts = 4
+    sessionSettings.attempts = 10
     sessionSettings.speed = options.speed ?? plan.speed
     if let spec = options.messageFaults {
         do {
@@ -116,8 +117,11 @@ struct RidersCommand: AsyncParsableCommand {
     @Option(help: "Leave out rides asked for before this simulated second (a restarted process: they were its previous run's).")
     var after: Double?
 
+    @Option(help: "Times the topology's demand (synthetic demand only; the overload search raises it).")
+    var demandScale = 1.0
+
     func run() async throws {
-        let plan = try readTopology(options.topology)
+        let plan = try scaledTopology(options.topology, demandScale)
         var settings = AppHost.Settings()
         settings.endWhenAllFinished = true
         try await runHost(role: .riders, options: options, plan: plan, settings: settings) { prepared in

@@ -29,7 +29,7 @@ struct LaunchOptions: ParsableArguments {
 
     /// Runs the city with `configure` applied to the coordinator's options; prints the summary.
     /// With `record`, the bus is recorded to `events.pb` (and into `run.sqlite`, when `ribcity-recorder` is built).
-    func run(record: Bool, hostArguments: [String] = [], configure: (inout Coordinator.Options) -> Void = { _ in }) async throws -> RunSummary {
+    func run(record: Bool, hostArguments: [String] = [], riderArguments: [String] = [], configure: (inout Coordinator.Options) -> Void = { _ in }) async throws -> RunSummary {
         let plan = try readTopology(topology)
         let directory = try RunDirectory(parent: runs, name: plan.name, topologyFile: topology, resolved: "\(plan)\n")
         let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
@@ -39,7 +39,7 @@ struct LaunchOptions: ParsableArguments {
             FileHandle.standardError.write(Data("launch: no run.sqlite: ribcity-recorder is not built beside ribcity (swift build --product ribcity-recorder)\n".utf8))
         }
         let launch = LaunchPlan(topology: plan, topologyPath: (topology as NSString).standardizingPath, speed: speed, monitor: !noMonitor,
-                                monitorJSON: json, hostArguments: hostArguments, journal: directory.file("dispatch.journal"),
+                                monitorJSON: json, hostArguments: hostArguments, riderArguments: riderArguments, journal: directory.file("dispatch.journal"),
                                 recorder: sqlite ? (recorder, directory.file("run.sqlite")) : nil)
         var options = Coordinator.Options()
         options.monitorToTerminal = true

@@ -8,7 +8,7 @@ struct RibCity: AsyncParsableCommand {
         commandName: "ribcity",
         abstract: "A multi-process simulation of a ride-hailing city over ZeroMQ.",
         subcommands: [DemoCommand.self, CityCommand.self, DemandCommand.self, TopologyCommand.self, SimulateCommand.self,
-                      LaunchCommand.self, StressCommand.self, ReportCommand.self, DispatchCommand.self, DriversCommand.self, RidersCommand.self, MonitorCommand.self,
+                      LaunchCommand.self, StressCommand.self, OverloadCommand.self, ReportCommand.self, DispatchCommand.self, DriversCommand.self, RidersCommand.self, MonitorCommand.self,
                       BusCommand.self, BenchCommand.self, DemoPeerCommand.self, BenchPeerCommand.self]
     )
 

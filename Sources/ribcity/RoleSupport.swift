@@ -11,6 +11,11 @@ func readTopology(_ path: String) throws -> Topology {
     do { return try TopologyReader.read(path: path) } catch { throw ValidationError(error.description) }
 }
 
+/// The topology at `path` with its demand scaled by `factor`.
+func scaledTopology(_ path: String, _ factor: Double) throws -> Topology {
+    do { return try readTopology(path).scalingDemand(by: factor) } catch let error as TopologyError { throw ValidationError(error.description) }
+}
+
 /// Runs `handler` on SIGINT or SIGTERM instead of dying, so a role can stop cleanly; cancel the
 /// returned sources when done.
 func onInterrupt(_ handler: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {

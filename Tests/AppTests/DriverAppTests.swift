@@ -58,4 +58,20 @@ struct DriverAppTests {
         #expect(arrived.contains(.legDone(LegDone.with { $0.driverID = "driver-0"; $0.leg = 1 })))
         #expect(await app.position() == grid.positions[1])
     }
+
+    @Test("The leg just finished, sent again by dispatch (it never heard LegDone: it was restarted meanwhile), is reported done again")
+    func repeatedLegIsReportedAgain() async {
+        let profile = DriverProfile(id: "driver-0", startNode: 0, shiftStart: 0, acceptance: 1, responseSeconds: 1)
+        let app = DriverApp(profile: profile, graph: grid, at: 0)
+        _ = await app.start(at: 0)
+        _ = await app.tick(at: 0)
+        let drive = leg(1, for: "driver-0", stop: .pickup, nodes: [0, 1], from: 1, to: 21)
+        _ = await app.receive(drive, at: 1)
+        #expect(await app.tick(at: 21).bodies.contains(.legDone(LegDone.with { $0.driverID = "driver-0"; $0.leg = 1 })))
+        let again = await app.receive(drive, at: 30).bodies
+        #expect(again == [.legDone(LegDone.with { $0.driverID = "driver-0"; $0.leg = 1 })])
+        #expect(await app.tree().children.first?.children.first?.name != "EnRoute", "the leg is not driven twice")
+        let older = await app.receive(leg(0, for: "driver-0", stop: .reposition, nodes: [0], from: 0, to: 0), at: 31).bodies
+        #expect(older.isEmpty, "an older leg is ignored")
+    }
 }

@@ -134,6 +134,23 @@ struct LaunchTests {
         let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         report.waitUntilExit()
         #expect(report.terminationStatus == 0 && printed.contains("verdict: every check passed"), "\(printed)")
+
+        // The recorder role wrote the run into SQLite: its report answers from SQL alone.
+        let database = run.runDirectory!.appendingPathComponent("run.sqlite").path
+        #expect(FileManager.default.fileExists(atPath: database), "\(run.output)")
+        let recorder = Process()
+        recorder.executableURL = URL(fileURLWithPath: ribcityBinary!).deletingLastPathComponent().appendingPathComponent("ribcity-recorder")
+        recorder.arguments = ["report", database]
+        let recorded = Pipe()
+        recorder.standardOutput = recorded
+        try recorder.run()
+        let tables = String(decoding: recorded.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        recorder.waitUntilExit()
+        #expect(recorder.terminationStatus == 0, "\(tables)")
+        #expect(tables.contains("completed") && tables.contains("Requests that ended more than once"), "\(tables)")
+        let twice = tables.components(separatedBy: "Requests that ended more than once").last ?? ""
+        #expect(twice.contains("(none)"), "\(tables)")
+        #expect(run.log("recorder").contains("envelopes recorded"), "\(run.log("recorder"))")
     }
 
     @Test("Dispatch killed mid-run restores the run from its journal: sessions re-sync, nothing lost, nothing done twice, the verdict passes")

@@ -22,6 +22,22 @@ struct TopologyTests {
         #expect(prepared.scenario.trips.allSatisfy { $0.time < topology.duration })
     }
 
+    @Test("Demand scales for the overload search: synthetic demand's peak rate; a replay cannot be scaled")
+    func scaledDemand() throws {
+        let downtown = try TopologyReader.read(path: topologies.appendingPathComponent("downtown.yaml").path)
+        guard case .synthetic(let peak, _, _, _, _) = downtown.riders.demand,
+              case .synthetic(let doubled, _, _, _, _) = try downtown.scalingDemand(by: 2).riders.demand else {
+            Issue.record("downtown's demand is synthetic")
+            return
+        }
+        #expect(doubled == peak * 2)
+        #expect(try PreparedTopology(downtown.scalingDemand(by: 2)).scenario.trips.count > PreparedTopology(downtown).scenario.trips.count * 3 / 2)
+        #expect(throws: TopologyError.self) { try downtown.scalingDemand(by: 0) }
+        let replay = try TopologyReader.read(path: topologies.appendingPathComponent("nyc-replay.yaml").path)
+        let refusal = #expect(throws: TopologyError.self) { try replay.scalingDemand(by: 2) }
+        #expect(refusal?.key == "riders.demand")
+    }
+
     @Test("grid-sumo is SUMO's reference workload")
     func gridSumo() throws {
         let topology = try TopologyReader.read(path: topologies.appendingPathComponent("grid-sumo.yaml").path)
