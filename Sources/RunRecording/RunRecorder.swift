@@ -12,9 +12,13 @@ public actor RunRecorder {
     public private(set) var recorded = 0
     public private(set) var repeats = 0
 
-    /// Opens (or creates) the database at `path`.
+    /// Opens (or creates) the database at `path`, in WAL mode: anyone may read it while the run
+    /// is recorded (a reader in the default mode would make the recorder's writes fail).
     public init(path: String) throws {
-        database = try DatabaseQueue(path: path)
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(10)
+        database = try DatabaseQueue(path: path, configuration: configuration)
         try RunSchema.migrator.migrate(database)
     }
 

@@ -50,8 +50,15 @@ struct Record: AsyncParsableCommand {
         }
         print("recorder pid \(getpid()) ready: \(bus) into \(database)")
         let recording = Task {
+            var failures = 0
             for try await batch in subscriber.batches() {
-                try await recorder.record(batch.compactMap { try? Frames.Published(frames: $0.frames).envelope })
+                do {
+                    try await recorder.record(batch.compactMap { try? Frames.Published(frames: $0.frames).envelope })
+                } catch {
+                    // A batch that cannot be written is lost, said and counted; the recording goes on.
+                    failures += 1
+                    print("recorder: a batch of \(batch.count) envelopes not recorded (\(failures) so far): \(error)")
+                }
             }
         }
         for await _ in stop.stream { break }

@@ -61,6 +61,8 @@ struct RunRecorderTests {
         #expect(minutes.map { $0.map(\.value) } == [["0", "2", "0", "0", ""], ["1", "0", "0", "1", "60.0"], ["2", "0", "1", "0", ""]])
         let lives = try await recorder.query("SELECT COUNT(*) FROM process_status WHERE process_id = 'drivers-0'")
         #expect(lives.first?.first?.value == "3", "a restarted process's reports, numbered from 1 again, are kept")
+        let mode = try await recorder.query("PRAGMA journal_mode")
+        #expect(mode.first?.first?.value == "wal", "readers (sqlite3 during the run) must not make the recorder's writes fail")
         let facts = try await recorder.query("SELECT value FROM run WHERE key = 'topology'")
         #expect(facts.first?.first?.value == "test")
         #expect(RunReport.table(minutes).contains("mean_pickup_wait_s"))
