@@ -32,6 +32,9 @@ public struct ChaosPlan: Sendable, Equatable {
 public struct ChaosCounts: Codable, Sendable, Equatable {
     public var kills: [String] = []
     public var malformedSent = 0
+    /// Malformed frames that may have died unread in a killed dispatch's socket: a second's worth
+    /// per kill of dispatch.
+    public var malformedMayBeLost = 0
     public var monitorStalls = 0
     public var floodSent = 0
     /// For each time dispatch was killed: wall seconds from the kill until it served again

@@ -213,6 +213,7 @@ extension Coordinator {
         await supervisor.signal(name, SIGKILL)
         chaosCounts.kills.append(name)
         killedAt[name] = .now
+        if name == "dispatch" { chaosCounts.malformedMayBeLost += Int(options.chaos.malformedPerSecond.rounded(.up)) }
     }
 
     /// A wait drawn from the exponential distribution with mean `mean` (faults at random times).
@@ -226,7 +227,8 @@ extension Coordinator {
     /// process killed came back.
     public static func verdict(of directory: RunDirectory, summary: RunSummary) throws -> RunVerdict {
         let (recording, _) = try EventLog.read(path: directory.file("events.pb"))
-        var verdict = RunVerdict(recording: recording, poolCapacity: summary.poolCapacity, malformedSent: summary.chaos?.malformedSent ?? 0)
+        var verdict = RunVerdict(recording: recording, poolCapacity: summary.poolCapacity, malformedSent: summary.chaos?.malformedSent ?? 0,
+                                 malformedMayBeLost: summary.chaos?.malformedMayBeLost ?? 0)
         let dispatchLog = directory.logText(of: "dispatch")
         let checks = dispatchLog.split(separator: "\n").last { $0.hasPrefix("dispatch invariants:") }.map(String.init)
         verdict.add(VerdictRow(check: "dispatch's own checks (fares conserved, no double booking)",

@@ -83,6 +83,8 @@ struct DispatchCommand: AsyncParsableCommand {
                          journal, recovery.entries, contents.validBytes, contents.truncated ? ", a torn last record cut" : "",
                          recovery.replayedTo, (ContinuousClock.now - began) / .seconds(1), recovery.requests, recovery.sessions, recovery.resumedAt))
         }
+        // The replayed entries are done with: their memory goes back before the run goes on.
+        contents = nil
         print("dispatch pid \(getpid()) ready: \(graph.nodeCount) road nodes; sessions on \(sessionsAt), events on \(busAt); \(server.speed)× wall time")
         let signals = onInterrupt { Task { await server.stop() } }
         try await server.run()

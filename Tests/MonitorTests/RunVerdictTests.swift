@@ -82,6 +82,18 @@ struct RunVerdictTests {
         #expect(row(verdict, "bus sequence numbers contiguous")?.detail.hasSuffix("restarts explained: 1") == true)
     }
 
+    @Test("Malformed frames: all must be counted, except the last second's worth per kill of dispatch (they die unread with it)")
+    func malformedAllowance() {
+        var recording = Recording()
+        recording.ride("r-1", driver: "d-1")
+        var status = SequenceStamper(sender: "dispatch-status")
+        recording.envelopes.append(Envelope(.processStatus(ProcessStatus.with { $0.processID = "dispatch"; $0.malformed = 99 }), from: status.next()))
+        #expect(row(RunVerdict(recording: recording.envelopes, poolCapacity: 1, malformedSent: 100), "malformed input counted and survived")?.passed == false)
+        let killed = RunVerdict(recording: recording.envelopes, poolCapacity: 1, malformedSent: 100, malformedMayBeLost: 50)
+        #expect(row(killed, "malformed input counted and survived")?.passed == true)
+        #expect(row(killed, "malformed input counted and survived")?.detail.contains("up to 50 may die unread") == true)
+    }
+
     @Test("Events a restored dispatch publishes again are counted once: no request ends twice")
     func republishedEvents() {
         var recording = Recording()
