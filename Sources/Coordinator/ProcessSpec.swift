@@ -3,7 +3,7 @@
 public struct ProcessSpec: Sendable, Equatable {
     /// What to do when the process exits before the run ends.
     public enum Restart: Sendable, Equatable {
-        /// Not restarted: its exit ends the run (dispatch holds the run's state).
+        /// Not restarted: its exit ends the run (dispatch without a journal: it holds the run's state).
         case never
         /// Restarted with exponential backoff (250 ms doubling with each recent restart), at most
         /// `limit` times within any `window` of wall time.
