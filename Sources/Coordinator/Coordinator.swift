@@ -13,6 +13,9 @@ public actor Coordinator {
         /// Wall time after which the run is stopped.
         public var wallLimit: Duration = .seconds(600)
         public var readyTimeout: Duration = .seconds(180)
+        /// How long the run waits, once every rider process has finished, for the rides still open
+        /// on the bus (those of killed rider processes end when their sessions expire).
+        public var settleGrace: Duration = .seconds(20)
         /// How long a process may take to stop after SIGTERM before it is killed.
         public var stopGrace: Duration = .seconds(10)
         /// Fault injection: processes to kill (SIGKILL) this long after the city is up (dispatch
@@ -137,6 +140,7 @@ public actor Coordinator {
         var nextStall = options.chaos.stallMonitorEvery.map { upAt + $0 }
         var resumeMonitorAt: ContinuousClock.Instant?
         var finished: Set<String> = []
+        var allFinishedAt: ContinuousClock.Instant?
         let finishers = Set(plan.processes.filter(\.finishesRun).map(\.name))
         while true {
             if stopRequested { return "stopped" }
@@ -199,7 +203,14 @@ public actor Coordinator {
                     }
                 }
             }
-            if !finishers.isEmpty, finished == finishers { return "completed" }
+            if !finishers.isEmpty, finished == finishers {
+                // Every rider process is done, but rides of a killed one end only when dispatch
+                // expires its session: the run ends once the bus says no ride is open (or after a
+                // grace well past the session timeout, and the verdict names what stayed open).
+                let since = allFinishedAt ?? .now
+                allFinishedAt = since
+                if await board.current.openRequests.isEmpty || ContinuousClock.now - since > options.settleGrace { return "completed" }
+            }
         }
     }
 }

@@ -20,12 +20,13 @@ public struct LaunchPlan: Sendable {
     ///   - monitorJSON: the monitor prints JSON lines instead of a dashboard.
     ///   - hostArguments: added to every driver and rider process (stress mode's message faults).
     ///   - riderArguments: added to every rider process (the overload search's demand scale).
+    ///   - dispatchArguments: added to dispatch (stress mode's faults in what it sends).
     ///   - recorder: the `ribcity-recorder` program and the database it writes: started first (so
     ///     that it hears everything) and stopped last.
     ///   - journal: dispatch's journal; with one, a dispatch that dies is restarted and restores
     ///     the run from it. Without, dispatch's death ends the run.
     public init(topology: Topology, topologyPath: String, speed: Double?, monitor: Bool, monitorJSON: Bool = false,
-                hostArguments: [String] = [], riderArguments: [String] = [], journal: String? = nil, recorder: (program: String, database: String)? = nil,
+                hostArguments: [String] = [], riderArguments: [String] = [], dispatchArguments: [String] = [], journal: String? = nil, recorder: (program: String, database: String)? = nil,
                 temporaryDirectory: String = NSTemporaryDirectory()) {
         self.topology = topology
         let speed = speed ?? topology.speed
@@ -45,7 +46,7 @@ public struct LaunchPlan: Sendable {
         }
         processes += [ProcessSpec(name: "dispatch",
                                      arguments: ["dispatch"] + common + ["--sessions", dispatch.sessions, "--publish-to", bus.publish]
-                                        + (journal.map { ["--journal", $0] } ?? []),
+                                        + (journal.map { ["--journal", $0] } ?? []) + dispatchArguments,
                                      restart: journal == nil ? .never : .withBackoff(limit: 5, window: .seconds(60)))]
         for index in 0..<topology.drivers.processes {
             processes.append(ProcessSpec(name: "drivers-\(index)",

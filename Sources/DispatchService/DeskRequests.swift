@@ -37,8 +37,11 @@ extension DispatchDesk {
             sessions[session]?.riders.insert(ride.riderID)
             sessionOfRider[ride.riderID] = session
             let received = reply(.requestReceived(RequestReceived.with { $0.requestID = ride.requestID }))
-            // A retry under a new message id: already known, so acknowledged, not done twice.
-            if requestIDs[ride.requestID] != nil { return received }
+            // Asked again under a new message id (a retry, or a rider who has heard nothing for a
+            // while): acknowledged, not done twice, and told where the ride stands.
+            if requestIDs[ride.requestID] != nil {
+                return received + (lastToRider[ride.riderID].map { [.toPeer(peer: peer, body: .tripUpdate($0), inReplyTo: "")] } ?? [])
+            }
             let origin = try node(ride.pickup, "pickup"), destination = try node(ride.dropoff, "dropoff")
             let id = RequestID(requestIDs.count + 1)
             let pickupAt = ride.scheduledPickupMs > 0 ? Double(ride.scheduledPickupMs) / 1000 : nil

@@ -18,6 +18,9 @@ public final class DispatchDesk {
         /// Simulated seconds per wall second. Heartbeats and session timeouts are wall time (a
         /// network matter), while the desk is told simulated time.
         public var speed: Double = 1
+        /// A leg not reported done this long (simulated seconds) after its arrival time is sent
+        /// to its driver again: the DriveTo may have been lost on the way.
+        public var legGrace: Double = 60
         public init() {}
     }
 
@@ -45,6 +48,9 @@ public final class DispatchDesk {
     var lastLocation: [String: LatLon] = [:]
     var memory: ReplyMemory
     var quotes = 0
+    /// When each driver's open leg was last sent again, and when the legs were last looked at.
+    var legResent: [String: Double] = [:]
+    var legsLookedAt: Double = 0
     /// Envelopes refused as not understood (wrong version, unknown session, bad values).
     public private(set) var refused = 0
 
@@ -114,6 +120,27 @@ public final class DispatchDesk {
         let limit = Double(settings.sessionTimeoutMs) / 1000 * settings.speed
         for (id, session) in sessions.sorted(by: { $0.key < $1.key }) where time - session.lastHeard > limit {
             out += close(id, at: time, expired: true)
+        }
+        if time - legsLookedAt >= settings.legGrace / 4 {
+            legsLookedAt = time
+            out += overdueLegs(at: time)
+        }
+        return out
+    }
+
+    /// Legs still open well past their arrival time, sent to their drivers again (at most once per
+    /// grace period each): a lost DriveTo would otherwise leave its trip open for good. A driver
+    /// who did finish the leg reports it done again.
+    func overdueLegs(at time: Double) -> [Outgoing] {
+        var out: [Outgoing] = []
+        for (name, body) in lastLegTo.sorted(by: { $0.key < $1.key }) {
+            guard case .driveTo(let drive) = body, !drive.cancelled, let driver = driverIDs[name],
+                  engine.currentLeg(of: driver) == Int(drive.leg),
+                  time > Double(drive.arriveAtMs) / 1000 + settings.legGrace,
+                  time - (legResent[name] ?? -.infinity) >= settings.legGrace,
+                  let session = sessionOfDriver[name], let peer = sessions[session]?.peer, !peer.isEmpty else { continue }
+            legResent[name] = time
+            out.append(.toPeer(peer: peer, body: body, inReplyTo: ""))
         }
         return out
     }

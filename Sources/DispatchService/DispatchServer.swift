@@ -31,6 +31,10 @@ public actor DispatchServer {
     private var republish: [Message] = []
     /// Events published on the bus, by kind.
     public private(set) var published: [DispatchEventKind: Int] = [:]
+    /// Faults injected into what dispatch sends to sessions (stress mode), and how many of each.
+    private let faults: MessageFaults
+    private var faultRandom: SeededGenerator
+    public private(set) var faultCounts = (dropped: 0, duplicated: 0, delayed: 0)
     private var stopped = false
 
     /// - Parameters:
@@ -38,8 +42,12 @@ public actor DispatchServer {
     ///   - bus: a PUB socket for events (bound here, or connected to the bus proxy).
     ///   - journal: where to write every input down (none: nothing survives the process).
     ///   - wallOriginMs: when simulated time was 0 (Unix milliseconds); now, unless restoring.
+    ///   - faults: dropped, duplicated and delayed replies and pushes (stress mode; none by default).
     public init(hierarchy: ContractionHierarchy, configuration: DispatchConfiguration, settings: DispatchDesk.Settings = DispatchDesk.Settings(),
-                router: Socket, bus: Socket, speed: Double, journal: DispatchJournal? = nil, wallOriginMs: Int64? = nil) {
+                router: Socket, bus: Socket, speed: Double, journal: DispatchJournal? = nil, wallOriginMs: Int64? = nil,
+                faults: MessageFaults = MessageFaults()) {
+        self.faults = faults
+        faultRandom = SeededGenerator(seed: faults.seed)
         var settings = settings
         settings.speed = speed
         core = DispatchCore(desk: DispatchDesk(engine: DispatchEngine(planner: HierarchyQuery(hierarchy: hierarchy), configuration: configuration),
@@ -209,7 +217,35 @@ public actor DispatchServer {
         }
         // Not confirmed one by one: waiting on a session that does not read would stop dispatch
         // reading everyone else. What libzmq refuses (a peer gone, or full for too long) is counted.
-        if !out.routed.isEmpty { try await router.send(contentsOf: out.routed) }
+        let routed = withFaults(out.routed)
+        if !routed.isEmpty { try await router.send(contentsOf: routed) }
+    }
+}
+
+extension DispatchServer {
+    /// What reaches the ROUTER of `routed`, the fault layer having had its way: dropped ones
+    /// counted, duplicates twice, delayed ones sent later on their own (so later ones overtake them).
+    private func withFaults(_ routed: [Message]) -> [Message] {
+        guard !faults.isEmpty else { return routed }
+        var sent: [Message] = []
+        for message in routed {
+            switch faults.fate(using: &faultRandom) {
+            case .send:
+                sent.append(message)
+            case .drop:
+                faultCounts.dropped += 1
+            case .duplicate:
+                faultCounts.duplicated += 1
+                sent += [message, message]
+            case .delay(let wait):
+                faultCounts.delayed += 1
+                Task { [router] in
+                    try? await Task.sleep(for: wait)
+                    try? await router.send(message)
+                }
+            }
+        }
+        return sent
     }
 }
 

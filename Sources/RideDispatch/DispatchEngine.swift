@@ -91,6 +91,9 @@ public final class DispatchEngine {
     /// Requests submitted and not yet ended.
     public private(set) var unfinishedCount = 0
     public var driverCount: Int { drivers.count }
+
+    /// The number of the leg `driver` is driving, if any.
+    public func currentLeg(of driver: DriverID) -> Int? { drivers[driver]?.leg?.number }
     /// The plan a driver is following.
     public func stops(of driver: DriverID) -> [Stop] { drivers[driver]?.stops ?? [] }
     /// The surge multiplier currently applied in the zone of `node`.

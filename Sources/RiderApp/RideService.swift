@@ -62,6 +62,9 @@ final class RideService {
     private(set) var requestedAt: Double?
     private(set) var rating: UInt32?
     private(set) var cancelAsked = false
+    /// The ride as asked for, and when dispatch last said anything about it.
+    private var asked: Wire.RideRequest?
+    private(set) var lastHeard: Double?
     private let link: AppLink
     private let scheduledPickup: Double?
 
@@ -96,8 +99,9 @@ final class RideService {
         guard status.value == .drafting, let pickup = draft.value.pickup, let dropoff = draft.value.dropoff,
               let product = draft.value.product else { return }
         requestedAt = link.now
+        lastHeard = link.now
         status.send(.requesting)
-        link.request(.rideRequest(Wire.RideRequest.with {
+        let ride = Wire.RideRequest.with {
             $0.requestID = requestID
             $0.riderID = riderID
             $0.quoteID = quotes.value[product]?.quoteID ?? ""
@@ -106,7 +110,35 @@ final class RideService {
             $0.product = product
             $0.seats = 1
             if let scheduledPickup { $0.scheduledPickupMs = Int64(scheduledPickup * 1000) }
-        }))
+        }
+        asked = ride
+        link.request(.rideRequest(ride))
+    }
+
+    /// How long the ride may go without word from dispatch before the app asks where it stands:
+    /// well past when the next change was due (a pickup, the end of the trip), or a quarter of an
+    /// hour while it waits for a driver (dispatch says nothing while it looks for one).
+    var silenceAllowed: Double {
+        switch status.value {
+        case .assigned(_, let eta): Double(eta) + 180
+        case .onTrip: Double(quotes.value[draft.value.product ?? .uberX]?.tripDurationS ?? 600) * 1.5 + 180
+        default: 900
+        }
+    }
+
+    /// When the app will ask again if dispatch stays silent (nil: the ride is not under way).
+    var askAgainAt: Double? {
+        guard asked != nil, !status.value.isOver, let lastHeard else { return nil }
+        return lastHeard + silenceAllowed
+    }
+
+    /// Asks for the ride again (same request id) if dispatch has been silent past what the ride
+    /// allows: a trip update lost on its way (dispatch answers with where the ride stands) would
+    /// otherwise leave the app waiting for good.
+    func askAgainIfSilent(at time: Double) {
+        guard let asked, let due = askAgainAt, time >= due else { return }
+        lastHeard = time
+        link.request(.rideRequest(asked))
     }
 
     /// Asks dispatch to cancel (once: dispatch answers with the trip update that ends the ride).
@@ -142,8 +174,10 @@ final class RideService {
             known[quote.product] = quote
             quotes.send(known)
         case .requestReceived(let received) where received.requestID == requestID:
+            lastHeard = link.now
             if status.value == .requesting { status.send(.matching) }
         case .tripUpdate(let update) where update.requestID == requestID:
+            lastHeard = link.now
             apply(update)
         case .error(let error):
             // Refused before dispatch took the ride (no road, a position off the map, no reply):

@@ -3,6 +3,7 @@ import City
 import DispatchService
 import Foundation
 import Topology
+import Wire
 import ZeroMQ
 
 /// `ribcity dispatch --topology FILE`: the dispatch role — the engine behind a ROUTER for
@@ -27,6 +28,12 @@ struct DispatchCommand: AsyncParsableCommand {
 
     @Option(help: "Simulated seconds per wall second (default: the topology's).")
     var speed: Double?
+
+    @Option(help: "Stress: faults in what dispatch sends to sessions, as drop=P,duplicate=P,delay=P:200ms (any subset).")
+    var messageFaults: String?
+
+    @Option(help: "Seeds the message faults.")
+    var faultSeed: UInt64 = 1
 
     @Option(help: "Write every input to this journal; if it already holds a run, restore that run from it first (docs/ARCHITECTURE.md).")
     var journal: String?
@@ -74,8 +81,12 @@ struct DispatchCommand: AsyncParsableCommand {
             origin = wallOriginMs
             speed = journalSpeed
         }
+        var faults = MessageFaults()
+        if let messageFaults {
+            do throws(FaultSpecError) { faults = try MessageFaults(parsing: messageFaults, seed: faultSeed &+ 31) } catch { throw ValidationError(error.description) }
+        }
         let server = DispatchServer(hierarchy: ContractionHierarchy(graph: graph), configuration: plan.dispatch,
-                                    router: router, bus: pub, speed: speed, journal: journalFile, wallOriginMs: origin)
+                                    router: router, bus: pub, speed: speed, journal: journalFile, wallOriginMs: origin, faults: faults)
         if let journal, let contents, !contents.entries.isEmpty {
             let began = ContinuousClock.now
             let recovery = try await server.restore(from: contents.entries)
@@ -93,6 +104,10 @@ struct DispatchCommand: AsyncParsableCommand {
         print("dispatch stopped: \(counts.malformed) malformed, \(counts.refused) refused, \(counts.undeliverable) undeliverable messages")
         let published = await server.published
         print("dispatch totals: \(published[.requestCreated] ?? 0) requests, \(published[.tripCompleted] ?? 0) completed, \(published[.requestCancelled] ?? 0) cancelled, \(published[.requestRejected] ?? 0) rejected, \(published[.offerAccepted] ?? 0) matched")
+        if !faults.isEmpty {
+            let injected = await server.faultCounts
+            print("dispatch message faults: \(injected.dropped) dropped, \(injected.duplicated) duplicated, \(injected.delayed) delayed")
+        }
         let violations = await server.violations
         print(violations.isEmpty ? "dispatch invariants: held" : "dispatch invariants: \(violations.count) broken, first: \(violations[0])")
         await transport.shutdown()

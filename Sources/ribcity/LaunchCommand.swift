@@ -2,6 +2,7 @@ import ArgumentParser
 import Coordinator
 import Foundation
 import SessionClient
+import Wire
 import Topology
 
 /// What `launch` and `stress` share: the topology, speed, run directory, monitor and limits.
@@ -29,7 +30,7 @@ struct LaunchOptions: ParsableArguments {
 
     /// Runs the city with `configure` applied to the coordinator's options; prints the summary.
     /// With `record`, the bus is recorded to `events.pb` (and into `run.sqlite`, when `ribcity-recorder` is built).
-    func run(record: Bool, hostArguments: [String] = [], riderArguments: [String] = [], configure: (inout Coordinator.Options) -> Void = { _ in }) async throws -> RunSummary {
+    func run(record: Bool, hostArguments: [String] = [], riderArguments: [String] = [], dispatchArguments: [String] = [], configure: (inout Coordinator.Options) -> Void = { _ in }) async throws -> RunSummary {
         let plan = try readTopology(topology)
         let directory = try RunDirectory(parent: runs, name: plan.name, topologyFile: topology, resolved: "\(plan)\n")
         let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
@@ -39,7 +40,7 @@ struct LaunchOptions: ParsableArguments {
             FileHandle.standardError.write(Data("launch: no run.sqlite: ribcity-recorder is not built beside ribcity (swift build --product ribcity-recorder)\n".utf8))
         }
         let launch = LaunchPlan(topology: plan, topologyPath: (topology as NSString).standardizingPath, speed: speed, monitor: !noMonitor,
-                                monitorJSON: json, hostArguments: hostArguments, riderArguments: riderArguments, journal: directory.file("dispatch.journal"),
+                                monitorJSON: json, hostArguments: hostArguments, riderArguments: riderArguments, dispatchArguments: dispatchArguments, journal: directory.file("dispatch.journal"),
                                 recorder: sqlite ? (recorder, directory.file("run.sqlite")) : nil)
         var options = Coordinator.Options()
         options.monitorToTerminal = true
@@ -111,6 +112,9 @@ struct StressCommand: AsyncParsableCommand {
     @Option(help: "Faults in what driver and rider processes send to dispatch: drop=P,duplicate=P,delay=P:200ms (any subset).")
     var messageFaults: String?
 
+    @Option(help: "Faults in what dispatch sends to sessions (replies, offers, legs, trip updates): drop=P,duplicate=P,delay=P:200ms.")
+    var dispatchFaults: String?
+
     @Option(help: "Seeds which processes are killed when, and the garbage sent.")
     var seed: UInt64 = 1
 
@@ -118,8 +122,12 @@ struct StressCommand: AsyncParsableCommand {
         if let messageFaults {
             do { _ = try MessageFaults(parsing: messageFaults, seed: seed) } catch { throw ValidationError(error.description) }
         }
+        if let dispatchFaults {
+            do { _ = try MessageFaults(parsing: dispatchFaults, seed: seed) } catch { throw ValidationError(error.description) }
+        }
         let hostArguments = messageFaults.map { ["--message-faults", $0, "--fault-seed", "\(seed)"] } ?? []
-        let summary = try await options.run(record: true, hostArguments: hostArguments) { options in
+        let dispatchArguments = dispatchFaults.map { ["--message-faults", $0, "--fault-seed", "\(seed)"] } ?? []
+        let summary = try await options.run(record: true, hostArguments: hostArguments, dispatchArguments: dispatchArguments) { options in
             for seconds in killDispatch { options.kills.append(("dispatch", .milliseconds(Int64(seconds * 1000)))) }
             options.chaos = ChaosPlan(killEvery: killEvery.map { .milliseconds(Int64($0 * 1000)) },
                                       malformedPerSecond: malformedRate,

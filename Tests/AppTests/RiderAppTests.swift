@@ -13,6 +13,7 @@ func quote(_ product: Wire.Product, cents: Int64) -> Envelope.OneOf_Body {
         $0.priceCents = cents
         $0.surgeMultiplier = 1
         $0.pickupEtaS = 120
+        $0.tripDurationS = 600
     })
 }
 
@@ -74,6 +75,26 @@ struct RiderAppTests {
         #expect(await app.tick(at: 410).messages.isEmpty, "asked once; dispatch's update ends the ride")
         let ended = await app.receive(update(.cancelled), at: 411)
         #expect(ended.finished)
+    }
+
+    @Test("A trip whose end never arrives (the update was lost) is asked for again, same request id, and the answer ends it")
+    func asksAgainWhenSilent() async {
+        let app = RiderApp(profile: profile, at: 100)
+        _ = await app.start(at: 100)
+        _ = await app.receive(quote(.uberX, cents: 1_500), at: 101)
+        _ = await app.receive(quote(.pool, cents: 1_100), at: 101)
+        _ = await app.receive(.requestReceived(RequestReceived.with { $0.requestID = "rider-1" }), at: 101)
+        _ = await app.receive(update(.driverAssigned), at: 150)
+        let riding = await app.receive(update(.onTrip), at: 300)
+        // The quote said 600 s of trip: asked again past 1.5 times that plus three minutes of silence.
+        let due: Double = 300 + 600 * 1.5 + 180
+        #expect(riding.wakeAt == due)
+        #expect(await app.tick(at: 1_000).messages.isEmpty)
+        let asked = await app.tick(at: 1_380).messages
+        #expect(asked.count == 1 && asked.allSatisfy { if case .request(.rideRequest(let ride)) = $0 { ride.requestID == "rider-1" } else { false } })
+        #expect(await app.tick(at: 1_390).messages.isEmpty, "asked once per silence")
+        let rated = await app.receive(update(.completed, fare: 1_100), at: 1_391)
+        #expect(rated.finished)
     }
 
     @Test("A refused request ends the ride as rejected, with dispatch's reason")

@@ -111,10 +111,11 @@ struct LaunchTests {
         #expect(run.log("dispatch").contains("dispatch invariants: held"), "\(run.log("dispatch"))")
     }
 
-    @Test("Stress: processes killed at random, garbage sent to dispatch, the monitor stalled, the bus flooded, messages dropped, duplicated and delayed; the recorded run's verdict passes, and report says it again")
+    @Test("Stress: processes killed at random, garbage sent to dispatch, the monitor stalled, the bus flooded, messages dropped, duplicated and delayed both ways; the recorded run's verdict passes, and report says it again")
     func stressVerdict() async throws {
         let run = try await LaunchedRun.launch("stress", extra: ["--kill-every", "3", "--malformed-rate", "20", "--stall-monitor-every", "3",
                                                                  "--flood-rate", "5000", "--message-faults", "drop=0.03,duplicate=0.05,delay=0.05:200ms",
+                                                                 "--dispatch-faults", "drop=0.03,duplicate=0.05,delay=0.05:200ms",
                                                                  "--seed", "5"])
         defer { try? FileManager.default.removeItem(at: run.directory) }
         #expect(run.status == 0, "\(run.output)")
@@ -151,6 +152,7 @@ struct LaunchTests {
         let twice = tables.components(separatedBy: "Requests that ended more than once").last ?? ""
         #expect(twice.contains("(none)"), "\(tables)")
         #expect(run.log("recorder").contains("envelopes recorded"), "\(run.log("recorder"))")
+        #expect(run.log("dispatch").contains("dispatch message faults:"), "\(run.log("dispatch"))")
     }
 
     @Test("Dispatch killed mid-run restores the run from its journal: sessions re-sync, nothing lost, nothing done twice, the verdict passes")

@@ -157,6 +157,37 @@ struct DeskTests {
         #expect(leg.driverID == "d-1" && leg.leg == 1 && leg.stop == .pickup)
     }
 
+    @Test("A leg not reported done well past its arrival is sent again (the DriveTo may have been lost); a rider asking again is told where the ride stands")
+    func lostPushesHeal() {
+        var settings = DispatchDesk.Settings()
+        settings.sessionTimeoutMs = 600_000
+        var fixture = DeskFixture(settings: settings)
+        fixture.openSessions()
+        _ = fixture.driver(.driverOnline(DriverOnline.with { $0.driverID = "d-1"; $0.location = fixture.at(0, 0) }), at: 1)
+        let ride = Wire.RideRequest.with {
+            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(2, 0); $0.dropoff = fixture.at(6, 0); $0.product = .uberX
+        }
+        let requested = fixture.rider(.rideRequest(ride), at: 2)
+        guard case .offer(let offer)? = bodies(requested, to: DeskFixture.driversPeer).first else { Issue.record("no offer"); return }
+        let accepted = fixture.driver(.acceptOffer(AcceptOffer.with { $0.offerID = offer.offerID; $0.driverID = "d-1" }), at: 3)
+        guard case .driveTo(let leg)? = bodies(accepted, to: DeskFixture.driversPeer).first else { Issue.record("no leg"); return }
+        let arrival = Double(leg.arriveAtMs) / 1000
+        #expect(bodies(fixture.desk.tick(at: arrival + 30), to: DeskFixture.driversPeer).isEmpty, "within the grace")
+        let resent = bodies(fixture.desk.tick(at: arrival + 61), to: DeskFixture.driversPeer)
+        #expect(resent == [.driveTo(leg)])
+        #expect(bodies(fixture.desk.tick(at: arrival + 80), to: DeskFixture.driversPeer).isEmpty, "once per grace period")
+
+        // The rider heard nothing since, and asks again: received, and the last trip update.
+        let again = bodies(fixture.rider(.rideRequest(ride), at: arrival + 90), to: DeskFixture.ridersPeer)
+        #expect(again.count == 2)
+        guard case .tripUpdate(let update)? = again.last else { Issue.record("no trip update: \(again)"); return }
+        #expect(update.state == .driverAssigned && update.requestID == "req-1")
+
+        _ = fixture.driver(.legDone(LegDone.with { $0.driverID = "d-1"; $0.leg = leg.leg }), at: arrival + 100)
+        let later = bodies(fixture.desk.tick(at: arrival + 400), to: DeskFixture.driversPeer)
+        #expect(!later.contains(.driveTo(leg)), "a leg reported done is not sent again")
+    }
+
     @Test("A retried request is answered again, never done twice")
     func idempotent() {
         var fixture = DeskFixture()

@@ -1,4 +1,5 @@
-/// Faults a session injects into what it sends (stress mode; off unless asked for): each message
+/// Faults a sender injects into what it sends (stress mode; off unless asked for: the sessions of
+/// driver and rider processes, and dispatch for its replies and pushes): each message
 /// is dropped, duplicated (the same bytes, so the same message id) or held back for a while
 /// (so that later ones overtake it), each with its probability, from a seeded generator.
 public struct MessageFaults: Sendable, Equatable {
@@ -48,12 +49,12 @@ public struct MessageFaults: Sendable, Equatable {
     }
 
     /// What happens to one message.
-    enum Fate: Equatable {
+    public enum Fate: Equatable, Sendable {
         case send, drop, duplicate
         case delay(Duration)
     }
 
-    func fate(using random: inout some RandomNumberGenerator) -> Fate {
+    public func fate(using random: inout some RandomNumberGenerator) -> Fate {
         let roll = Double.random(in: 0..<1, using: &random)
         if roll < drop { return .drop }
         if roll < drop + duplicate { return .duplicate }

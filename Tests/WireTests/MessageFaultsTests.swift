@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-@testable import SessionClient
+import Wire
 
 @Suite("Message faults: the stress layer's specification and draws")
 struct MessageFaultsTests {
