@@ -17,13 +17,49 @@ public final class DispatchJournal {
     /// Bytes written so far, the magic included.
     public private(set) var size: Int
 
-    /// What a journal file held.
+    /// What a journal file held: its bytes, checked whole when read, decoded entry by entry as a
+    /// replay goes (a big city's journal holds hundreds of thousands of entries; decoded all at
+    /// once, they would double the restarted dispatch's memory).
     public struct Contents: Sendable {
-        public var entries: [JournalEntry]
+        let bytes: [UInt8]
+        /// How many whole entries there are.
+        public let count: Int
         /// The length of the whole records (where appending resumes).
-        public var validBytes: Int
+        public let validBytes: Int
         /// Whether a torn last record was left out.
-        public var truncated: Bool
+        public let truncated: Bool
+
+        static let empty = Contents(bytes: [], count: 0, validBytes: 0, truncated: false)
+
+        /// Calls `body` with each entry in order.
+        public func forEachEntry(_ body: (JournalEntry) throws -> Void) rethrows {
+            var offset = DispatchJournal.magic.count
+            while offset < validBytes {
+                let length = DispatchJournal.length(at: offset, in: bytes)
+                // Every record was decoded once already, when the journal was read.
+                guard let entry = try? JournalEntry(decoding: bytes[(offset + 4)..<(offset + 4 + length)]) else { return }
+                try body(entry)
+                offset += 4 + length
+            }
+        }
+
+        /// Every entry (for tests and tools; a replay goes entry by entry).
+        public var entries: [JournalEntry] {
+            var all: [JournalEntry] = []
+            forEachEntry { all.append($0) }
+            return all
+        }
+
+        /// The first entry: the run's clock.
+        public var first: JournalEntry? {
+            guard count > 0 else { return nil }
+            let length = DispatchJournal.length(at: DispatchJournal.magic.count, in: bytes)
+            return try? JournalEntry(decoding: bytes[(DispatchJournal.magic.count + 4)..<(DispatchJournal.magic.count + 4 + length)])
+        }
+    }
+
+    static func length(at offset: Int, in bytes: [UInt8]) -> Int {
+        Int(UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24)
     }
 
     /// Opens the journal at `path` for appending, creating it if it does not exist and cutting a
@@ -73,7 +109,7 @@ public final class DispatchJournal {
     public static func read(path: String) throws(JournalError) -> Contents {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
-            if errno == ENOENT { return Contents(entries: [], validBytes: 0, truncated: false) }
+            if errno == ENOENT { return .empty }
             throw JournalError(file: path, offset: 0, reason: .system("open", errno))
         }
         defer { close(descriptor) }
@@ -93,26 +129,35 @@ public final class DispatchJournal {
 
     /// The entries in a journal's bytes (`file` names it in errors).
     static func parse(_ bytes: [UInt8], file: String) throws(JournalError) -> Contents {
-        if bytes.isEmpty { return Contents(entries: [], validBytes: 0, truncated: false) }
-        guard bytes.count >= magic.count else { return Contents(entries: [], validBytes: 0, truncated: true) }
+        if bytes.isEmpty { return .empty }
+        guard bytes.count >= magic.count else { return Contents(bytes: [], count: 0, validBytes: 0, truncated: true) }
         guard Array(bytes[0..<magic.count]) == magic else { throw JournalError(file: file, offset: 0, reason: .notAJournal) }
-        var entries: [JournalEntry] = []
+        var count = 0
         var offset = magic.count
+        var truncated = false
         while offset < bytes.count {
-            guard offset + 4 <= bytes.count else { return Contents(entries: entries, validBytes: offset, truncated: true) }
-            let length = Int(UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24)
-            guard offset + 4 + length <= bytes.count else { return Contents(entries: entries, validBytes: offset, truncated: true) }
+            guard offset + 4 <= bytes.count else {
+                truncated = true
+                break
+            }
+            let length = length(at: offset, in: bytes)
+            guard offset + 4 + length <= bytes.count else {
+                truncated = true
+                break
+            }
+            let entry: JournalEntry
             do {
-                entries.append(try JournalEntry(decoding: bytes[(offset + 4)..<(offset + 4 + length)]))
+                entry = try JournalEntry(decoding: bytes[(offset + 4)..<(offset + 4 + length)])
             } catch {
                 throw JournalError(file: file, offset: offset, reason: error)
             }
+            if count == 0, case .started = entry {} else if count == 0 {
+                throw JournalError(file: file, offset: magic.count, reason: .noClock)
+            }
+            count += 1
             offset += 4 + length
         }
-        if let first = entries.first, case .started = first {} else if !entries.isEmpty {
-            throw JournalError(file: file, offset: magic.count, reason: .noClock)
-        }
-        return Contents(entries: entries, validBytes: offset, truncated: false)
+        return Contents(bytes: bytes, count: count, validBytes: offset, truncated: truncated)
     }
 }
 

@@ -80,9 +80,9 @@ public actor DispatchServer {
     /// updates and its drivers' last legs). What the replay sent is not sent again, except the
     /// last bus events: those the dead process may have stamped and not yet published are
     /// published again once running (subscribers drop the ones they already saw by sequence).
-    public func restore(from entries: [JournalEntry]) throws -> Recovery {
+    public func restore(from journal: DispatchJournal.Contents) throws -> Recovery {
         var tail: [(topic: String, envelope: Envelope)] = []
-        for entry in entries {
+        journal.forEachEntry { entry in
             var out = Outbox()
             out.replaying = true
             core.apply(entry, into: &out)
@@ -105,7 +105,7 @@ public actor DispatchServer {
         var out = Outbox()
         core.apply(.recovered(time: now), into: &out)
         core.lateness = 0
-        return Recovery(entries: entries.count, replayedTo: replayedTo, resumedAt: now,
+        return Recovery(entries: journal.count, replayedTo: replayedTo, resumedAt: now,
                         requests: desk.requestCount, sessions: desk.sessionCount)
     }
 

@@ -76,7 +76,7 @@ struct DispatchCommand: AsyncParsableCommand {
         }
         var origin: Int64?
         var speed = speed ?? plan.speed
-        if case .started(let wallOriginMs, let journalSpeed)? = contents?.entries.first {
+        if case .started(let wallOriginMs, let journalSpeed)? = contents?.first {
             // The run's clock is the journal's: the sessions still keep it.
             origin = wallOriginMs
             speed = journalSpeed
@@ -87,9 +87,9 @@ struct DispatchCommand: AsyncParsableCommand {
         }
         let server = DispatchServer(hierarchy: ContractionHierarchy(graph: graph), configuration: plan.dispatch,
                                     router: router, bus: pub, speed: speed, journal: journalFile, wallOriginMs: origin, faults: faults)
-        if let journal, let contents, !contents.entries.isEmpty {
+        if let journal, let contents, contents.count > 0 {
             let began = ContinuousClock.now
-            let recovery = try await server.restore(from: contents.entries)
+            let recovery = try await server.restore(from: contents)
             print(String(format: "dispatch restored from %@: %d entries (%d bytes%@) replayed to %.1f s simulated in %.2f s wall; %d requests, %d sessions; resumed at %.1f s",
                          journal, recovery.entries, contents.validBytes, contents.truncated ? ", a torn last record cut" : "",
                          recovery.replayedTo, (ContinuousClock.now - began) / .seconds(1), recovery.requests, recovery.sessions, recovery.resumedAt))

@@ -149,9 +149,9 @@ struct SessionClientTests {
             _ = try? await firstRun.value
             await firstRouter.close()
             let contents = try DispatchJournal.read(path: path)
-            guard case .started(let origin, _)? = contents.entries.first else { Issue.record("no clock in the journal"); return }
+            guard case .started(let origin, _)? = contents.first else { Issue.record("no clock in the journal"); return }
             let (second, _) = try await dispatch(validBytes: contents.validBytes, origin: origin)
-            let recovery = try await second.restore(from: contents.entries)
+            let recovery = try await second.restore(from: contents)
             #expect(recovery.requests == 1 && recovery.sessions == 2)
             let secondRun = Task { try await second.run() }
 
