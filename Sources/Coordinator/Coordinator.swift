@@ -39,8 +39,8 @@ public actor Coordinator {
     private var chaosCounts = ChaosCounts()
     /// When each process was last restarted, for the restart budget.
     private var restartTimes: [String: [ContinuousClock.Instant]] = [:]
-    /// When a process was killed on purpose and has not been restarted yet.
-    private var killedAt: [String: ContinuousClock.Instant] = [:]
+    /// When dispatch was killed on purpose, until it serves again (its recovery time).
+    private var dispatchKilledAt: ContinuousClock.Instant?
     private var log: (String) -> Void
 
     public init(plan: LaunchPlan, directory: RunDirectory, executable: URL, options: Options,
@@ -198,7 +198,8 @@ public actor Coordinator {
                                                toTerminal: toTerminal(spec))
                     try await supervisor.waitUntilReady(spec.name, timeout: options.readyTimeout)
                     log("\(spec.name) restarted (pid \(await supervisor.pid(of: spec.name) ?? 0))")
-                    if let killed = killedAt.removeValue(forKey: spec.name), spec.name == "dispatch" {
+                    if spec.name == "dispatch", let killed = dispatchKilledAt {
+                        dispatchKilledAt = nil
                         chaosCounts.dispatchRecoverySeconds.append((ContinuousClock.now - killed) / .seconds(1))
                     }
                 }
@@ -223,8 +224,10 @@ extension Coordinator {
         log("chaos: killing \(name)")
         await supervisor.signal(name, SIGKILL)
         chaosCounts.kills.append(name)
-        killedAt[name] = .now
-        if name == "dispatch" { chaosCounts.malformedMayBeLost += Int(options.chaos.malformedPerSecond.rounded(.up)) }
+        if name == "dispatch" {
+            dispatchKilledAt = .now
+            chaosCounts.malformedMayBeLost += Int(options.chaos.malformedPerSecond.rounded(.up))
+        }
     }
 
     /// A wait drawn from the exponential distribution with mean `mean` (faults at random times).

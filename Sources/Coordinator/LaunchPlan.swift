@@ -42,29 +42,29 @@ public struct LaunchPlan: Sendable {
             processes.append(ProcessSpec(name: "recorder", executable: recorder.program,
                                          arguments: ["record", "--bus", bus.subscribe, "--database", recorder.database,
                                                      "--fact", "topology=\(topology.name)", "--fact", "speed=\(speed)"],
-                                         restart: .withBackoff(limit: 5, window: .seconds(60))))
+                                         restart: .supervised))
         }
         processes += [ProcessSpec(name: "dispatch",
                                      arguments: ["dispatch"] + common + ["--sessions", dispatch.sessions, "--publish-to", bus.publish]
                                         + (journal.map { ["--journal", $0] } ?? []) + dispatchArguments,
-                                     restart: journal == nil ? .never : .withBackoff(limit: 5, window: .seconds(60)))]
+                                     restart: journal == nil ? .never : .supervised)]
         for index in 0..<topology.drivers.processes {
             processes.append(ProcessSpec(name: "drivers-\(index)",
                                          arguments: ["drivers"] + common + ["--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish] + hostArguments,
-                                         restart: .withBackoff(limit: 5, window: .seconds(60))))
+                                         restart: .supervised))
         }
         for index in 0..<topology.riders.processes {
             processes.append(ProcessSpec(name: "riders-\(index)",
                                          arguments: ["riders"] + common + ["--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish]
                                             + hostArguments + riderArguments,
-                                         restart: .withBackoff(limit: 5, window: .seconds(60)), finishesRun: true,
+                                         restart: .supervised, finishesRun: true,
                                          restartArguments: { time in ["--after", "\(time)"] }))
         }
         if monitor {
             processes.append(ProcessSpec(name: "monitor",
                                          arguments: ["monitor", "--topology", topologyPath, "--bus", bus.subscribe, "--sessions", dispatch.sessions]
                                             + (monitorJSON ? ["--json"] : []),
-                                         restart: .withBackoff(limit: 5, window: .seconds(60))))
+                                         restart: .supervised))
         }
         self.processes = processes
     }

@@ -8,6 +8,9 @@ public struct ProcessSpec: Sendable, Equatable {
         /// Restarted with exponential backoff (250 ms doubling with each recent restart), at most
         /// `limit` times within any `window` of wall time.
         case withBackoff(limit: Int, window: Duration)
+
+        /// Every restartable process of a run: at most five restarts within any minute.
+        public static let supervised = Restart.withBackoff(limit: 5, window: .seconds(60))
     }
 
     /// `dispatch`, `drivers-0`, `riders-1`, `monitor`, `recorder`: also the name of its log.

@@ -39,8 +39,7 @@ public struct RunDirectory: Sendable {
         return handle
     }
 
-    /// What process `name` has logged so far.
-    /// The log of process `name`; with `latestStartOnly`, only what its latest start wrote (after
+    /// What process `name` has logged so far; with `latestStartOnly`, only what its latest start wrote (after
     /// the supervisor's last `--- restart` line).
     public func logText(of name: String, latestStartOnly: Bool = false) -> String {
         let text = (try? String(contentsOfFile: file("\(name).log"), encoding: .utf8)) ?? ""

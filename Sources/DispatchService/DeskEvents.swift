@@ -128,16 +128,14 @@ extension DispatchDesk {
         }
         fill(&update)
         lastToRider[rider] = update
-        // A session without a line (dispatch recovered, no Hello yet) is sent this after its Welcome.
-        guard let session = sessionOfRider[rider], let peer = sessions[session]?.peer, !peer.isEmpty else { return [] }
+        guard let peer = line(of: sessionOfRider[rider]) else { return [] }
         return [.toPeer(peer: peer, body: .tripUpdate(update), inReplyTo: "")]
     }
 
     private func toDriver(_ driver: DriverID, _ body: Envelope.OneOf_Body) -> [Outgoing] {
         guard let name = driverNames[driver] else { return [] }
         if case .driveTo = body { lastLegTo[name] = body }
-        // A session without a line (dispatch recovered, no Hello yet) is sent this after its Welcome.
-        guard let session = sessionOfDriver[name], let peer = sessions[session]?.peer, !peer.isEmpty else { return [] }
+        guard let peer = line(of: sessionOfDriver[name]) else { return [] }
         return [.toPeer(peer: peer, body: body, inReplyTo: "")]
     }
 }

@@ -128,6 +128,13 @@ public final class DispatchDesk {
         return out
     }
 
+    /// Where session `id` can be reached now: nil for no such session, or one without a line
+    /// (dispatch recovered and it has not said Hello again: it is sent what it missed after the Welcome).
+    func line(of id: String?) -> [UInt8]? {
+        guard let id, let peer = sessions[id]?.peer, !peer.isEmpty else { return nil }
+        return peer
+    }
+
     /// Legs still open well past their arrival time, sent to their drivers again (at most once per
     /// grace period each): a lost DriveTo would otherwise leave its trip open for good. A driver
     /// who did finish the leg reports it done again.
@@ -138,7 +145,7 @@ public final class DispatchDesk {
                   engine.currentLeg(of: driver) == Int(drive.leg),
                   time > Double(drive.arriveAtMs) / 1000 + settings.legGrace,
                   time - (legResent[name] ?? -.infinity) >= settings.legGrace,
-                  let session = sessionOfDriver[name], let peer = sessions[session]?.peer, !peer.isEmpty else { continue }
+                  let peer = line(of: sessionOfDriver[name]) else { continue }
             legResent[name] = time
             out.append(.toPeer(peer: peer, body: body, inReplyTo: ""))
         }

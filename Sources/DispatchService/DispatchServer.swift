@@ -31,10 +31,8 @@ public actor DispatchServer {
     private var republish: [Message] = []
     /// Events published on the bus, by kind.
     public private(set) var published: [DispatchEventKind: Int] = [:]
-    /// Faults injected into what dispatch sends to sessions (stress mode), and how many of each.
-    private let faults: MessageFaults
-    private var faultRandom: SeededGenerator
-    public private(set) var faultCounts = (dropped: 0, duplicated: 0, delayed: 0)
+    /// The fault layer on what dispatch sends to sessions (stress mode), with what it did so far.
+    public private(set) var faults: FaultInjector
     private var stopped = false
 
     /// - Parameters:
@@ -46,8 +44,7 @@ public actor DispatchServer {
     public init(hierarchy: ContractionHierarchy, configuration: DispatchConfiguration, settings: DispatchDesk.Settings = DispatchDesk.Settings(),
                 router: Socket, bus: Socket, speed: Double, journal: DispatchJournal? = nil, wallOriginMs: Int64? = nil,
                 faults: MessageFaults = MessageFaults()) {
-        self.faults = faults
-        faultRandom = SeededGenerator(seed: faults.seed)
+        self.faults = FaultInjector(faults)
         var settings = settings
         settings.speed = speed
         core = DispatchCore(desk: DispatchDesk(engine: DispatchEngine(planner: HierarchyQuery(hierarchy: hierarchy), configuration: configuration),
@@ -86,10 +83,7 @@ public actor DispatchServer {
             var out = Outbox()
             out.replaying = true
             core.apply(entry, into: &out)
-            switch entry {
-            case .received(let time, _), .tick(let time), .recovered(let time): timeFloor = max(timeFloor, time)
-            case .started: break
-            }
+            if let time = entry.time { timeFloor = max(timeFloor, time) }
             for (kind, count) in out.kinds { published[kind, default: 0] += count }
             tail += out.replayedEvents
             if tail.count > 2 * Self.republishLimit { tail.removeFirst(tail.count - Self.republishLimit) }
@@ -162,20 +156,20 @@ public actor DispatchServer {
     }
 
     private func handle(_ batch: [Message]) async throws {
-        let entries = batch.map { JournalEntry.received(time: simulatedTime, frames: $0.frames) }
-        try record(entries)
-        var out = Outbox()
-        for entry in entries { core.apply(entry, into: &out) }
+        try await act(on: batch.map { JournalEntry.received(time: simulatedTime, frames: $0.frames) })
         if core.stopRequested { stopped = true }
-        try await send(out)
     }
 
     private func advance(late: Duration) async throws {
         lateness = max(lateness, late / .seconds(1) * speed)
-        let entry = JournalEntry.tick(time: simulatedTime)
-        try record([entry])
+        try await act(on: [.tick(time: simulatedTime)])
+    }
+
+    /// The live path: entries written down, acted on, and what they produce sent.
+    private func act(on entries: [JournalEntry]) async throws {
+        try record(entries)
         var out = Outbox()
-        core.apply(entry, into: &out)
+        for entry in entries { core.apply(entry, into: &out) }
         try await send(out)
     }
 
@@ -226,24 +220,17 @@ extension DispatchServer {
     /// What reaches the ROUTER of `routed`, the fault layer having had its way: dropped ones
     /// counted, duplicates twice, delayed ones sent later on their own (so later ones overtake them).
     private func withFaults(_ routed: [Message]) -> [Message] {
-        guard !faults.isEmpty else { return routed }
+        guard !faults.faults.isEmpty else { return routed }
         var sent: [Message] = []
         for message in routed {
-            switch faults.fate(using: &faultRandom) {
-            case .send:
-                sent.append(message)
-            case .drop:
-                faultCounts.dropped += 1
-            case .duplicate:
-                faultCounts.duplicated += 1
-                sent += [message, message]
-            case .delay(let wait):
-                faultCounts.delayed += 1
+            let fate = faults.next()
+            if let wait = fate.delay {
                 Task { [router] in
                     try? await Task.sleep(for: wait)
                     try? await router.send(message)
                 }
             }
+            sent += repeatElement(message, count: fate.copies)
         }
         return sent
     }

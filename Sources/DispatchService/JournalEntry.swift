@@ -13,6 +13,14 @@ public enum JournalEntry: Sendable, Equatable {
     /// Dispatch came back from its journal at `time`: every session gets a fresh timeout.
     case recovered(time: Double)
 
+    /// The simulated time dispatch acted at (none for the clock's start).
+    var time: Double? {
+        switch self {
+        case .started: nil
+        case .received(let time, _), .tick(let time), .recovered(let time): time
+        }
+    }
+
     enum Kind: UInt8 {
         case started = 0, received = 1, tick = 2, recovered = 3
     }

@@ -57,7 +57,8 @@ public actor SessionClient {
     private var replies: [String: ReplySlot] = [:]
     private let inbox: AsyncStream<Envelope>.Continuation
     private var closed = false
-    private var faultRandom: SeededGenerator
+    /// The fault layer (stress mode), with what it did so far.
+    public private(set) var faults: FaultInjector
     private var opening: Task<Socket, any Error>?
     private var reopening: Task<Void, any Error>?
     /// A Hello on the current line is on its way (after dispatch said it did not know us).
@@ -79,7 +80,7 @@ public actor SessionClient {
         self.hello = hello
         self.settings = settings
         stamper = SequenceStamper(sender: hello.sessionID)
-        faultRandom = SeededGenerator(seed: settings.faults.seed)
+        faults = FaultInjector(settings.faults)
         (incoming, inbox) = AsyncStream.makeStream(of: Envelope.self)
     }
 
@@ -126,30 +127,18 @@ public actor SessionClient {
         try await transmit(Message([WireCodec.encode(Envelope(body, from: stamper.next(), simTimeMs: simTimeMs))]))
     }
 
-    /// Messages dropped, duplicated and delayed by the fault layer so far.
-    public private(set) var faultCounts = (dropped: 0, duplicated: 0, delayed: 0)
-
-    /// Sends on the current socket, through the fault layer when one is configured.
+    /// Sends on the current socket, through the fault layer.
     private func transmit(_ message: Message) async throws {
-        guard !settings.faults.isEmpty else { return try await currentSocket().send(message) }
-        switch settings.faults.fate(using: &faultRandom) {
-        case .send:
-            try await currentSocket().send(message)
-        case .drop:
-            faultCounts.dropped += 1
-        case .duplicate:
-            faultCounts.duplicated += 1
-            let socket = try await currentSocket()
-            try await socket.send(message)
-            try await socket.send(message)
-        case .delay(let wait):
-            faultCounts.delayed += 1
-            let socket = try await currentSocket()
+        let fate = faults.next()
+        guard fate.copies > 0 || fate.delay != nil else { return }
+        let socket = try await currentSocket()
+        if let wait = fate.delay {
             Task {
                 try? await Task.sleep(for: wait)
                 try? await socket.send(message)
             }
         }
+        for _ in 0..<fate.copies { try await socket.send(message) }
     }
 
     /// Says goodbye and closes the socket.

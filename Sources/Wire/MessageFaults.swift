@@ -1,3 +1,5 @@
+import City
+
 /// Faults a sender injects into what it sends (stress mode; off unless asked for: the sessions of
 /// driver and rider processes, and dispatch for its replies and pushes): each message
 /// is dropped, duplicated (the same bytes, so the same message id) or held back for a while
@@ -70,4 +72,40 @@ public struct FaultSpecError: Error, CustomStringConvertible {
     public let text: String
     public let reason: String
     public var description: String { "message faults '\(text)': \(reason)" }
+}
+
+/// Applies ``MessageFaults`` to a sender's messages one by one, from its seeded generator, and
+/// counts what it did: the one fault layer for sessions and dispatch alike.
+public struct FaultInjector: Sendable {
+    public let faults: MessageFaults
+    private var random: SeededGenerator
+    public private(set) var dropped = 0
+    public private(set) var duplicated = 0
+    public private(set) var delayed = 0
+
+    public init(_ faults: MessageFaults) {
+        self.faults = faults
+        random = SeededGenerator(seed: faults.seed)
+    }
+
+    /// What to do with the next message: send it this many times now (0, 1 or 2), or once after
+    /// `delay`.
+    public mutating func next() -> (copies: Int, delay: Duration?) {
+        guard !faults.isEmpty else { return (1, nil) }
+        switch faults.fate(using: &random) {
+        case .send: return (1, nil)
+        case .drop:
+            dropped += 1
+            return (0, nil)
+        case .duplicate:
+            duplicated += 1
+            return (2, nil)
+        case .delay(let wait):
+            delayed += 1
+            return (0, wait)
+        }
+    }
+
+    /// "N dropped, N duplicated, N delayed", for a process's last lines.
+    public var summary: String { "\(dropped) dropped, \(duplicated) duplicated, \(delayed) delayed" }
 }

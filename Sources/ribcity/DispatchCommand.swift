@@ -29,11 +29,7 @@ struct DispatchCommand: AsyncParsableCommand {
     @Option(help: "Simulated seconds per wall second (default: the topology's).")
     var speed: Double?
 
-    @Option(help: "Stress: faults in what dispatch sends to sessions, as drop=P,duplicate=P,delay=P:200ms (any subset).")
-    var messageFaults: String?
-
-    @Option(help: "Seeds the message faults.")
-    var faultSeed: UInt64 = 1
+    @OptionGroup var messageFaults: FaultOptions
 
     @Option(help: "Write every input to this journal; if it already holds a run, restore that run from it first (docs/ARCHITECTURE.md).")
     var journal: String?
@@ -81,10 +77,7 @@ struct DispatchCommand: AsyncParsableCommand {
             origin = wallOriginMs
             speed = journalSpeed
         }
-        var faults = MessageFaults()
-        if let messageFaults {
-            do throws(FaultSpecError) { faults = try MessageFaults(parsing: messageFaults, seed: faultSeed &+ 31) } catch { throw ValidationError(error.description) }
-        }
+        let faults = try messageFaults.faults(stream: 31)
         let server = DispatchServer(hierarchy: ContractionHierarchy(graph: graph), configuration: plan.dispatch,
                                     router: router, bus: pub, speed: speed, journal: journalFile, wallOriginMs: origin, faults: faults)
         if let journal, let contents, contents.count > 0 {
@@ -105,8 +98,7 @@ struct DispatchCommand: AsyncParsableCommand {
         let published = await server.published
         print("dispatch totals: \(published[.requestCreated] ?? 0) requests, \(published[.tripCompleted] ?? 0) completed, \(published[.requestCancelled] ?? 0) cancelled, \(published[.requestRejected] ?? 0) rejected, \(published[.offerAccepted] ?? 0) matched")
         if !faults.isEmpty {
-            let injected = await server.faultCounts
-            print("dispatch message faults: \(injected.dropped) dropped, \(injected.duplicated) duplicated, \(injected.delayed) delayed")
+            print("dispatch message faults: \(await server.faults.summary)")
         }
         let violations = await server.violations
         print(violations.isEmpty ? "dispatch invariants: held" : "dispatch invariants: \(violations.count) broken, first: \(violations[0])")

@@ -27,11 +27,7 @@ struct HostOptions: ParsableArguments {
     @Flag(help: "Print every message in and out, with the simulated time.")
     var trace = false
 
-    @Option(help: "Stress: faults in what this process sends to dispatch, as drop=P,duplicate=P,delay=P:200ms (any subset).")
-    var messageFaults: String?
-
-    @Option(help: "Seeds the message faults.")
-    var faultSeed: UInt64 = 1
+    @OptionGroup var faults: FaultOptions
 }
 
 /// Runs a host of apps until it ends or is interrupted, and prints what it did.
@@ -56,14 +52,8 @@ func runHost(role: Role, options: HostOptions, plan: Topology, settings: AppHost
     sessionSettings.timeout = .seconds(3)
     sessionSettings.attempts = 10
     sessionSettings.speed = options.speed ?? plan.speed
-    if let spec = options.messageFaults {
-        do {
-            // Each process draws its own faults: the seed is mixed with the process number.
-            sessionSettings.faults = try MessageFaults(parsing: spec, seed: options.faultSeed &+ UInt64(options.process) &* 7_919 &+ (role == .drivers ? 0 : 104_729))
-        } catch {
-            throw ValidationError(error.description)
-        }
-    }
+    // Each process draws its own faults: the seed is mixed with the process number.
+    sessionSettings.faults = try options.faults.faults(stream: UInt64(options.process) &* 7_919 &+ (role == .drivers ? 0 : 104_729))
     let session = SessionClient(transport: transport, endpoint: options.sessions ?? dispatchAt.sessions,
                                 hello: Hello.with {
                                     $0.role = role
@@ -80,8 +70,7 @@ func runHost(role: Role, options: HostOptions, plan: Topology, settings: AppHost
     let totals = await host.totals
     print("\(name) done: \(totals.started) apps started, \(totals.finished) finished, \(totals.messagesOut) messages sent, \(totals.messagesIn) received, \(totals.failedRequests) failed requests, \(totals.unrouted) unrouted, \(totals.leaks) leaks")
     if !sessionSettings.faults.isEmpty {
-        let faults = await session.faultCounts
-        print("\(name) message faults: \(faults.dropped) dropped, \(faults.duplicated) duplicated, \(faults.delayed) delayed; \(await session.reconnects) reconnects")
+        print("\(name) message faults: \(await session.faults.summary); \(await session.reconnects) reconnects")
     }
     await transport.shutdown()
 }

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Coordinator
 import Foundation
-import SessionClient
-import Wire
 import Topology
 
 /// What `launch` and `stress` share: the topology, speed, run directory, monitor and limits.
@@ -119,14 +117,8 @@ struct StressCommand: AsyncParsableCommand {
     var seed: UInt64 = 1
 
     func run() async throws {
-        if let messageFaults {
-            do { _ = try MessageFaults(parsing: messageFaults, seed: seed) } catch { throw ValidationError(error.description) }
-        }
-        if let dispatchFaults {
-            do { _ = try MessageFaults(parsing: dispatchFaults, seed: seed) } catch { throw ValidationError(error.description) }
-        }
-        let hostArguments = messageFaults.map { ["--message-faults", $0, "--fault-seed", "\(seed)"] } ?? []
-        let dispatchArguments = dispatchFaults.map { ["--message-faults", $0, "--fault-seed", "\(seed)"] } ?? []
+        let hostArguments = try FaultOptions.arguments(messageFaults, seed: seed)
+        let dispatchArguments = try FaultOptions.arguments(dispatchFaults, seed: seed)
         let summary = try await options.run(record: true, hostArguments: hostArguments, dispatchArguments: dispatchArguments) { options in
             for seconds in killDispatch { options.kills.append(("dispatch", .milliseconds(Int64(seconds * 1000)))) }
             options.chaos = ChaosPlan(killEvery: killEvery.map { .milliseconds(Int64($0 * 1000)) },

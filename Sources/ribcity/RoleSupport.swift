@@ -5,6 +5,7 @@ import Demand
 import Foundation
 import Simulation
 import Topology
+import Wire
 
 /// Reads a topology for a role's command; a bad file is a usage error naming file, key and line.
 func readTopology(_ path: String) throws -> Topology {
@@ -36,5 +37,31 @@ func prepareTopology(_ plan: Topology) throws -> PreparedTopology {
         throw ValidationError(error.description)
     } catch let error as DemandError {
         throw ValidationError(error.description)
+    }
+}
+
+/// `--message-faults SPEC --fault-seed N`: faults in what a role sends (stress mode; none unless asked).
+struct FaultOptions: ParsableArguments {
+    @Option(help: "Stress: faults in what this process sends, as drop=P,duplicate=P,delay=P:200ms (any subset).")
+    var messageFaults: String?
+
+    @Option(help: "Seeds the message faults.")
+    var faultSeed: UInt64 = 1
+
+    /// The faults asked for, drawn from the seed mixed with `stream` (each process its own draws).
+    func faults(stream: UInt64 = 0) throws -> MessageFaults {
+        guard let messageFaults else { return MessageFaults() }
+        return try Self.parse(messageFaults, seed: faultSeed &+ stream)
+    }
+
+    /// The arguments that pass `spec` on to a role, checked first (stress mode passes its options on).
+    static func arguments(_ spec: String?, seed: UInt64) throws -> [String] {
+        guard let spec else { return [] }
+        _ = try parse(spec, seed: seed)
+        return ["--message-faults", spec, "--fault-seed", "\(seed)"]
+    }
+
+    private static func parse(_ spec: String, seed: UInt64) throws -> MessageFaults {
+        do { return try MessageFaults(parsing: spec, seed: seed) } catch { throw ValidationError(error.description) }
     }
 }
