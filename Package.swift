@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "ribcity-recorder", targets: ["ribcity-recorder"]),
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "Wire", targets: ["Wire"]),
+        .library(name: "SimulatedTime", targets: ["SimulatedTime"]),
         .library(name: "RIBs", targets: ["RIBs"]),
         .library(name: "City", targets: ["City"]),
         .library(name: "RideDispatch", targets: ["RideDispatch"]),
@@ -23,7 +24,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
@@ -42,18 +42,44 @@ let package = Package(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // Small C helpers for processes: line-buffered stdout, thread names.
+        .target(name: "CSystem"),
+        // A seeded random number generator: reproducible simulations, tests and faults.
+        .target(
+            name: "Randomness",
+            swiftSettings: strict
+        ),
+        // Faults a sender injects into what it sends (stress mode): drops, duplicates, delays.
+        .target(
+            name: "Faults",
+            dependencies: ["Randomness"],
+            swiftSettings: strict
+        ),
+        // What every role's process shares: readiness on the bus, interrupts, its standard output.
+        .target(
+            name: "ProcessSupport",
+            dependencies: ["CSystem", "Wire", "ZeroMQ"],
+            swiftSettings: strict
+        ),
         .target(
             name: "ZeroMQ",
             dependencies: [
+                "CSystem",
                 "CZeroMQ",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
+            swiftSettings: strict
+        ),
+        // Simulated time and durations, with the one rule by which they cross the wire.
+        .target(
+            name: "SimulatedTime",
             swiftSettings: strict
         ),
         .target(
             name: "Wire",
             dependencies: [
                 "City",
+                "SimulatedTime",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             exclude: ["Proto"],
@@ -88,7 +114,7 @@ let package = Package(
         // Who wants rides when and where: synthetic arrivals and replays of real trip records.
         .target(
             name: "Demand",
-            dependencies: ["City", .product(name: "CSV", package: "CSV.swift")],
+            dependencies: ["City", "Randomness", .product(name: "CSV", package: "CSV.swift")],
             swiftSettings: strict
         ),
         // City runs described in YAML (Topologies/), validated with file, key, line and reason.
@@ -101,7 +127,7 @@ let package = Package(
         // offers, legs, trip updates, bus events, snapshots).
         .target(
             name: "DispatchService",
-            dependencies: ["City", "RideDispatch", "Wire", "ZeroMQ"],
+            dependencies: ["City", "Faults", "RideDispatch", "SimulatedTime", "Wire", "ZeroMQ"],
             swiftSettings: strict
         ),
         // The monitor: what the event bus says, summarised; gaps reported, late joins via snapshots.
@@ -113,7 +139,7 @@ let package = Package(
         // A session with dispatch for rider and driver hosts: replies matched, Lazy Pirate retries.
         .target(
             name: "SessionClient",
-            dependencies: ["City", "Wire", "ZeroMQ"],
+            dependencies: ["Faults", "Wire", "ZeroMQ"],
             swiftSettings: strict
         ),
         // What rider and driver apps share: their line to dispatch (an outbox drained by the host)
@@ -126,13 +152,13 @@ let package = Package(
         // The driver app: a RIB tree per driver, moving along the legs dispatch hands out.
         .target(
             name: "DriverApp",
-            dependencies: ["AppRuntime", "RIBs", "City", "Wire"],
+            dependencies: ["AppRuntime", "RIBs", "City", "Randomness", "Wire"],
             swiftSettings: strict
         ),
         // The rider app: a RIB tree per rider, from sign-in through request, trip and rating.
         .target(
             name: "RiderApp",
-            dependencies: ["AppRuntime", "RIBs", "City", "Wire"],
+            dependencies: ["AppRuntime", "RIBs", "City", "Randomness", "Wire"],
             swiftSettings: strict
         ),
         // A rider or driver process: many apps on their own actors over one session with dispatch.
@@ -145,7 +171,7 @@ let package = Package(
         // restarts them, stops them in reverse, and writes the run's directory and summary.
         .target(
             name: "Coordinator",
-            dependencies: ["City", "Topology", "Monitor", "Wire", "ZeroMQ"],
+            dependencies: ["Randomness", "Topology", "Monitor", "Wire", "ZeroMQ"],
             swiftSettings: strict
         ),
         // The in-process discrete-event runner: simulated drivers and riders around the engine.
@@ -154,6 +180,7 @@ let package = Package(
             dependencies: [
                 "City",
                 "Demand",
+                "Randomness",
                 "RideDispatch",
                 "Topology",
                 .product(name: "HeapModule", package: "swift-collections"),
@@ -177,10 +204,12 @@ let package = Package(
         .executableTarget(
             name: "ribcity",
             dependencies: [
-                "CZeroMQ",
                 "ZeroMQ",
                 "Wire",
                 "City",
+                "Faults",
+                "ProcessSupport",
+                "Randomness",
                 "RideDispatch",
                 "Demand",
                 "Topology",
@@ -193,7 +222,6 @@ let package = Package(
                 "TransportBench",
                 "RIBsBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -208,8 +236,8 @@ let package = Package(
             name: "ribcity-recorder",
             dependencies: [
                 "RunRecording",
-                "CZeroMQ",
                 "Monitor",
+                "ProcessSupport",
                 "Wire",
                 "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -218,7 +246,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["City"],
+            dependencies: ["City", "Randomness"],
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),
@@ -286,6 +314,11 @@ let package = Package(
         .testTarget(
             name: "RIBsTests",
             dependencies: ["RIBs"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FaultsTests",
+            dependencies: ["Faults", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

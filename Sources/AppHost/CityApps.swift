@@ -16,7 +16,7 @@ public enum CityApps {
         let block = min(scenario.drivers.count, index * share)..<min(scenario.drivers.count, (index + 1) * share)
         return block.map { number in
             let driver = scenario.drivers[number]
-            let profile = DriverProfile(id: "driver-\(number)", startNode: driver.startNode, shiftStart: driver.shiftStart,
+            let profile = DriverProfile(id: WireIDs.driver(number), startNode: driver.startNode, shiftStart: driver.shiftStart,
                                         shiftEnd: driver.shiftEnd, acceptance: driver.acceptance,
                                         responseSeconds: driver.responseSeconds, seed: scenario.seed &+ UInt64(number))
             return ScheduledApp(at: driver.shiftStart) { time in DriverApp(profile: profile, graph: graph, at: time) }
@@ -35,7 +35,7 @@ public enum CityApps {
             guard number % max(1, processes) == index else { return nil }
             let trip = scenario.trips[number]
             if let after, trip.time < after { return nil }
-            let profile = RiderProfile(id: "rider-\(number)", name: "Rider \(number)", requestAt: trip.time,
+            let profile = RiderProfile(id: WireIDs.rider(number), name: "Rider \(number)", requestAt: trip.time,
                                        pickup: positions[trip.origin], dropoff: positions[trip.destination],
                                        product: trip.product == .pool ? .pool : .uberX, scheduledPickup: trip.pickupAt,
                                        patience: trip.patienceSeconds, seed: scenario.seed &+ UInt64(number))

@@ -1,6 +1,6 @@
-import City
 import Foundation
 import Monitor
+import Randomness
 import Wire
 import ZeroMQ
 

@@ -1,4 +1,4 @@
-import City
+import Randomness
 import ZeroMQ
 
 /// Sends garbage to dispatch's sessions socket, as a broken or hostile client would: frames that

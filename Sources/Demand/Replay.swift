@@ -1,4 +1,5 @@
 import City
+import Randomness
 
 /// Turns real records into the rides of a run: each record's pickup time becomes a run time, and
 /// pickups without a recorded dropoff get a destination from an origin–destination model.

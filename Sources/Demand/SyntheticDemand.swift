@@ -1,5 +1,6 @@
 import City
 import Foundation
+import Randomness
 
 /// A place where rides start and end more often, spread around its centre (normal, `radius`
 /// metres standard deviation), with a weight relative to the others.

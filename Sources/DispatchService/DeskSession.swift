@@ -3,7 +3,9 @@ import Wire
 /// A connected process (a riders or drivers host, or a tool) as the desk knows it.
 struct DeskSession {
     let id: String
-    var peer: [UInt8]
+    /// The ROUTER identity it is reached at; nil while it has no line (dispatch recovered and the
+    /// session has not said Hello again).
+    var peer: [UInt8]?
     var lastHeard: Double
     /// Riders and drivers whose messages came through this session.
     var riders: Set<String> = []

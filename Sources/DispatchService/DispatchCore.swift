@@ -1,3 +1,4 @@
+import SimulatedTime
 import Wire
 import ZeroMQ
 
@@ -48,7 +49,7 @@ final class DispatchCore {
         }
         if case .stop? = request.envelope.body { stopRequested = true }
         // Sessions stamp their simulated time: how late their messages get here.
-        if request.envelope.simTimeMs > 0 { lateness = max(lateness, time - Double(request.envelope.simTimeMs) / 1000) }
+        if request.envelope.simTimeMs > 0 { lateness = max(lateness, time - SimTime(wireMilliseconds: request.envelope.simTimeMs).seconds) }
         out.add(desk.receive(request.envelope, from: request.peer, at: time), at: time, stampers: &stampers)
     }
 
@@ -63,7 +64,7 @@ final class DispatchCore {
                 $0.last = index == chunks.count - 1
             }
             let envelope = Envelope(.snapshotChunk(chunk), from: stampers.replies.next(), inReplyTo: request.envelope.messageID,
-                                    simTimeMs: WireMapping.milliseconds(time))
+                                    simTimeMs: SimTime(seconds: time).wireMilliseconds)
             return Message(Frames.Routed(peer: request.peer, envelope: envelope).frames)
         }
     }
@@ -71,6 +72,6 @@ final class DispatchCore {
     /// Stamps a health report on the status topic (not journaled: status has its own sequence,
     /// which starts again with each process).
     func statusEnvelope(_ status: ProcessStatus, at time: Double) -> Envelope {
-        Envelope(.processStatus(status), from: stampers.status.next(), simTimeMs: WireMapping.milliseconds(time))
+        Envelope(.processStatus(status), from: stampers.status.next(), simTimeMs: SimTime(seconds: time).wireMilliseconds)
     }
 }

@@ -1,5 +1,6 @@
 import City
 import RideDispatch
+import SimulatedTime
 import Wire
 
 /// The dispatch process's protocol logic, without sockets or clocks: envelopes from sessions go
@@ -32,27 +33,24 @@ public final class DispatchDesk {
     let snap: SnapIndex
     var sessions: [String: DeskSession] = [:]
     var sessionOfPeer: [[UInt8]: String] = [:]
-    var requestIDs: [String: RequestID] = [:]
-    var requestNames: [RequestID: String] = [:]
+    /// Requests and drivers by their wire names, and each request's rider.
+    var requests = NameTable(RequestID.init)
     var riderOfRequest: [RequestID: String] = [:]
-    var driverIDs: [String: DriverID] = [:]
-    var driverNames: [DriverID: String] = [:]
-    var sessionOfRider: [String: String] = [:]
-    var sessionOfDriver: [String: String] = [:]
-    var offers: [String: (request: RequestID, driver: DriverID)] = [:]
-    /// The last trip update for each rider and the last leg message for each driver: sent again
-    /// when their session comes back on a new socket, since what went to the old one is lost.
-    var lastToRider: [String: TripUpdate] = [:]
-    var lastLegTo: [String: Envelope.OneOf_Body] = [:]
-    /// Where each driver last said it was (online, location updates), for the bus's map.
-    var lastLocation: [String: LatLon] = [:]
+    var drivers = NameTable(DriverID.init)
+    var riderLines: [String: RiderLine] = [:]
+    var driverLines: [String: DriverLine] = [:]
+    var offers = OfferBook()
     var memory: ReplyMemory
     var quotes = 0
-    /// When each driver's open leg was last sent again, and when the legs were last looked at.
-    var legResent: [String: Double] = [:]
+    /// When the open legs were last looked at.
     var legsLookedAt: Double = 0
     /// Envelopes refused as not understood (wrong version, unknown session, bad values).
     public private(set) var refused = 0
+    /// Commands the engine refused where the desk expected none (its own bookkeeping and the
+    /// engine's disagree): zero in a sound run, and reported with dispatch's own checks.
+    public internal(set) var unexpectedRefusals = 0
+    /// Rides whose rider's session ended while aboard: not cancelled, they end at the dropoff.
+    public private(set) var ridesLeftToFinish = 0
 
     public init(engine: DispatchEngine, settings: Settings = Settings()) {
         self.engine = engine
@@ -65,7 +63,7 @@ public final class DispatchDesk {
     public var sessionCount: Int { sessions.count }
 
     /// Requests dispatch has taken, over the whole run.
-    public var requestCount: Int { requestIDs.count }
+    public var requestCount: Int { requests.count }
 
     /// Dispatch came back from its journal. The sessions it knew were silent through no fault of
     /// theirs, so each gets a fresh timeout in which to say Hello again. Until it does, a session
@@ -74,9 +72,10 @@ public final class DispatchDesk {
     /// "unknown session" — which makes the session say Hello — and nothing is sent to it; what it
     /// missed (its riders' last trip updates, its drivers' last legs) follows the Welcome.
     public func recover(at time: Double) {
-        for id in sessions.keys {
-            sessions[id]!.lastHeard = max(sessions[id]!.lastHeard, time)
-            sessions[id]!.peer = []
+        for (id, var session) in sessions {
+            session.lastHeard = max(session.lastHeard, time)
+            session.peer = nil
+            sessions[id] = session
         }
         sessionOfPeer = [:]
     }
@@ -92,7 +91,7 @@ public final class DispatchDesk {
             refused += 1
             return [error(to: peer, envelope, .unknownSession, "say Hello first")]
         }
-        sessions[sessionID]!.lastHeard = time
+        sessions[sessionID]?.lastHeard = time
         // Without a message id a request cannot be told from its retry: it is simply done.
         let key = envelope.messageID.isEmpty ? nil : sessionID + "/" + envelope.messageID
         if let key, let replies = memory.replies(to: key) {
@@ -131,8 +130,7 @@ public final class DispatchDesk {
     /// Where session `id` can be reached now: nil for no such session, or one without a line
     /// (dispatch recovered and it has not said Hello again: it is sent what it missed after the Welcome).
     func line(of id: String?) -> [UInt8]? {
-        guard let id, let peer = sessions[id]?.peer, !peer.isEmpty else { return nil }
-        return peer
+        id.flatMap { sessions[$0]?.peer }
     }
 
     /// Legs still open well past their arrival time, sent to their drivers again (at most once per
@@ -140,14 +138,15 @@ public final class DispatchDesk {
     /// who did finish the leg reports it done again.
     func overdueLegs(at time: Double) -> [Outgoing] {
         var out: [Outgoing] = []
-        for (name, body) in lastLegTo.sorted(by: { $0.key < $1.key }) {
-            guard case .driveTo(let drive) = body, !drive.cancelled, let driver = driverIDs[name],
-                  engine.currentLeg(of: driver) == Int(drive.leg),
-                  time > Double(drive.arriveAtMs) / 1000 + settings.legGrace,
-                  time - (legResent[name] ?? -.infinity) >= settings.legGrace,
-                  let peer = line(of: sessionOfDriver[name]) else { continue }
-            legResent[name] = time
-            out.append(.toPeer(peer: peer, body: body, inReplyTo: ""))
+        for (name, line) in driverLines.sorted(by: { $0.key < $1.key }) {
+            guard let drive = line.lastLeg, !drive.cancelled, let driver = drivers[name],
+                engine.currentLeg(of: driver) == Int(drive.leg),
+                time > SimTime(wireMilliseconds: drive.arriveAtMs).seconds + settings.legGrace,
+                time - (line.legResent ?? -.infinity) >= settings.legGrace,
+                let peer = self.line(of: line.session)
+            else { continue }
+            driverLines[name]?.legResent = time
+            out.append(.toPeer(peer: peer, body: .driveTo(drive), inReplyTo: ""))
         }
         return out
     }
@@ -158,7 +157,7 @@ public final class DispatchDesk {
         var state: [Wire.DispatchEvent] = engine.driverStates.map { entry in
             Wire.DispatchEvent.with {
                 $0.kind = .driverStateChanged
-                $0.driverID = driverNames[entry.driver] ?? "\(entry.driver.rawValue)"
+                $0.driverID = drivers.name(of: entry.driver) ?? "\(entry.driver.rawValue)"
                 $0.driverState = WireMapping.driverState(entry.state)
             }
         }
@@ -166,10 +165,10 @@ public final class DispatchDesk {
             guard let progress = engine.progress(of: id) else { continue }
             state.append(Wire.DispatchEvent.with {
                 $0.kind = .requestCreated
-                $0.requestID = requestNames[id] ?? "\(id.rawValue)"
+                $0.requestID = requests.name(of: id) ?? "\(id.rawValue)"
                 $0.riderID = riderOfRequest[id] ?? ""
                 $0.tripState = WireMapping.tripState(progress)
-                if let driver = WireMapping.driver(of: progress) { $0.driverID = driverNames[driver] ?? "" }
+                if let driver = WireMapping.driver(of: progress) { $0.driverID = drivers.name(of: driver) ?? "" }
             })
         }
         return state
@@ -186,20 +185,20 @@ public final class DispatchDesk {
             $0.sessionID = hello.sessionID
             $0.heartbeatIntervalMs = settings.heartbeatIntervalMs
             $0.sessionTimeoutMs = settings.sessionTimeoutMs
-            $0.simTimeMs = Int64(time * 1000)
+            $0.simTimeMs = SimTime(seconds: time).wireMilliseconds
         }), inReplyTo: envelope.messageID)
         if var existing = sessions[hello.sessionID] {
             // A reconnect: same session, perhaps a new socket identity. Whatever was sent to the old
             // socket may be lost, so each rider's last trip update and each driver's last leg
             // follow the Welcome (apps take a repeat as a no-op).
-            sessionOfPeer[existing.peer] = nil
+            if let old = existing.peer { sessionOfPeer[old] = nil }
             existing.peer = peer
             existing.lastHeard = time
             sessions[hello.sessionID] = existing
             sessionOfPeer[peer] = hello.sessionID
-            let resent = existing.riders.sorted().compactMap { lastToRider[$0].map(Envelope.OneOf_Body.tripUpdate) }
-                + existing.drivers.sorted().compactMap { lastLegTo[$0] }
-            return [welcome] + resent.map { .toPeer(peer: peer, body: $0, inReplyTo: "") }
+            let updates = existing.riders.sorted().compactMap { riderLines[$0]?.lastUpdate.map(Envelope.OneOf_Body.tripUpdate) }
+            let legs = existing.drivers.sorted().compactMap { driverLines[$0]?.lastLeg.map(Envelope.OneOf_Body.driveTo) }
+            return [welcome] + (updates + legs).map { .toPeer(peer: peer, body: $0, inReplyTo: "") }
         }
         sessions[hello.sessionID] = DeskSession(id: hello.sessionID, peer: peer, lastHeard: time)
         sessionOfPeer[peer] = hello.sessionID
@@ -213,19 +212,22 @@ public final class DispatchDesk {
     /// requests are cancelled by dispatch.
     func close(_ id: String, at time: Double, expired: Bool) -> [Outgoing] {
         guard let session = sessions.removeValue(forKey: id) else { return [] }
-        sessionOfPeer[session.peer] = nil
+        if let peer = session.peer { sessionOfPeer[peer] = nil }
         for name in session.drivers.sorted() {
-            if let driver = driverIDs[name], engine.state(of: driver) != .offline {
-                try? engine.driverOffline(driver, now: time)
-            }
-            sessionOfDriver[name] = nil
+            if let driver = drivers[name] { takeOffline(driver, at: time) }
+            driverLines[name]?.session = nil
         }
         let reason = expired ? "the rider's session expired" : "the rider's session ended"
         for id in engine.unfinishedRequests {
             guard let rider = riderOfRequest[id], session.riders.contains(rider) else { continue }
-            try? engine.cancel(id, by: .dispatch, reason: reason, now: time)
+            do {
+                try engine.cancel(id, by: .dispatch, reason: reason, now: time)
+            } catch {
+                // The rider is aboard: the trip goes on to the dropoff and ends there.
+                ridesLeftToFinish += 1
+            }
         }
-        for rider in session.riders { sessionOfRider[rider] = nil }
+        for rider in session.riders { riderLines[rider]?.session = nil }
         var out = translate(engine.takeEvents())
         out.append(.publish(topic: Topic.dispatchSession, event: Wire.DispatchEvent.with {
             $0.kind = expired ? .sessionExpired : .sessionClosed
@@ -233,6 +235,17 @@ public final class DispatchDesk {
             $0.reason = expired ? "silent for more than \(settings.sessionTimeoutMs) ms" : "said goodbye"
         }))
         return out
+    }
+
+    /// Takes a driver offline if it is not already (its session ended, or it came back on another).
+    func takeOffline(_ driver: DriverID, at time: Double) {
+        guard engine.state(of: driver) != .offline else { return }
+        do {
+            try engine.driverOffline(driver, now: time)
+        } catch {
+            assertionFailure("an online driver could not go offline: \(error.reason)")
+            unexpectedRefusals += 1
+        }
     }
 
     // MARK: Errors

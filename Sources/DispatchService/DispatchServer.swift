@@ -1,6 +1,8 @@
 import City
+import Faults
 import Foundation
 import RideDispatch
+import SimulatedTime
 import Wire
 import ZeroMQ
 
@@ -255,7 +257,7 @@ struct Outbox {
 
     /// Stamps and frames the desk's outgoing messages at simulated `time`.
     mutating func add(_ outgoing: [Outgoing], at time: Double, stampers: inout Stampers) {
-        let ms = WireMapping.milliseconds(time)
+        let ms = SimTime(seconds: time).wireMilliseconds
         for item in outgoing {
             switch item {
             case .toPeer(let peer, let body, let inReplyTo):

@@ -46,5 +46,4 @@ enum WireMapping {
         }
     }
 
-    static func milliseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1000).rounded()) }
 }

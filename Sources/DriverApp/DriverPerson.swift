@@ -1,5 +1,6 @@
 import City
 import RIBs
+import Randomness
 
 /// The simulated driver behind the app: goes online when the shift starts, off when it ends (after
 /// the ride in progress), and answers offers after thinking it over — all through the app's views.

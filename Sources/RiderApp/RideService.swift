@@ -75,7 +75,7 @@ final class RideService {
     }
 
     /// The request id dispatch knows the ride by: one ride per rider app.
-    var requestID: String { riderID }
+    var requestID: String { WireIDs.request(ofRider: riderID) }
 
     func setLocations(pickup: GeoPoint, dropoff: GeoPoint) {
         draft.send(RideDraft(pickup: pickup, dropoff: dropoff, product: nil))
@@ -160,7 +160,7 @@ final class RideService {
         guard case .completed = status.value, rating == nil else { return }
         rating = stars
         link.request(.rateTrip(RateTrip.with {
-            $0.tripID = "trip-" + requestID
+            $0.tripID = WireIDs.trip(ofRequest: requestID)
             $0.riderID = riderID
             $0.stars = stars
         }))

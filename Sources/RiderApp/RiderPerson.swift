@@ -1,5 +1,6 @@
 import City
 import RIBs
+import Randomness
 
 /// The simulated rider behind the app: signs in, enters the trip, picks the product, confirms,
 /// cancels when the pickup takes longer than their patience, and rates — through the app's views.

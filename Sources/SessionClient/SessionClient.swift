@@ -1,4 +1,4 @@
-import City
+import Faults
 import Wire
 import ZeroMQ
 

@@ -1,4 +1,5 @@
 import City
+import Randomness
 import RideDispatch
 
 /// How simulated riders behave: how long they wait, and what they ask for.

@@ -1,4 +1,5 @@
 import City
+import Randomness
 import RideDispatch
 
 extension Scenario {

@@ -1,5 +1,6 @@
 import City
 import HeapModule
+import Randomness
 import RideDispatch
 
 /// What a run produced.

@@ -1,3 +1,4 @@
+import CSystem
 import CZeroMQ
 import DequeModule
 import Glibc

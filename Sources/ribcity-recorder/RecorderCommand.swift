@@ -1,5 +1,5 @@
 import ArgumentParser
-import CZeroMQ
+import ProcessSupport
 import Foundation
 import Monitor
 import RunRecording
@@ -33,7 +33,7 @@ struct Record: AsyncParsableCommand {
 
     func run() async throws {
         // A log file, under the coordinator: each line as printed (the ready line above all).
-        ribcity_line_buffer_stdout()
+        lineBufferStandardOutput()
         let recorder = try RunRecorder(path: database)
         try await recorder.describe(try facts(fact))
         let transport = try Transport(name: "recorder-io")

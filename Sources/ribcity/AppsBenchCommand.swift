@@ -23,7 +23,7 @@ struct AppsBenchCommand: AsyncParsableCommand {
         var riders: [RiderApp] = []
         riders.reserveCapacity(apps)
         for index in 0..<apps {
-            let profile = RiderProfile(id: "rider-\(index)", name: "Rider \(index)", requestAt: 0, pickup: graph.positions[index % graph.nodeCount],
+            let profile = RiderProfile(id: WireIDs.rider(index), name: "Rider \(index)", requestAt: 0, pickup: graph.positions[index % graph.nodeCount],
                                        dropoff: graph.positions[(index * 7 + 3) % graph.nodeCount], patience: 600)
             let app = RiderApp(profile: profile, features: ["rider.promotions": true], at: 0)
             _ = await app.start(at: 0)
@@ -36,7 +36,7 @@ struct AppsBenchCommand: AsyncParsableCommand {
         var drivers: [DriverApp] = []
         drivers.reserveCapacity(apps)
         for index in 0..<apps {
-            let app = DriverApp(profile: DriverProfile(id: "driver-\(index)", startNode: index % graph.nodeCount), graph: graph, at: 0)
+            let app = DriverApp(profile: DriverProfile(id: WireIDs.driver(index), startNode: index % graph.nodeCount), graph: graph, at: 0)
             _ = await app.start(at: 0)
             drivers.append(app)
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ProcessSupport
 import Topology
 import ZeroMQ
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import City
 import Foundation
+import Randomness
 
 /// `ribcity bench city FILE`: import time, contraction time, and point-to-point ETA queries per
 /// second on one core — contraction hierarchies against plain Dijkstra on the same pairs, with

@@ -1,6 +1,7 @@
 import ArgumentParser
 import City
 import Foundation
+import Randomness
 import RideDispatch
 import Simulation
 

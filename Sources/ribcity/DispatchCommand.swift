@@ -2,6 +2,7 @@ import ArgumentParser
 import City
 import DispatchService
 import Foundation
+import ProcessSupport
 import Topology
 import Wire
 import ZeroMQ

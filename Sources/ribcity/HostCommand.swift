@@ -1,6 +1,7 @@
 import AppHost
 import ArgumentParser
 import Foundation
+import ProcessSupport
 import SessionClient
 import Simulation
 import Topology

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Coordinator
 import Foundation
+import ProcessSupport
 import Topology
 
 /// What `launch` and `stress` share: the topology, speed, run directory, monitor and limits.

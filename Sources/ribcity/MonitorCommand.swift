@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Monitor
+import ProcessSupport
 import Topology
 import Wire
 import ZeroMQ

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CZeroMQ
+import ProcessSupport
 import Foundation
 
 @main
@@ -15,7 +15,7 @@ struct RibCity: AsyncParsableCommand {
     /// Parses and runs the command, with standard output line-buffered so that a process's log
     /// (a file or a pipe, under `ribcity launch`) shows each line as it is printed.
     static func main() async {
-        ribcity_line_buffer_stdout()
+        lineBufferStandardOutput()
         do {
             var command = try parseAsRoot()
             if var asynchronous = command as? any AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
-import Dispatch
 import City
 import Demand
+import Faults
 import Foundation
 import Simulation
 import Topology
@@ -15,18 +15,6 @@ func readTopology(_ path: String) throws -> Topology {
 /// The topology at `path` with its demand scaled by `factor`.
 func scaledTopology(_ path: String, _ factor: Double) throws -> Topology {
     do { return try readTopology(path).scalingDemand(by: factor) } catch let error as TopologyError { throw ValidationError(error.description) }
-}
-
-/// Runs `handler` on SIGINT or SIGTERM instead of dying, so a role can stop cleanly; cancel the
-/// returned sources when done.
-func onInterrupt(_ handler: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
-    [SIGINT, SIGTERM].map { number in
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number)
-        source.setEventHandler(handler: handler)
-        source.resume()
-        return source
-    }
 }
 
 /// Loads a topology's city and demand; a bad OSM or record file is a usage error naming it.

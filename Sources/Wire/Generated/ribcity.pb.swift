@@ -1497,6 +1497,37 @@ public nonisolated struct ProcessStatus: Sendable {
   /// (a tick, an app's wake-up) since its last report: how far it is falling behind the clock.
   public var lagMs: UInt32 = 0
 
+  /// Dispatch: its own checks of its promises as they stand; absent from other processes.
+  public var checks: DispatchChecks {
+    get {_checks ?? DispatchChecks()}
+    set {_checks = newValue}
+  }
+  /// Returns true if `checks` has been explicitly set.
+  public var hasChecks: Bool {self._checks != nil}
+  /// Clears the value of `checks`. Subsequent reads from it will return its default value.
+  public mutating func clearChecks() {self._checks = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _checks: DispatchChecks? = nil
+}
+
+/// What dispatch's own checker found (one end per request, no driver double-booked, fares
+/// conserved) and the engine refusals its bookkeeping did not expect.
+public nonisolated struct DispatchChecks: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var violations: UInt32 = 0
+
+  /// The first promise broken, in words; empty while every check holds.
+  public var firstViolation: String = String()
+
+  public var unexpectedRefusals: UInt32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1529,7 +1560,8 @@ public nonisolated struct Stop: Sendable {
   public init() {}
 }
 
-/// A process is up and serving.
+/// A process is up and serving: published on control.ready soon after it starts and then now and
+/// then for its whole life (a subscriber may join late). Its pid tells one start from the next.
 public nonisolated struct Ready: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -3508,7 +3540,7 @@ nonisolated extension SnapshotChunk: SwiftProtobuf.Message, SwiftProtobuf._Messa
 
 nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ProcessStatus"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}process_id\0\u{1}pid\0\u{3}messages_in\0\u{3}messages_out\0\u{1}malformed\0\u{1}apps\0\u{3}cpu_seconds\0\u{3}rss_bytes\0\u{1}leaks\0\u{3}apps_finished\0\u{3}lag_ms\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}process_id\0\u{1}pid\0\u{3}messages_in\0\u{3}messages_out\0\u{1}malformed\0\u{1}apps\0\u{3}cpu_seconds\0\u{3}rss_bytes\0\u{1}leaks\0\u{3}apps_finished\0\u{3}lag_ms\0\u{1}checks\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3528,12 +3560,17 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
       case 10: try { try decoder.decodeSingularUInt64Field(value: &self.leaks) }()
       case 11: try { try decoder.decodeSingularUInt64Field(value: &self.appsFinished) }()
       case 12: try { try decoder.decodeSingularUInt32Field(value: &self.lagMs) }()
+      case 13: try { try decoder.decodeSingularMessageField(value: &self._checks) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if self.role != .unspecified {
       try visitor.visitSingularEnumField(value: self.role, fieldNumber: 1)
     }
@@ -3570,6 +3607,9 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
     if self.lagMs != 0 {
       try visitor.visitSingularUInt32Field(value: self.lagMs, fieldNumber: 12)
     }
+    try { if let v = self._checks {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 13)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3586,6 +3626,47 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
     if lhs.leaks != rhs.leaks {return false}
     if lhs.appsFinished != rhs.appsFinished {return false}
     if lhs.lagMs != rhs.lagMs {return false}
+    if lhs._checks != rhs._checks {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension DispatchChecks: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DispatchChecks"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}violations\0\u{3}first_violation\0\u{3}unexpected_refusals\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.violations) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.firstViolation) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.unexpectedRefusals) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.violations != 0 {
+      try visitor.visitSingularUInt32Field(value: self.violations, fieldNumber: 1)
+    }
+    if !self.firstViolation.isEmpty {
+      try visitor.visitSingularStringField(value: self.firstViolation, fieldNumber: 2)
+    }
+    if self.unexpectedRefusals != 0 {
+      try visitor.visitSingularUInt32Field(value: self.unexpectedRefusals, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: DispatchChecks, rhs: DispatchChecks) -> Bool {
+    if lhs.violations != rhs.violations {return false}
+    if lhs.firstViolation != rhs.firstViolation {return false}
+    if lhs.unexpectedRefusals != rhs.unexpectedRefusals {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

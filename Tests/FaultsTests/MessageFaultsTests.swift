@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-import Wire
+import Faults
 
 @Suite("Message faults: the stress layer's specification and draws")
 struct MessageFaultsTests {

@@ -1,4 +1,4 @@
-import City
+import Randomness
 
 /// Faults a sender injects into what it sends (stress mode; off unless asked for: the sessions of
 /// driver and rider processes, and dispatch for its replies and pushes): each message
