@@ -308,7 +308,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoordinatorTests",
-            dependencies: ["Coordinator"],
+            dependencies: ["Coordinator", "Wire"],
             swiftSettings: strict
         ),
         .testTarget(

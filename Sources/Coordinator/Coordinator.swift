@@ -35,6 +35,7 @@ public actor Coordinator {
     private let options: Options
     private let supervisor: Supervisor
     private let board = BoardKeeper()
+    private let readiness = ReadinessBoard()
     private var stopRequested = false
     private var chaosCounts = ChaosCounts()
     /// When each process was last restarted, for the restart budget.
@@ -49,7 +50,7 @@ public actor Coordinator {
         self.directory = directory
         self.options = options
         self.log = log
-        supervisor = Supervisor(executable: executable, directory: directory)
+        supervisor = Supervisor(executable: executable, directory: directory, readiness: readiness)
     }
 
     /// Ends the run (Ctrl-C, SIGTERM): processes stop in reverse order.
@@ -66,18 +67,19 @@ public actor Coordinator {
         // Everything that describes the run (not the chaos flood, which only loads the proxy).
         for prefix in [Topic.dispatch, Topic.status, Topic.control, Topic.location] { try await tap.subscribe(prefix) }
         let recorder = options.record ? try EventLog.Writer(path: directory.file("events.pb")) : nil
-        let reader = Task { [board] in
+        let reader = Task { [board, readiness] in
             for try await batch in tap.batches() {
                 let envelopes = batch.compactMap { try? Frames.Published(frames: $0.frames).envelope }
                 await recorder?.append(envelopes)
                 await board.apply(envelopes)
+                await readiness.apply(envelopes)
             }
         }
-        var outcome = "stopped"
+        var outcome = RunOutcome.stopped
         do {
             outcome = try await startAndSupervise(transport: transport)
         } catch {
-            outcome = "failed: \(error)"
+            outcome = .failed("\(error)")
         }
         for spec in plan.processes.reversed() {
             await supervisor.stop(spec.name, grace: options.stopGrace)
@@ -100,7 +102,7 @@ public actor Coordinator {
         return summary
     }
 
-    private func startAndSupervise(transport: Transport) async throws -> String {
+    private func startAndSupervise(transport: Transport) async throws -> RunOutcome {
         for spec in plan.processes {
             try await supervisor.start(spec.name, executable: spec.executable, arguments: spec.arguments, toTerminal: toTerminal(spec))
             try await supervisor.waitUntilReady(spec.name, timeout: options.readyTimeout)
@@ -119,7 +121,7 @@ public actor Coordinator {
             flood.cancel()
             chaosCounts.malformedSent = await malformed.value
             chaosCounts.floodSent = await flood.value
-            await supervisor.signal("monitor", SIGCONT)
+            if let monitor { await supervisor.signal(monitor, SIGCONT) }
         }
         do {
             let outcome = try await supervise()
@@ -131,7 +133,7 @@ public actor Coordinator {
         }
     }
 
-    private func supervise() async throws -> String {
+    private func supervise() async throws -> RunOutcome {
         let upAt = ContinuousClock.now
         let deadline = upAt + options.wallLimit
         var random = SeededGenerator(seed: options.chaos.seed)
@@ -143,37 +145,39 @@ public actor Coordinator {
         var allFinishedAt: ContinuousClock.Instant?
         let finishers = Set(plan.processes.filter(\.finishesRun).map(\.name))
         while true {
-            if stopRequested { return "stopped" }
-            if ContinuousClock.now >= deadline { return "stopped: wall-time limit of \(options.wallLimit) reached" }
+            if stopRequested { return .stopped }
+            if ContinuousClock.now >= deadline { return .wallLimitReached(seconds: options.wallLimit / .seconds(1)) }
             for (index, kill) in pendingKills.enumerated().reversed() where ContinuousClock.now - upAt >= kill.after {
                 pendingKills.remove(at: index)
                 await self.kill(kill.name)
             }
             if let at = nextKill, ContinuousClock.now >= at, let every = options.chaos.killEvery {
                 var candidates: [String] = []
-                for spec in plan.processes where spec.name.hasPrefix("drivers-") || spec.name.hasPrefix("riders-") {
+                for spec in plan.processes where spec.hostsApps {
                     if !finished.contains(spec.name), await supervisor.isRunning(spec.name) { candidates.append(spec.name) }
                 }
                 if let victim = candidates.randomElement(using: &random) { await kill(victim) }
                 nextKill = .now + Self.exponential(every, &random)
             }
-            if let at = nextStall, ContinuousClock.now >= at, let every = options.chaos.stallMonitorEvery, await supervisor.isRunning("monitor") {
+            if let at = nextStall, ContinuousClock.now >= at, let every = options.chaos.stallMonitorEvery, let monitor,
+                await supervisor.isRunning(monitor)
+            {
                 log("chaos: stalling the monitor for \(options.chaos.stallFor)")
-                await supervisor.signal("monitor", SIGSTOP)
+                await supervisor.signal(monitor, SIGSTOP)
                 chaosCounts.monitorStalls += 1
                 resumeMonitorAt = .now + options.chaos.stallFor
                 nextStall = .now + every
             }
-            if let at = resumeMonitorAt, ContinuousClock.now >= at {
+            if let at = resumeMonitorAt, ContinuousClock.now >= at, let monitor {
                 resumeMonitorAt = nil
-                await supervisor.signal("monitor", SIGCONT)
+                await supervisor.signal(monitor, SIGCONT)
             }
             try await Task.sleep(for: .milliseconds(100))
             for spec in plan.processes where !finished.contains(spec.name) {
                 guard await !supervisor.isRunning(spec.name) else { continue }
                 let record = await supervisor.records[spec.name]
-                let lastExit = record?.exits.last ?? "exited"
-                if spec.finishesRun, lastExit == "exited with status 0" {
+                let lastExit = record?.exits.last
+                if spec.finishesRun, lastExit?.isClean == true {
                     finished.insert(spec.name)
                     log("\(spec.name) finished")
                     continue
@@ -192,13 +196,13 @@ public actor Coordinator {
                     // When it died, on the simulated clock: what was due before was its own to do
                     // (and dispatch ends it with its session); what falls due after, the new run does.
                     let simulated = Double(await board.current.simTimeMs) / 1000
-                    log("\(spec.name) \(lastExit); restarting in \(backoff)")
+                    log("\(spec.name) \(lastExit.map { "\($0)" } ?? "exited"); restarting in \(backoff)")
                     try await Task.sleep(for: backoff)
                     try await supervisor.start(spec.name, executable: spec.executable, arguments: spec.arguments + spec.restartArguments(simulated),
                                                toTerminal: toTerminal(spec))
                     try await supervisor.waitUntilReady(spec.name, timeout: options.readyTimeout)
                     log("\(spec.name) restarted (pid \(await supervisor.pid(of: spec.name) ?? 0))")
-                    if spec.name == "dispatch", let killed = dispatchKilledAt {
+                    if spec.role == .dispatch, let killed = dispatchKilledAt {
                         dispatchKilledAt = nil
                         chaosCounts.dispatchRecoverySeconds.append((ContinuousClock.now - killed) / .seconds(1))
                     }
@@ -210,21 +214,27 @@ public actor Coordinator {
                 // grace well past the session timeout, and the verdict names what stayed open).
                 let since = allFinishedAt ?? .now
                 allFinishedAt = since
-                if await board.current.openRequests.isEmpty || ContinuousClock.now - since > options.settleGrace { return "completed" }
+                if await board.current.openRequests.isEmpty || ContinuousClock.now - since > options.settleGrace { return .completed }
             }
         }
     }
 }
 
 extension Coordinator {
-    private func toTerminal(_ spec: ProcessSpec) -> Bool { spec.name == "monitor" && options.monitorToTerminal }
+    private func toTerminal(_ spec: ProcessSpec) -> Bool { spec.role == .monitor && options.monitorToTerminal }
+
+    /// The role of the process called `name` in this run's plan.
+    private func role(of name: String) -> Role? { plan.processes.first { $0.name == name }?.role }
+
+    /// The run's monitor process, if it has one.
+    private var monitor: String? { plan.processes.first { $0.role == .monitor }?.name }
 
     /// Kills a process with SIGKILL (fault injection) and counts it.
     private func kill(_ name: String) async {
         log("chaos: killing \(name)")
         await supervisor.signal(name, SIGKILL)
         chaosCounts.kills.append(name)
-        if name == "dispatch" {
+        if role(of: name) == .dispatch {
             dispatchKilledAt = .now
             chaosCounts.malformedMayBeLost += Int(options.chaos.malformedPerSecond.rounded(.up))
         }
@@ -236,18 +246,13 @@ extension Coordinator {
         return mean * (-Foundation.log(uniform))
     }
 
-    /// The verdict of a recorded run in `directory`: the recording's checks, plus what the
-    /// recording cannot know — dispatch's own invariant checks (its log), and whether every
-    /// process killed came back.
+    /// The verdict of a recorded run in `directory`: the recording's checks (dispatch's own among
+    /// them, from its health reports), plus what the recording cannot know — whether every process
+    /// killed came back, and how the run ended.
     public static func verdict(of directory: RunDirectory, summary: RunSummary) throws -> RunVerdict {
         let (recording, _) = try EventLog.read(path: directory.file("events.pb"))
         var verdict = RunVerdict(recording: recording, poolCapacity: summary.poolCapacity, malformedSent: summary.chaos?.malformedSent ?? 0,
                                  malformedMayBeLost: summary.chaos?.malformedMayBeLost ?? 0)
-        let dispatchLog = directory.logText(of: "dispatch")
-        let checks = dispatchLog.split(separator: "\n").last { $0.hasPrefix("dispatch invariants:") }.map(String.init)
-        verdict.add(VerdictRow(check: "dispatch's own checks (fares conserved, no double booking)",
-                               passed: checks == "dispatch invariants: held",
-                               detail: checks ?? "dispatch did not report (it did not stop cleanly)"))
         let kills = summary.chaos?.kills ?? []
         let notBack = Set(kills).sorted().filter { name in
             let record = summary.processes[name]
@@ -256,19 +261,19 @@ extension Coordinator {
         verdict.add(VerdictRow(check: "killed processes restarted", passed: notBack.isEmpty,
                                detail: kills.isEmpty ? "no process killed"
                                    : notBack.isEmpty ? "\(kills.count) kills, every one restarted" : "not restarted: \(notBack.joined(separator: ", "))"))
-        verdict.add(VerdictRow(check: "the run completed", passed: summary.outcome == "completed", detail: summary.outcome))
+        verdict.add(VerdictRow(check: "the run completed", passed: summary.outcome.isCompleted, detail: "\(summary.outcome)"))
         return verdict
     }
 }
 
 /// Why supervision ended a run.
 public enum SupervisionError: Error, CustomStringConvertible {
-    case died(String, String)
+    case died(String, Supervisor.Exit?)
     case gaveUp(String, restarts: Int, within: Duration)
 
     public var description: String {
         switch self {
-        case .died(let name, let how): "\(name) \(how), and is not restarted"
+        case .died(let name, let exit): "\(name) \(exit.map { "\($0)" } ?? "exited"), and is not restarted"
         case .gaveUp(let name, let restarts, let window): "\(name) kept dying: gave up after \(restarts) restarts within \(window)"
         }
     }

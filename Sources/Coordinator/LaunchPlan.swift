@@ -1,5 +1,6 @@
 import Foundation
 import Topology
+import Wire
 
 /// The processes of a run, in start order (dispatch, drivers, riders, then the monitor); shut
 /// down in reverse. Every process gets the same topology file and the endpoints the coordinator
@@ -39,30 +40,32 @@ public struct LaunchPlan: Sendable {
         let common = ["--topology", topologyPath, "--speed", "\(speed)"]
         var processes: [ProcessSpec] = []
         if let recorder {
-            processes.append(ProcessSpec(name: "recorder", executable: recorder.program,
+            processes.append(ProcessSpec(name: "recorder", role: .recorder, executable: recorder.program,
                                          arguments: ["record", "--bus", bus.subscribe, "--database", recorder.database,
-                                                     "--fact", "topology=\(topology.name)", "--fact", "speed=\(speed)"],
+                                                     "--fact", "topology=\(topology.name)", "--fact", "speed=\(speed)",
+                                                     "--publish-to", bus.publish],
                                          restart: .supervised))
         }
-        processes += [ProcessSpec(name: "dispatch",
+        processes += [ProcessSpec(name: "dispatch", role: .dispatch,
                                      arguments: ["dispatch"] + common + ["--sessions", dispatch.sessions, "--publish-to", bus.publish]
                                         + (journal.map { ["--journal", $0] } ?? []) + dispatchArguments,
                                      restart: journal == nil ? .never : .supervised)]
         for index in 0..<topology.drivers.processes {
-            processes.append(ProcessSpec(name: "drivers-\(index)",
+            processes.append(ProcessSpec(name: "drivers-\(index)", role: .drivers,
                                          arguments: ["drivers"] + common + ["--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish] + hostArguments,
                                          restart: .supervised))
         }
         for index in 0..<topology.riders.processes {
-            processes.append(ProcessSpec(name: "riders-\(index)",
+            processes.append(ProcessSpec(name: "riders-\(index)", role: .riders,
                                          arguments: ["riders"] + common + ["--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish]
                                             + hostArguments + riderArguments,
                                          restart: .supervised, finishesRun: true,
                                          restartArguments: { time in ["--after", "\(time)"] }))
         }
         if monitor {
-            processes.append(ProcessSpec(name: "monitor",
-                                         arguments: ["monitor", "--topology", topologyPath, "--bus", bus.subscribe, "--sessions", dispatch.sessions]
+            processes.append(ProcessSpec(name: "monitor", role: .monitor,
+                                         arguments: ["monitor", "--topology", topologyPath, "--bus", bus.subscribe, "--publish-to", bus.publish,
+                                                     "--sessions", dispatch.sessions]
                                             + (monitorJSON ? ["--json"] : []),
                                          restart: .supervised))
         }

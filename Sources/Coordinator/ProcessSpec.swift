@@ -1,3 +1,5 @@
+import Wire
+
 /// One process of a run: its name, the `ribcity` subcommand and arguments that start it, and
 /// what the coordinator does when it exits.
 public struct ProcessSpec: Sendable, Equatable {
@@ -13,8 +15,11 @@ public struct ProcessSpec: Sendable, Equatable {
         public static let supervised = Restart.withBackoff(limit: 5, window: .seconds(60))
     }
 
-    /// `dispatch`, `drivers-0`, `riders-1`, `monitor`, `recorder`: also the name of its log.
+    /// `dispatch`, `drivers-0`, `riders-1`, `monitor`, `recorder`: also the name of its log, and
+    /// the process id it announces itself with on the bus.
     public var name: String
+    /// What it is in the run.
+    public var role: Role
     /// The program, when it is not `ribcity` itself (the recorder).
     public var executable: String?
     public var arguments: [String]
@@ -25,9 +30,10 @@ public struct ProcessSpec: Sendable, Equatable {
     /// process leaves out the rides its previous run asked for).
     public var restartArguments: @Sendable (_ simulatedTime: Double) -> [String]
 
-    public init(name: String, executable: String? = nil, arguments: [String], restart: Restart, finishesRun: Bool = false,
+    public init(name: String, role: Role, executable: String? = nil, arguments: [String], restart: Restart, finishesRun: Bool = false,
                 restartArguments: @escaping @Sendable (Double) -> [String] = { _ in [] }) {
         self.name = name
+        self.role = role
         self.executable = executable
         self.arguments = arguments
         self.restart = restart
@@ -35,7 +41,10 @@ public struct ProcessSpec: Sendable, Equatable {
         self.restartArguments = restartArguments
     }
 
+    /// A driver or rider process: the ones stress mode kills at random.
+    public var hostsApps: Bool { role == .drivers || role == .riders }
+
     public static func == (lhs: ProcessSpec, rhs: ProcessSpec) -> Bool {
-        lhs.name == rhs.name && lhs.executable == rhs.executable && lhs.arguments == rhs.arguments && lhs.restart == rhs.restart && lhs.finishesRun == rhs.finishesRun
+        lhs.name == rhs.name && lhs.role == rhs.role && lhs.executable == rhs.executable && lhs.arguments == rhs.arguments && lhs.restart == rhs.restart && lhs.finishesRun == rhs.finishesRun
     }
 }

@@ -4,9 +4,8 @@ import Monitor
 /// What a run did, written to the run directory (`summary.json`, `summary.txt`) and printed.
 public struct RunSummary: Codable, Sendable {
     public var topology: String
-    /// `completed` (every rider process finished), `stopped` (interrupted or out of time) or
-    /// `failed: …` (a process that cannot be restarted exited).
-    public var outcome: String
+    /// How the run ended.
+    public var outcome: RunOutcome
     public var wallSeconds: Double
     public var speed: Double
     /// The KPIs and per-process message counts, from the event bus.
@@ -26,7 +25,7 @@ public struct RunSummary: Codable, Sendable {
     /// ran late by this much), at worst over the run.
     public var worstLagSeconds: Double { kpis.processes.values.map(\.maxLagSeconds).max() ?? 0 }
 
-    public init(topology: String, outcome: String, wallSeconds: Double, speed: Double, kpis: MonitorReport,
+    public init(topology: String, outcome: RunOutcome, wallSeconds: Double, speed: Double, kpis: MonitorReport,
                 processes: [String: Supervisor.Record], poolCapacity: Int) {
         self.poolCapacity = poolCapacity
         self.topology = topology
@@ -62,7 +61,7 @@ public struct RunSummary: Codable, Sendable {
                 String(format: ", %llu messages in, %llu out, %.1f s CPU, %.0f MB, lag ≤ %.1f s", $0.messagesIn, $0.messagesOut, $0.cpuSeconds,
                        $0.residentMB, $0.maxLagSeconds)
             } ?? ""
-            lines.append("  \(name): \(record.restarts) restarts\(health)\(record.exits.isEmpty ? "" : "; " + record.exits.joined(separator: ", "))")
+            lines.append("  \(name): \(record.restarts) restarts\(health)\(record.exits.isEmpty ? "" : "; " + record.exits.map(\.description).joined(separator: ", "))")
         }
         if let chaos, chaos != ChaosCounts() {
             lines.append("faults injected: \(chaos.kills.count) kills (\(chaos.kills.joined(separator: ", "))), \(chaos.malformedSent) malformed frames to dispatch, "

@@ -6,12 +6,22 @@ import Foundation
 /// going to its log in the run directory, or the monitor's to the terminal.
 public actor Supervisor {
     /// A process that exited.
-    public struct Exit: Sendable, Equatable {
+    public struct Exit: Sendable, Equatable, Codable, CustomStringConvertible {
         public let name: String
         public let pid: Int32
         public let status: Int32
         /// Killed by a signal (`status` is then the signal number).
         public let signalled: Bool
+
+        public init(name: String, pid: Int32, status: Int32, signalled: Bool) {
+            self.name = name
+            self.pid = pid
+            self.status = status
+            self.signalled = signalled
+        }
+
+        /// It exited by itself with status 0.
+        public var isClean: Bool { !signalled && status == 0 }
 
         public var description: String { signalled ? "killed by signal \(status)" : "exited with status \(status)" }
     }
@@ -20,19 +30,22 @@ public actor Supervisor {
     public struct Record: Sendable, Codable, Equatable {
         public var starts = 0
         public var pid: Int32 = 0
-        public var exits: [String] = []
+        public var exits: [Exit] = []
         public var restarts: Int { max(0, starts - 1) }
     }
 
     public private(set) var records: [String: Record] = [:]
     private let executable: URL
     private let directory: RunDirectory
+    private let readiness: ReadinessBoard
     private var running: [String: Process] = [:]
     private var exitWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
 
-    public init(executable: URL, directory: RunDirectory) {
+    /// `readiness` is fed from the bus: a process is ready when its `Ready` has been seen there.
+    public init(executable: URL, directory: RunDirectory, readiness: ReadinessBoard) {
         self.executable = executable
         self.directory = directory
+        self.readiness = readiness
     }
 
     public func isRunning(_ name: String) -> Bool { running[name] != nil }
@@ -73,14 +86,18 @@ public actor Supervisor {
         return process.processIdentifier
     }
 
-    /// Waits until the process's log says it is ready, or fails if it exits or takes too long.
+    /// Waits until the process has said on the bus that it is ready (this start of it: its pid),
+    /// or fails if it exits or takes too long.
     public func waitUntilReady(_ name: String, timeout: Duration) async throws {
         let deadline = ContinuousClock.now + timeout
-        // Only this start's part of the log counts: an earlier start's ready line says nothing now.
-        while !directory.logText(of: name, latestStartOnly: true).contains(" ready") {
-            guard running[name] != nil else {
-                throw LaunchError.exitedBeforeReady(name, log: String(directory.logText(of: name).suffix(2_000)))
+        while true {
+            guard let pid = running[name]?.processIdentifier else {
+                // Done before its announcement got out (a restarted rider process with nothing
+                // left to ask for): finished, not failed — supervision sees it end.
+                if let record = records[name], let exit = record.exits.last, exit.pid == record.pid, exit.isClean { return }
+                throw LaunchError.exitedBeforeReady(name, log: String(directory.logText(of: name, latestStartOnly: true).suffix(2_000)))
             }
+            if await readiness.isReady(name, pid: pid) { return }
             guard ContinuousClock.now < deadline else { throw LaunchError.notReady(name, after: timeout) }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -109,7 +126,7 @@ public actor Supervisor {
     private func exited(_ exit: Exit) {
         guard running[exit.name]?.processIdentifier == exit.pid else { return }
         running[exit.name] = nil
-        records[exit.name]?.exits.append(exit.description)
+        records[exit.name]?.exits.append(exit)
         exitWaiters.removeValue(forKey: exit.name)?.forEach { $0.resume() }
     }
 }

@@ -62,6 +62,15 @@ public final class DispatchDesk {
 
     public var sessionCount: Int { sessions.count }
 
+    /// Dispatch's own checks as they stand, for its health reports.
+    public var checks: DispatchChecks {
+        DispatchChecks.with {
+            $0.violations = UInt32(clamping: checker.violations.count)
+            $0.firstViolation = checker.violations.first.map { "\($0)" } ?? ""
+            $0.unexpectedRefusals = UInt32(clamping: unexpectedRefusals)
+        }
+    }
+
     /// Requests dispatch has taken, over the whole run.
     public var requestCount: Int { requests.count }
 

@@ -186,6 +186,7 @@ public actor DispatchServer {
         let status = ProcessStatus.current(role: .dispatch, processID: "dispatch", messagesIn: stats.received, messagesOut: stats.sent,
                                            apps: desk.engine.driverCount, lagSeconds: max(lateness, core.lateness)) {
             $0.malformed = UInt64(core.malformed.total)
+            $0.checks = desk.checks
         }
         lateness = 0
         core.lateness = 0

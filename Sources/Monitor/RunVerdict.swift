@@ -91,6 +91,7 @@ public struct RunVerdict: Codable, Sendable, Equatable {
         let leaky = statuses.filter { $0.value.leaks > 0 }.sorted { $0.key < $1.key }.first
         rows.append(VerdictRow(check: "leak detectors at zero", passed: leaky == nil,
                                detail: leaky.map { "\($0.key): \($0.value.leaks) leaks" } ?? "\(statuses.count) processes reported 0"))
+        rows.append(Self.dispatchChecks(statuses["dispatch"]))
         if malformedSent > 0 {
             let counted = statuses["dispatch"].map { Int($0.malformed) } ?? 0
             rows.append(VerdictRow(check: "malformed input counted and survived", passed: counted >= malformedSent - malformedMayBeLost,
@@ -100,7 +101,24 @@ public struct RunVerdict: Codable, Sendable, Equatable {
         self.rows = rows
     }
 
-    /// Adds a row (restarts, dispatch's own checks).
+    /// Dispatch's own checks, from its last health report on the bus (a restored dispatch replays
+    /// the whole run through its checker, so its last report speaks for the whole run).
+    static func dispatchChecks(_ status: ProcessStatus?) -> VerdictRow {
+        let check = "dispatch's own checks (fares conserved, no double booking)"
+        guard let status, status.hasChecks else {
+            return VerdictRow(check: check, passed: false, detail: "dispatch did not report its checks on the bus")
+        }
+        let checks = status.checks
+        if checks.violations > 0 {
+            return VerdictRow(check: check, passed: false, detail: "\(checks.violations) broken, first: \(checks.firstViolation)")
+        }
+        if checks.unexpectedRefusals > 0 {
+            return VerdictRow(check: check, passed: false, detail: "\(checks.unexpectedRefusals) engine refusals dispatch did not expect")
+        }
+        return VerdictRow(check: check, passed: true, detail: "held")
+    }
+
+    /// Adds a row (restarts, the run's outcome).
     public mutating func add(_ row: VerdictRow) {
         rows.append(row)
     }

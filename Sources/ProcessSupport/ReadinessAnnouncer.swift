@@ -10,10 +10,16 @@ import ZeroMQ
 public struct ReadinessAnnouncer: Sendable {
     private let task: Task<Void, Never>
 
-    /// Starts announcing `processID` (in `role`) on the bus whose publisher side is `bus`.
+    /// Starts announcing `processID` (in `role`) on a PUB socket of its own, connected to the bus
+    /// whose publisher side is `bus`.
     public init(role: Role, processID: String, endpoints: [String] = [], bus: String, on transport: Transport) async throws {
         let publisher = try await transport.socket(.pub, options: .eventBus)
         try await publisher.connect(bus)
+        self.init(role: role, processID: processID, endpoints: endpoints, publisher: publisher)
+    }
+
+    /// Starts announcing `processID` (in `role`) on `publisher`, a PUB the process already has.
+    public init(role: Role, processID: String, endpoints: [String] = [], publisher: Socket) {
         let pid = getpid()
         let ready = Ready.with {
             $0.role = role

@@ -28,6 +28,9 @@ struct Record: AsyncParsableCommand {
     @Option(help: "The SQLite database to write (created if new).")
     var database: String
 
+    @Option(help: "The bus's publisher endpoint, where the recorder says it is ready (none: it does not say).")
+    var publishTo: String?
+
     @Option(help: "Facts to note in the run table, as KEY=VALUE (repeatable).")
     var fact: [String] = []
 
@@ -49,6 +52,8 @@ struct Record: AsyncParsableCommand {
             return source
         }
         print("recorder pid \(getpid()) ready: \(bus) into \(database)")
+        var readiness: ReadinessAnnouncer?
+        if let publishTo { readiness = try await ReadinessAnnouncer(role: .recorder, processID: "recorder", bus: publishTo, on: transport) }
         let recording = Task {
             var failures = 0
             for try await batch in subscriber.batches() {
@@ -67,6 +72,7 @@ struct Record: AsyncParsableCommand {
         recording.cancel()
         _ = try? await recording.value
         signals.forEach { $0.cancel() }
+        readiness?.stop()
         print("recorder stopped: \(await recorder.recorded) envelopes recorded, \(await recorder.repeats) repeats left out")
         await transport.shutdown()
     }

@@ -91,8 +91,10 @@ struct DispatchCommand: AsyncParsableCommand {
         // The replayed entries are done with: their memory goes back before the run goes on.
         contents = nil
         print("dispatch pid \(getpid()) ready: \(graph.nodeCount) road nodes; sessions on \(sessionsAt), events on \(busAt); \(server.speed)× wall time")
+        let readiness = ReadinessAnnouncer(role: .dispatch, processID: "dispatch", endpoints: [sessionsAt], publisher: pub)
         let signals = onInterrupt { Task { await server.stop() } }
         try await server.run()
+        readiness.stop()
         signals.forEach { $0.cancel() }
         let counts = await server.counts
         print("dispatch stopped: \(counts.malformed) malformed, \(counts.refused) refused, \(counts.undeliverable) undeliverable messages")

@@ -65,9 +65,11 @@ func runHost(role: Role, options: HostOptions, plan: Topology, settings: AppHost
     if options.trace { settings.trace = { print($0) } }
     let host = AppHost(role: role, processID: name, session: session, bus: bus, schedule: apps, settings: settings)
     print("\(name) pid \(getpid()) ready: \(apps.count) apps to run; dispatch at \(options.sessions ?? dispatchAt.sessions)")
+    let readiness = ReadinessAnnouncer(role: role, processID: name, publisher: bus)
     let signals = onInterrupt { Task { await host.stop() } }
     defer { signals.forEach { $0.cancel() } }
     try await host.run()
+    readiness.stop()
     let totals = await host.totals
     print("\(name) done: \(totals.started) apps started, \(totals.finished) finished, \(totals.messagesOut) messages sent, \(totals.messagesIn) received, \(totals.failedRequests) failed requests, \(totals.unrouted) unrouted, \(totals.leaks) leaks")
     if !sessionSettings.faults.isEmpty {

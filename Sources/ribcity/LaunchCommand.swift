@@ -80,7 +80,7 @@ struct LaunchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let summary = try await options.run(record: record)
-        if summary.outcome.hasPrefix("failed") { throw ExitCode.failure }
+        if summary.outcome.isFailure { throw ExitCode.failure }
     }
 }
 

@@ -20,6 +20,9 @@ struct MonitorCommand: AsyncParsableCommand {
     @Option(help: "Event bus endpoint (default: from the topology).")
     var bus: String?
 
+    @Option(help: "The bus proxy's publisher endpoint, where the monitor says it is ready (default: from the topology).")
+    var publishTo: String?
+
     @Option(help: "Dispatch's sessions endpoint, for the snapshot (default: from the topology).")
     var sessions: String?
 
@@ -49,8 +52,10 @@ struct MonitorCommand: AsyncParsableCommand {
                      .snapshotRequest(SnapshotRequest())] {
             try await dealer.send(Message([WireCodec.encode(Envelope(body, from: stamper.next()))]))
         }
-        // To standard error: a launcher reads readiness from the log even when the dashboard has the terminal.
+        // To standard error: the log keeps it even when the dashboard has the terminal.
         FileHandle.standardError.write(Data("monitor pid \(getpid()) ready: following \(bus ?? endpoints.bus)\n".utf8))
+        let busIn = plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory()).publish
+        let readiness = try await ReadinessAnnouncer(role: .monitor, processID: "monitor", bus: publishTo ?? busIn, on: transport)
         let signals = onInterrupt { Task { await keeper.stop() } }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -85,6 +90,7 @@ struct MonitorCommand: AsyncParsableCommand {
             group.cancelAll()
         }
         signals.forEach { $0.cancel() }
+        readiness.stop()
         await transport.shutdown()
     }
 }

@@ -41,7 +41,7 @@ struct OverloadCommand: AsyncParsableCommand {
             let summary = try await launch.run(record: false, riderArguments: ["--demand-scale", "\(factor)"])
             let row = OverloadStep(factor: factor, summary: summary)
             rows.append(row)
-            if row.worstLag > lagLimit || summary.outcome != "completed" {
+            if row.worstLag > lagLimit || !summary.outcome.isCompleted {
                 saturated = row
                 break
             }
@@ -72,7 +72,7 @@ struct OverloadStep {
     }
 
     func cause(lagLimit: Double) -> String {
-        if summary.outcome != "completed" { return "the run did not complete (\(summary.outcome))" }
+        if !summary.outcome.isCompleted { return "the run did not complete (\(summary.outcome))" }
         guard let laggard else { return "no process reported" }
         return String(format: "%@ fell %.1f s simulated behind the clock (limit %.0f s), %.1f s CPU in %.0f s wall",
                       laggard.name, laggard.lag, lagLimit, laggard.cpu, summary.wallSeconds)

@@ -4,8 +4,8 @@ import Testing
 
 @Suite("Run directory: logs across restarts")
 struct RunDirectoryTests {
-    @Test("A restarted process is ready only when its new start says so, not because an earlier start's ready line is in the log")
-    func readinessOfTheLatestStart() throws {
+    @Test("A restarted process's log is told from its earlier starts' (what an exit before readiness shows)")
+    func latestStartOfTheLog() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: path) }

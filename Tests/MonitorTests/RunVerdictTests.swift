@@ -6,7 +6,25 @@ import Wire
 /// A recording made by hand: dispatch's bus events with contiguous sequence numbers.
 struct Recording {
     var stamper = SequenceStamper(sender: "dispatch-bus")
+    var statusStamper = SequenceStamper(sender: "dispatch-status")
     var envelopes: [Envelope] = []
+
+    /// A recording whose dispatch reported its checks held (as a sound dispatch does every second).
+    static func reported() -> Recording {
+        var recording = Recording()
+        recording.dispatchReport(DispatchChecks())
+        return recording
+    }
+
+    /// Dispatch's health report with its own checks.
+    mutating func dispatchReport(_ checks: DispatchChecks, malformed: UInt64 = 0) {
+        let status = ProcessStatus.with {
+            $0.processID = "dispatch"
+            $0.malformed = malformed
+            $0.checks = checks
+        }
+        envelopes.append(Envelope(.processStatus(status), from: statusStamper.next()))
+    }
 
     mutating func add(_ kind: DispatchEventKind, request: String = "", driver: String = "", fare: Int64 = 0) {
         let event = Wire.DispatchEvent.with {
@@ -32,12 +50,36 @@ struct RunVerdictTests {
 
     @Test("A clean run passes every check")
     func cleanRun() {
-        var recording = Recording()
+        var recording = Recording.reported()
         recording.ride("r-1", driver: "d-1")
         recording.ride("r-2", driver: "d-1")
         let verdict = RunVerdict(recording: recording.envelopes, poolCapacity: 2)
         #expect(verdict.passed, "\(verdict.table)")
         #expect(verdict.table.hasPrefix("verdict: every check passed"))
+    }
+
+    @Test("Dispatch's own checks come from its last health report: absent, broken and held are each told apart")
+    func dispatchChecks() {
+        let check = "dispatch's own checks (fares conserved, no double booking)"
+        var recording = Recording()
+        recording.ride("r-1", driver: "d-1")
+        let silent = RunVerdict(recording: recording.envelopes, poolCapacity: 1)
+        #expect(row(silent, check)?.passed == false)
+        #expect(row(silent, check)?.detail == "dispatch did not report its checks on the bus")
+
+        recording.dispatchReport(DispatchChecks())
+        #expect(row(RunVerdict(recording: recording.envelopes, poolCapacity: 1), check) == VerdictRow(check: check, passed: true, detail: "held"))
+
+        recording.dispatchReport(DispatchChecks.with {
+            $0.violations = 2
+            $0.firstViolation = "t=12.0 s: request 3 ended twice"
+        })
+        let broken = RunVerdict(recording: recording.envelopes, poolCapacity: 1)
+        #expect(!broken.passed)
+        #expect(row(broken, check)?.detail == "2 broken, first: t=12.0 s: request 3 ended twice")
+
+        recording.dispatchReport(DispatchChecks.with { $0.unexpectedRefusals = 1 })
+        #expect(row(RunVerdict(recording: recording.envelopes, poolCapacity: 1), check)?.detail == "1 engine refusals dispatch did not expect")
     }
 
     @Test("A request that ends twice, one left open, a driver over capacity and a lost message are each named")
@@ -65,7 +107,7 @@ struct RunVerdictTests {
 
     @Test("A driver taken off a ride (offline, session expired) is free again; restarted senders are not gaps")
     func requeuedAndRestarted() {
-        var recording = Recording()
+        var recording = Recording.reported()
         recording.add(.requestCreated, request: "r-1")
         recording.add(.offerAccepted, request: "r-1", driver: "d-1")
         recording.add(.offerDeclined, request: "r-1", driver: "d-1")
@@ -96,7 +138,7 @@ struct RunVerdictTests {
 
     @Test("Events a restored dispatch publishes again are counted once: no request ends twice")
     func republishedEvents() {
-        var recording = Recording()
+        var recording = Recording.reported()
         recording.ride("r-1", driver: "d-1")
         recording.ride("r-2", driver: "d-1")
         // Dispatch came back from its journal and published its last events again (never its first).

@@ -75,6 +75,7 @@ public nonisolated enum Role: SwiftProtobuf.Enum, Swift.CaseIterable {
   case coordinator // = 5
   case bus // = 6
   case tool // = 7
+  case recorder // = 8
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -91,6 +92,7 @@ public nonisolated enum Role: SwiftProtobuf.Enum, Swift.CaseIterable {
     case 5: self = .coordinator
     case 6: self = .bus
     case 7: self = .tool
+    case 8: self = .recorder
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -105,6 +107,7 @@ public nonisolated enum Role: SwiftProtobuf.Enum, Swift.CaseIterable {
     case .coordinator: return 5
     case .bus: return 6
     case .tool: return 7
+    case .recorder: return 8
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -119,6 +122,7 @@ public nonisolated enum Role: SwiftProtobuf.Enum, Swift.CaseIterable {
     .coordinator,
     .bus,
     .tool,
+    .recorder,
   ]
 
 }
@@ -1589,7 +1593,7 @@ nonisolated extension Product: SwiftProtobuf._ProtoNameProviding {
 }
 
 nonisolated extension Role: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ROLE_UNSPECIFIED\0\u{1}ROLE_RIDERS\0\u{1}ROLE_DRIVERS\0\u{1}ROLE_DISPATCH\0\u{1}ROLE_MONITOR\0\u{1}ROLE_COORDINATOR\0\u{1}ROLE_BUS\0\u{1}ROLE_TOOL\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ROLE_UNSPECIFIED\0\u{1}ROLE_RIDERS\0\u{1}ROLE_DRIVERS\0\u{1}ROLE_DISPATCH\0\u{1}ROLE_MONITOR\0\u{1}ROLE_COORDINATOR\0\u{1}ROLE_BUS\0\u{1}ROLE_TOOL\0\u{1}ROLE_RECORDER\0")
 }
 
 nonisolated extension Party: SwiftProtobuf._ProtoNameProviding {
