@@ -101,7 +101,8 @@ let package = Package(
             exclude: ["Proto"],
             swiftSettings: strict
         ),
-        // The dispatch engine ("Dispatch" is taken by libdispatch): matching, offers, pricing, KPIs; no I/O, knows the city, not sockets.
+        // The dispatch engine ("Dispatch" is taken by libdispatch): matching, offers, pricing, KPIs;
+        // no I/O, knows the city, not sockets.
         .target(
             name: "RideDispatch",
             dependencies: [
@@ -164,7 +165,9 @@ let package = Package(
         // A rider or driver process: many apps on their own actors over one session with dispatch.
         .target(
             name: "AppHost",
-            dependencies: ["AppRuntime", "DriverApp", "RiderApp", "City", "Simulation", "RIBs", "SessionClient", "Wire", "ZeroMQ"],
+            dependencies: [
+                "AppRuntime", "DriverApp", "RiderApp", "City", "Simulation", "RIBs", "SessionClient", "Wire", "ZeroMQ",
+            ],
             swiftSettings: strict
         ),
         // `ribcity launch`: hosts the bus, starts a topology's processes in order, supervises and

@@ -68,8 +68,10 @@ public actor AppHost {
     ///   - session: the session with dispatch (not yet connected).
     ///   - bus: a PUB connected to the event bus for health reports, if there is a bus.
     ///   - schedule: the apps to run, in any order.
-    public init(role: Role, processID: String, session: SessionClient, bus: Socket?,
-                schedule: [ScheduledApp], settings: Settings = Settings()) {
+    public init(
+        role: Role, processID: String, session: SessionClient, bus: Socket?,
+        schedule: [ScheduledApp], settings: Settings = Settings()
+    ) {
         self.role = role
         self.processID = processID
         self.session = session
@@ -88,7 +90,9 @@ public actor AppHost {
         try await session.connect()
         guard let clock = await session.clock else { throw SessionClient.Failure.closed }
         self.clock = clock
-        released = LeakDetector(budget: .milliseconds(Int64(settings.leakBudget * 1000))) { .milliseconds(Int64(clock.now() * 1000)) }
+        released = LeakDetector(budget: .milliseconds(Int64(settings.leakBudget * 1000))) {
+            .milliseconds(Int64(clock.now() * 1000))
+        }
         let reader = Task { [session] in
             for await envelope in session.incoming { await self.deliver(envelope) }
         }
@@ -147,7 +151,8 @@ public actor AppHost {
     /// What dispatch sent that is not a reply: to the app it names.
     private func deliver(_ envelope: Envelope) async {
         totals.messagesIn += 1
-        settings.trace?(String(format: "%.1f in  ", clock?.now() ?? 0) + "\(envelope.bodyName) \(envelope.body.flatMap(Self.appID) ?? "")")
+        settings.trace?(
+            String(format: "%.1f in  ", clock?.now() ?? 0) + "\(envelope.bodyName) \(envelope.body.flatMap(Self.appID) ?? "")")
         guard let body = envelope.body, let id = Self.appID(of: body), let app = live[id], let clock else {
             totals.unrouted += 1
             return
@@ -170,7 +175,9 @@ public actor AppHost {
         // An app's answer may arrive after it was released (a reply it was waiting for): then
         // it wants nothing more, least of all a wake-up that would never be cleared.
         // A wake-up already past (a leg that should have ended) is due now, not late.
-        if let wake = output.wakeAt.map({ max($0, clock?.now() ?? $0) }), live[app.id] != nil { wakes[app.id] = min(wake, wakes[app.id] ?? wake) }
+        if let wake = output.wakeAt.map({ max($0, clock?.now() ?? $0) }), live[app.id] != nil {
+            wakes[app.id] = min(wake, wakes[app.id] ?? wake)
+        }
         if output.finished, live[app.id] != nil {
             live[app.id] = nil
             wakes[app.id] = nil
@@ -213,8 +220,10 @@ public actor AppHost {
 
     private func publishStatus(at time: Double) async {
         guard let bus else { return }
-        let status = ProcessStatus.current(role: role, processID: processID, messagesIn: totals.messagesIn, messagesOut: totals.messagesOut,
-                                           apps: live.count, lagSeconds: lateness) {
+        let status = ProcessStatus.current(
+            role: role, processID: processID, messagesIn: totals.messagesIn, messagesOut: totals.messagesOut,
+            apps: live.count, lagSeconds: lateness
+        ) {
             $0.appsFinished = UInt64(totals.finished)
             $0.leaks = UInt64(totals.leaks)
         }

@@ -16,9 +16,10 @@ public enum CityApps {
         let block = min(scenario.drivers.count, index * share)..<min(scenario.drivers.count, (index + 1) * share)
         return block.map { number in
             let driver = scenario.drivers[number]
-            let profile = DriverProfile(id: WireIDs.driver(number), startNode: driver.startNode, shiftStart: driver.shiftStart,
-                                        shiftEnd: driver.shiftEnd, acceptance: driver.acceptance,
-                                        responseSeconds: driver.responseSeconds, seed: scenario.seed &+ UInt64(number))
+            let profile = DriverProfile(
+                id: WireIDs.driver(number), startNode: driver.startNode, shiftStart: driver.shiftStart,
+                shiftEnd: driver.shiftEnd, acceptance: driver.acceptance,
+                responseSeconds: driver.responseSeconds, seed: scenario.seed &+ UInt64(number))
             return ScheduledApp(at: driver.shiftStart) { time in DriverApp(profile: profile, graph: graph, at: time) }
         }
     }
@@ -26,8 +27,10 @@ public enum CityApps {
     /// The riders of process `index` of `processes`, each opening the app when they ask for a
     /// ride. With `after`, rides asked for before that simulated time are left out (a restarted
     /// process: they were its previous run's, and dispatch ended them with that run's session).
-    public static func riders(of prepared: PreparedTopology, process index: Int, of processes: Int,
-                              after: Double? = nil) -> [ScheduledApp] {
+    public static func riders(
+        of prepared: PreparedTopology, process index: Int, of processes: Int,
+        after: Double? = nil
+    ) -> [ScheduledApp] {
         let scenario = prepared.scenario
         let positions = scenario.graph.positions
         let features = prepared.topology.features
@@ -35,10 +38,11 @@ public enum CityApps {
             guard number % max(1, processes) == index else { return nil }
             let trip = scenario.trips[number]
             if let after, trip.time < after { return nil }
-            let profile = RiderProfile(id: WireIDs.rider(number), name: "Rider \(number)", requestAt: trip.time,
-                                       pickup: positions[trip.origin], dropoff: positions[trip.destination],
-                                       product: trip.product == .pool ? .pool : .uberX, scheduledPickup: trip.pickupAt,
-                                       patience: trip.patienceSeconds, seed: scenario.seed &+ UInt64(number))
+            let profile = RiderProfile(
+                id: WireIDs.rider(number), name: "Rider \(number)", requestAt: trip.time,
+                pickup: positions[trip.origin], dropoff: positions[trip.destination],
+                product: trip.product == .pool ? .pool : .uberX, scheduledPickup: trip.pickupAt,
+                patience: trip.patienceSeconds, seed: scenario.seed &+ UInt64(number))
             return ScheduledApp(at: trip.time) { time in RiderApp(profile: profile, features: features, at: time) }
         }
     }

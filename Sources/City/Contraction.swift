@@ -47,7 +47,9 @@ struct Contraction {
         var down = [[ContractionArc]](repeating: [], count: n)
         var shortcutCount = 0
         var queue = Heap<Prioritised>()
-        for node in 0..<n { queue.insert(Prioritised(priority: priority(of: node, adding: shortcutsFor(node).count), node: Int32(node))) }
+        for node in 0..<n {
+            queue.insert(Prioritised(priority: priority(of: node, adding: shortcutsFor(node).count), node: Int32(node)))
+        }
         var order: Int32 = 0
         while let next = queue.popMin() {
             let node = Int(next.node)
@@ -75,8 +77,10 @@ struct Contraction {
                 neighbours.insert(arc.node)
             }
             for shortcut in shortcuts {
-                Self.keepShorter(&outgoing[shortcut.from], ContractionArc(node: Int32(shortcut.to), weight: shortcut.weight, via: Int32(node)))
-                Self.keepShorter(&incoming[shortcut.to], ContractionArc(node: Int32(shortcut.from), weight: shortcut.weight, via: Int32(node)))
+                Self.keepShorter(
+                    &outgoing[shortcut.from], ContractionArc(node: Int32(shortcut.to), weight: shortcut.weight, via: Int32(node)))
+                Self.keepShorter(
+                    &incoming[shortcut.to], ContractionArc(node: Int32(shortcut.from), weight: shortcut.weight, via: Int32(node)))
             }
             shortcutCount += shortcuts.count
             outgoing[node] = []
@@ -121,8 +125,9 @@ struct Contraction {
         let longestOut = outs.map(\.weight).max()!
         for inArc in incoming[node] {
             let from = Int(inArc.node)
-            witness.search(from: from, avoiding: node, limit: inArc.weight + longestOut,
-                           settleLimit: Self.witnessSettleLimit, outgoing: outgoing)
+            witness.search(
+                from: from, avoiding: node, limit: inArc.weight + longestOut,
+                settleLimit: Self.witnessSettleLimit, outgoing: outgoing)
             for outArc in outs where Int(outArc.node) != from {
                 let through = inArc.weight + outArc.weight
                 if witness.distance(to: Int(outArc.node)) > through {
@@ -156,8 +161,10 @@ struct WitnessSearch {
 
     func distance(to node: Int) -> UInt32 { distance[node] }
 
-    mutating func search(from start: Int, avoiding skipped: Int, limit: UInt32, settleLimit: Int,
-                         outgoing: [[ContractionArc]]) {
+    mutating func search(
+        from start: Int, avoiding skipped: Int, limit: UInt32, settleLimit: Int,
+        outgoing: [[ContractionArc]]
+    ) {
         for node in touched { distance[Int(node)] = .unreached }
         touched.removeAll(keepingCapacity: true)
         queue = Heap()

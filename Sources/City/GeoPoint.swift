@@ -17,7 +17,8 @@ public struct GeoPoint: Sendable, Hashable, Codable, CustomStringConvertible {
         let radians = Double.pi / 180
         let dLat = (other.lat - lat) * radians
         let dLon = (other.lon - lon) * radians
-        let h = sin(dLat / 2) * sin(dLat / 2)
+        let h =
+            sin(dLat / 2) * sin(dLat / 2)
             + cos(lat * radians) * cos(other.lat * radians) * sin(dLon / 2) * sin(dLon / 2)
         return 2 * Self.earthRadius * asin(min(1, sqrt(h)))
     }

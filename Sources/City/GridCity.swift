@@ -10,8 +10,10 @@ public struct GridCity: Sendable, Equatable {
     /// Where the south-west corner is.
     public var origin: GeoPoint
 
-    public init(width: Double, height: Double, blockLength: Double, speedKmh: Double,
-                origin: GeoPoint = GeoPoint(lat: 40.7, lon: -74.0)) {
+    public init(
+        width: Double, height: Double, blockLength: Double, speedKmh: Double,
+        origin: GeoPoint = GeoPoint(lat: 40.7, lon: -74.0)
+    ) {
         self.width = width
         self.height = height
         self.blockLength = blockLength
@@ -37,7 +39,9 @@ public struct GridCity: Sendable, Equatable {
         }
         for y in 0..<rows {
             for x in 0..<columns {
-                if x + 1 < columns { builder.addTwoWay(node(x: x, y: y), node(x: x + 1, y: y), speed: speed, length: blockLength) }
+                if x + 1 < columns {
+                    builder.addTwoWay(node(x: x, y: y), node(x: x + 1, y: y), speed: speed, length: blockLength)
+                }
                 if y + 1 < rows { builder.addTwoWay(node(x: x, y: y), node(x: x, y: y + 1), speed: speed, length: blockLength) }
             }
         }

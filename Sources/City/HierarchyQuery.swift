@@ -89,7 +89,8 @@ public final class HierarchyQuery: RoutePlanner {
             let forwardTop = forward.queue.min.map { QueueEntry.unpack($0).millis } ?? .unreached
             let backwardTop = backward.queue.min.map { QueueEntry.unpack($0).millis } ?? .unreached
             if min(forwardTop, backwardTop) >= best { break }
-            let settled = forwardTop <= backwardTop
+            let settled =
+                forwardTop <= backwardTop
                 ? forward.settleNext(meeting: backward, climbing: up, stalledBy: down)
                 : backward.settleNext(meeting: forward, climbing: down, stalledBy: up)
             if let settled, settled.total < best {
@@ -119,8 +120,10 @@ struct SearchSpace {
     /// Settles the next node of the queue: how it meets the other search, and — unless a more
     /// important neighbour already reaches it faster — relaxes its arcs `climbing` upward.
     /// Returns the node and its total time through the other search, or `nil` for a stale entry.
-    mutating func settleNext(meeting other: SearchSpace, climbing arcs: ContractionHierarchy.ArcTable,
-                             stalledBy incoming: ContractionHierarchy.ArcTable) -> (node: Int, total: UInt32)? {
+    mutating func settleNext(
+        meeting other: SearchSpace, climbing arcs: ContractionHierarchy.ArcTable,
+        stalledBy incoming: ContractionHierarchy.ArcTable
+    ) -> (node: Int, total: UInt32)? {
         let (reached, node) = QueueEntry.unpack(queue.removeMin())
         guard reached <= distance[node] else { return nil }
         let total = reached + other.distance[node]

@@ -31,9 +31,12 @@ public enum OSMPBFReader {
             guard data.endIndex - offset >= 4 else { throw fail("truncated: a block length needs 4 bytes") }
             let length = data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
             guard length > 0, length <= 64 * 1024 else {
-                throw fail(block == 0 ? "not an OSM PBF file (no block header)" : "block header of \(length) bytes is not plausible")
+                throw fail(
+                    block == 0 ? "not an OSM PBF file (no block header)" : "block header of \(length) bytes is not plausible")
             }
-            guard data.endIndex - offset - 4 >= length else { throw fail("truncated: the block header ends past the end of the file") }
+            guard data.endIndex - offset - 4 >= length else {
+                throw fail("truncated: the block header ends past the end of the file")
+            }
             let header: PBFBlobHeader
             do {
                 header = try PBFBlobHeader(serializedBytes: data[offset + 4..<offset + 4 + length], options: options)
@@ -42,17 +45,25 @@ public enum OSMPBFReader {
             }
             let size = Int(header.datasize)
             guard header.hasType, header.hasDatasize, size >= 0, size <= 32 * 1024 * 1024 else {
-                throw fail(block == 0 ? "not an OSM PBF file (no block type and size)" : "block header without a plausible type and size")
+                throw fail(
+                    block == 0 ? "not an OSM PBF file (no block type and size)" : "block header without a plausible type and size"
+                )
             }
             let start = offset + 4 + length
-            guard data.endIndex - start >= size else { throw fail("truncated: the \(header.type) block ends past the end of the file") }
+            guard data.endIndex - start >= size else {
+                throw fail("truncated: the \(header.type) block ends past the end of the file")
+            }
             let payload = try contents(of: data[start..<start + size], options: options, fail: fail)
             switch header.type {
             case "OSMHeader":
                 let head: PBFHeaderBlock
-                do { head = try PBFHeaderBlock(serializedBytes: payload, options: options) } catch { throw fail("malformed header block (\(error))") }
+                do { head = try PBFHeaderBlock(serializedBytes: payload, options: options) } catch {
+                    throw fail("malformed header block (\(error))")
+                }
                 let unknown = Set(head.requiredFeatures).subtracting(understood)
-                guard unknown.isEmpty else { throw fail("requires features this reader lacks: \(unknown.sorted().joined(separator: ", "))") }
+                guard unknown.isEmpty else {
+                    throw fail("requires features this reader lacks: \(unknown.sorted().joined(separator: ", "))")
+                }
                 sawHeader = true
             case "OSMData":
                 guard sawHeader else { throw fail("data before the OSMHeader block") }
@@ -73,7 +84,8 @@ public enum OSMPBFReader {
         return osm
     }
 
-    private static func contents(of bytes: Data, options: BinaryDecodingOptions, fail: (String) -> CityImportError) throws -> Data {
+    private static func contents(of bytes: Data, options: BinaryDecodingOptions, fail: (String) -> CityImportError) throws -> Data
+    {
         let blob: PBFBlob
         do { blob = try PBFBlob(serializedBytes: bytes, options: options) } catch { throw fail("malformed blob (\(error))") }
         if blob.hasRaw { return blob.raw }
@@ -103,7 +115,10 @@ public enum OSMPBFReader {
             if group.hasDense {
                 let dense = group.dense
                 guard dense.id.count == dense.lat.count, dense.id.count == dense.lon.count else {
-                    throw CityImportError(file: "", reason: "dense nodes with \(dense.id.count) ids, \(dense.lat.count) latitudes, \(dense.lon.count) longitudes")
+                    throw CityImportError(
+                        file: "",
+                        reason:
+                            "dense nodes with \(dense.id.count) ids, \(dense.lat.count) latitudes, \(dense.lon.count) longitudes")
                 }
                 var id: Int64 = 0, lat: Int64 = 0, lon: Int64 = 0
                 for index in dense.id.indices {
@@ -118,7 +133,8 @@ public enum OSMPBFReader {
             }
             for way in group.ways {
                 guard way.keys.count == way.vals.count else {
-                    throw CityImportError(file: "", reason: "way \(way.id) has \(way.keys.count) keys and \(way.vals.count) values")
+                    throw CityImportError(
+                        file: "", reason: "way \(way.id) has \(way.keys.count) keys and \(way.vals.count) values")
                 }
                 var tags: [String: String] = [:]
                 for (key, value) in zip(way.keys, way.vals) { tags[try string(Int(key))] = try string(Int(value)) }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Reads OpenStreetMap XML (`.osm`, or gzip-compressed `.osm.gz`).
@@ -48,8 +49,10 @@ public enum OSMXMLReader {
         var closedRoot = false
         private var way: (id: Int64, nodes: [Int64], tags: [String: String])?
 
-        func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?,
-                    qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement element: String, namespaceURI: String?,
+            qualifiedName: String?, attributes: [String: String] = [:]
+        ) {
             if !sawRoot {
                 sawRoot = true
                 if element != "osm" { fail(parser, "not OpenStreetMap XML: the root element is <\(element)>, not <osm>") }
@@ -58,9 +61,9 @@ public enum OSMXMLReader {
             switch element {
             case "node":
                 guard let id = attributes["id"].flatMap(Int64.init),
-                      let lat = attributes["lat"].flatMap(Double.init),
-                      let lon = attributes["lon"].flatMap(Double.init),
-                      (-90...90).contains(lat), (-180...180).contains(lon)
+                    let lat = attributes["lat"].flatMap(Double.init),
+                    let lon = attributes["lon"].flatMap(Double.init),
+                    (-90...90).contains(lat), (-180...180).contains(lon)
                 else { return fail(parser, "a <node> needs a numeric id and lat/lon in range") }
                 data.nodes[id] = GeoPoint(lat: lat, lon: lon)
             case "way":

@@ -64,7 +64,8 @@ public struct RoadNetworkImport: Sendable {
         report.nodesKept = graph.nodeCount
         report.edgesKept = graph.edgeCount
         guard graph.edgeCount > 0 else {
-            throw CityImportError(file: file, reason: "no drivable roads (\(report.highwayWays) highway ways, none connected and drivable)")
+            throw CityImportError(
+                file: file, reason: "no drivable roads (\(report.highwayWays) highway ways, none connected and drivable)")
         }
         self.graph = graph
         self.report = report
@@ -80,7 +81,8 @@ public struct RoadNetworkImport: Sendable {
     static func rule(for tags: [String: String]) -> Rule? {
         guard let highway = tags["highway"], let defaultSpeed = defaultSpeeds[highway] else { return nil }
         if ["no", "private"].contains(tags["access"] ?? "") || tags["motor_vehicle"] == "no"
-            || tags["motorcar"] == "no" || tags["area"] == "yes" {
+            || tags["motorcar"] == "no" || tags["area"] == "yes"
+        {
             return nil
         }
         let speed = tags["maxspeed"].flatMap(parseSpeed) ?? defaultSpeed
@@ -161,8 +163,9 @@ public struct RoadNetworkImport: Sendable {
             for edge in graph.edges(from: source) {
                 let target = Int(graph.edgeTarget[edge])
                 guard renumber[target] >= 0 else { continue }
-                builder.addEdge(from: renumber[source], to: renumber[target],
-                                length: Double(graph.edgeLength[edge]), time: Double(graph.edgeTime[edge]))
+                builder.addEdge(
+                    from: renumber[source], to: renumber[target],
+                    length: Double(graph.edgeLength[edge]), time: Double(graph.edgeTime[edge]))
             }
         }
         return builder.build()

@@ -18,7 +18,8 @@ struct BusFlooder {
         let batch = max(1, Int(perSecond / 100))
         while !Task.isCancelled {
             let messages = (0..<batch).map { _ in
-                Message(Frames.Published(topic: Self.topic, envelope: Envelope(.heartbeat(Heartbeat()), from: stamper.next())).frames)
+                Message(
+                    Frames.Published(topic: Self.topic, envelope: Envelope(.heartbeat(Heartbeat()), from: stamper.next())).frames)
             }
             guard (try? await pub.send(contentsOf: messages)) != nil else { break }
             sent += batch

@@ -12,8 +12,10 @@ public struct ChaosPlan: Sendable, Equatable {
     public var floodPerSecond: Double
     public var seed: UInt64
 
-    public init(killEvery: Duration? = nil, malformedPerSecond: Double = 0,
-                stallMonitorEvery: Duration? = nil, stallFor: Duration = .seconds(2), floodPerSecond: Double = 0, seed: UInt64 = 1) {
+    public init(
+        killEvery: Duration? = nil, malformedPerSecond: Double = 0,
+        stallMonitorEvery: Duration? = nil, stallFor: Duration = .seconds(2), floodPerSecond: Double = 0, seed: UInt64 = 1
+    ) {
         self.killEvery = killEvery
         self.malformedPerSecond = malformedPerSecond
         self.stallMonitorEvery = stallMonitorEvery

@@ -44,8 +44,10 @@ public actor Coordinator {
     private var dispatchKilledAt: ContinuousClock.Instant?
     private var log: (String) -> Void
 
-    public init(plan: LaunchPlan, directory: RunDirectory, executable: URL, options: Options,
-                log: @escaping @Sendable (String) -> Void) {
+    public init(
+        plan: LaunchPlan, directory: RunDirectory, executable: URL, options: Options,
+        log: @escaping @Sendable (String) -> Void
+    ) {
         self.plan = plan
         self.directory = directory
         self.options = options
@@ -60,8 +62,9 @@ public actor Coordinator {
     public func run() async throws -> RunSummary {
         let started = ContinuousClock.now
         let transport = try Transport(name: "launch-io")
-        let proxy = try await Proxy.start(on: transport, frontend: .init(.xsub, bind: plan.busPublish, options: .eventBus),
-                                          backend: .init(.xpub, bind: plan.busSubscribe, options: .eventBus))
+        let proxy = try await Proxy.start(
+            on: transport, frontend: .init(.xsub, bind: plan.busPublish, options: .eventBus),
+            backend: .init(.xpub, bind: plan.busSubscribe, options: .eventBus))
         let tap = try await transport.socket(.sub, options: .eventBus)
         try await tap.connect(plan.busSubscribe)
         // Everything that describes the run (not the chaos flood, which only loads the proxy).
@@ -90,9 +93,10 @@ public actor Coordinator {
         await recorder?.close()
         await proxy.stop()
         await transport.shutdown()
-        var summary = RunSummary(topology: plan.topology.name, outcome: outcome, wallSeconds: (ContinuousClock.now - started) / .seconds(1),
-                                 speed: plan.speed, kpis: MonitorReport(await board.current), processes: await supervisor.records,
-                                 poolCapacity: plan.topology.dispatch.poolCapacity)
+        var summary = RunSummary(
+            topology: plan.topology.name, outcome: outcome, wallSeconds: (ContinuousClock.now - started) / .seconds(1),
+            speed: plan.speed, kpis: MonitorReport(await board.current), processes: await supervisor.records,
+            poolCapacity: plan.topology.dispatch.poolCapacity)
         if options.record {
             summary.chaos = chaosCounts
             summary.verdict = try Self.verdict(of: directory, summary: summary)
@@ -104,13 +108,15 @@ public actor Coordinator {
 
     private func startAndSupervise(transport: Transport) async throws -> RunOutcome {
         for spec in plan.processes {
-            try await supervisor.start(spec.name, executable: spec.executable, arguments: spec.arguments, toTerminal: toTerminal(spec))
+            try await supervisor.start(
+                spec.name, executable: spec.executable, arguments: spec.arguments, toTerminal: toTerminal(spec))
             try await supervisor.waitUntilReady(spec.name, timeout: options.readyTimeout)
             log("\(spec.name) ready (pid \(await supervisor.pid(of: spec.name) ?? 0))")
         }
         let malformed = Task { [plan, options] in
-            var garbage = MalformedSender(endpoint: plan.sessions, perSecond: options.chaos.malformedPerSecond,
-                                          random: SeededGenerator(seed: options.chaos.seed &+ 1))
+            var garbage = MalformedSender(
+                endpoint: plan.sessions, perSecond: options.chaos.malformedPerSecond,
+                random: SeededGenerator(seed: options.chaos.seed &+ 1))
             return await garbage.run(on: transport)
         }
         let flood = Task { [plan, options] in
@@ -198,8 +204,9 @@ public actor Coordinator {
                     let simulated = Double(await board.current.simTimeMs) / 1000
                     log("\(spec.name) \(lastExit.map { "\($0)" } ?? "exited"); restarting in \(backoff)")
                     try await Task.sleep(for: backoff)
-                    try await supervisor.start(spec.name, executable: spec.executable, arguments: spec.arguments + spec.restartArguments(simulated),
-                                               toTerminal: toTerminal(spec))
+                    try await supervisor.start(
+                        spec.name, executable: spec.executable, arguments: spec.arguments + spec.restartArguments(simulated),
+                        toTerminal: toTerminal(spec))
                     try await supervisor.waitUntilReady(spec.name, timeout: options.readyTimeout)
                     log("\(spec.name) restarted (pid \(await supervisor.pid(of: spec.name) ?? 0))")
                     if spec.role == .dispatch, let killed = dispatchKilledAt {
@@ -214,7 +221,9 @@ public actor Coordinator {
                 // grace well past the session timeout, and the verdict names what stayed open).
                 let since = allFinishedAt ?? .now
                 allFinishedAt = since
-                if await board.current.openRequests.isEmpty || ContinuousClock.now - since > options.settleGrace { return .completed }
+                if await board.current.openRequests.isEmpty || ContinuousClock.now - since > options.settleGrace {
+                    return .completed
+                }
             }
         }
     }
@@ -251,16 +260,21 @@ extension Coordinator {
     /// killed came back, and how the run ended.
     public static func verdict(of directory: RunDirectory, summary: RunSummary) throws -> RunVerdict {
         let (recording, _) = try EventLog.read(path: directory.file("events.pb"))
-        var verdict = RunVerdict(recording: recording, poolCapacity: summary.poolCapacity, malformedSent: summary.chaos?.malformedSent ?? 0,
-                                 malformedMayBeLost: summary.chaos?.malformedMayBeLost ?? 0)
+        var verdict = RunVerdict(
+            recording: recording, poolCapacity: summary.poolCapacity, malformedSent: summary.chaos?.malformedSent ?? 0,
+            malformedMayBeLost: summary.chaos?.malformedMayBeLost ?? 0)
         let kills = summary.chaos?.kills ?? []
         let notBack = Set(kills).sorted().filter { name in
             let record = summary.processes[name]
             return (record?.restarts ?? 0) < kills.filter { $0 == name }.count
         }
-        verdict.add(VerdictRow(check: "killed processes restarted", passed: notBack.isEmpty,
-                               detail: kills.isEmpty ? "no process killed"
-                                   : notBack.isEmpty ? "\(kills.count) kills, every one restarted" : "not restarted: \(notBack.joined(separator: ", "))"))
+        verdict.add(
+            VerdictRow(
+                check: "killed processes restarted", passed: notBack.isEmpty,
+                detail: kills.isEmpty
+                    ? "no process killed"
+                    : notBack.isEmpty
+                        ? "\(kills.count) kills, every one restarted" : "not restarted: \(notBack.joined(separator: ", "))"))
         verdict.add(VerdictRow(check: "the run completed", passed: summary.outcome.isCompleted, detail: "\(summary.outcome)"))
         return verdict
     }
@@ -274,7 +288,8 @@ public enum SupervisionError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .died(let name, let exit): "\(name) \(exit.map { "\($0)" } ?? "exited"), and is not restarted"
-        case .gaveUp(let name, let restarts, let window): "\(name) kept dying: gave up after \(restarts) restarts within \(window)"
+        case .gaveUp(let name, let restarts, let window):
+            "\(name) kept dying: gave up after \(restarts) restarts within \(window)"
         }
     }
 }

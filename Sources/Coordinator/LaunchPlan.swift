@@ -26,9 +26,12 @@ public struct LaunchPlan: Sendable {
     ///     that it hears everything) and stopped last.
     ///   - journal: dispatch's journal; with one, a dispatch that dies is restarted and restores
     ///     the run from it. Without, dispatch's death ends the run.
-    public init(topology: Topology, topologyPath: String, speed: Double?, monitor: Bool, monitorJSON: Bool = false,
-                hostArguments: [String] = [], riderArguments: [String] = [], dispatchArguments: [String] = [], journal: String? = nil, recorder: (program: String, database: String)? = nil,
-                temporaryDirectory: String = NSTemporaryDirectory()) {
+    public init(
+        topology: Topology, topologyPath: String, speed: Double?, monitor: Bool, monitorJSON: Bool = false,
+        hostArguments: [String] = [], riderArguments: [String] = [], dispatchArguments: [String] = [], journal: String? = nil,
+        recorder: (program: String, database: String)? = nil,
+        temporaryDirectory: String = NSTemporaryDirectory()
+    ) {
         self.topology = topology
         let speed = speed ?? topology.speed
         self.speed = speed
@@ -40,34 +43,53 @@ public struct LaunchPlan: Sendable {
         let common = ["--topology", topologyPath, "--speed", "\(speed)"]
         var processes: [ProcessSpec] = []
         if let recorder {
-            processes.append(ProcessSpec(name: "recorder", role: .recorder, executable: recorder.program,
-                                         arguments: ["record", "--bus", bus.subscribe, "--database", recorder.database,
-                                                     "--fact", "topology=\(topology.name)", "--fact", "speed=\(speed)",
-                                                     "--publish-to", bus.publish],
-                                         restart: .supervised))
+            processes.append(
+                ProcessSpec(
+                    name: "recorder", role: .recorder, executable: recorder.program,
+                    arguments: [
+                        "record", "--bus", bus.subscribe, "--database", recorder.database,
+                        "--fact", "topology=\(topology.name)", "--fact", "speed=\(speed)",
+                        "--publish-to", bus.publish,
+                    ],
+                    restart: .supervised))
         }
-        processes += [ProcessSpec(name: "dispatch", role: .dispatch,
-                                     arguments: ["dispatch"] + common + ["--sessions", dispatch.sessions, "--publish-to", bus.publish]
-                                        + (journal.map { ["--journal", $0] } ?? []) + dispatchArguments,
-                                     restart: journal == nil ? .never : .supervised)]
+        processes += [
+            ProcessSpec(
+                name: "dispatch", role: .dispatch,
+                arguments: ["dispatch"] + common + ["--sessions", dispatch.sessions, "--publish-to", bus.publish]
+                    + (journal.map { ["--journal", $0] } ?? []) + dispatchArguments,
+                restart: journal == nil ? .never : .supervised)
+        ]
         for index in 0..<topology.drivers.processes {
-            processes.append(ProcessSpec(name: "drivers-\(index)", role: .drivers,
-                                         arguments: ["drivers"] + common + ["--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish] + hostArguments,
-                                         restart: .supervised))
+            processes.append(
+                ProcessSpec(
+                    name: "drivers-\(index)", role: .drivers,
+                    arguments: ["drivers"] + common + [
+                        "--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish,
+                    ] + hostArguments,
+                    restart: .supervised))
         }
         for index in 0..<topology.riders.processes {
-            processes.append(ProcessSpec(name: "riders-\(index)", role: .riders,
-                                         arguments: ["riders"] + common + ["--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish]
-                                            + hostArguments + riderArguments,
-                                         restart: .supervised, finishesRun: true,
-                                         restartArguments: { time in ["--after", "\(time)"] }))
+            processes.append(
+                ProcessSpec(
+                    name: "riders-\(index)", role: .riders,
+                    arguments: ["riders"] + common + [
+                        "--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish,
+                    ]
+                        + hostArguments + riderArguments,
+                    restart: .supervised, finishesRun: true,
+                    restartArguments: { time in ["--after", "\(time)"] }))
         }
         if monitor {
-            processes.append(ProcessSpec(name: "monitor", role: .monitor,
-                                         arguments: ["monitor", "--topology", topologyPath, "--bus", bus.subscribe, "--publish-to", bus.publish,
-                                                     "--sessions", dispatch.sessions]
-                                            + (monitorJSON ? ["--json"] : []),
-                                         restart: .supervised))
+            processes.append(
+                ProcessSpec(
+                    name: "monitor", role: .monitor,
+                    arguments: [
+                        "monitor", "--topology", topologyPath, "--bus", bus.subscribe, "--publish-to", bus.publish,
+                        "--sessions", dispatch.sessions,
+                    ]
+                        + (monitorJSON ? ["--json"] : []),
+                    restart: .supervised))
         }
         self.processes = processes
     }

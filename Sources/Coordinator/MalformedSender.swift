@@ -17,12 +17,13 @@ struct MalformedSender {
         while !Task.isCancelled {
             let length = Int(random.next() % 64)
             let garbage = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-            let frames: [[UInt8]] = switch sent % 4 {
-            case 0: [garbage]
-            case 1: [[0x0A, 0xFF, 0xFF, 0xFF]]           // a field that claims more bytes than follow
-            case 2: [garbage, garbage]                   // two frames where one is expected
-            default: [[]]
-            }
+            let frames: [[UInt8]] =
+                switch sent % 4 {
+                case 0: [garbage]
+                case 1: [[0x0A, 0xFF, 0xFF, 0xFF]]  // a field that claims more bytes than follow
+                case 2: [garbage, garbage]  // two frames where one is expected
+                default: [[]]
+                }
             guard (try? await dealer.send(Message(frames))) != nil else { break }
             sent += 1
             try? await Task.sleep(for: .seconds(1 / perSecond))

@@ -30,8 +30,10 @@ public struct ProcessSpec: Sendable, Equatable {
     /// process leaves out the rides its previous run asked for).
     public var restartArguments: @Sendable (_ simulatedTime: Double) -> [String]
 
-    public init(name: String, role: Role, executable: String? = nil, arguments: [String], restart: Restart, finishesRun: Bool = false,
-                restartArguments: @escaping @Sendable (Double) -> [String] = { _ in [] }) {
+    public init(
+        name: String, role: Role, executable: String? = nil, arguments: [String], restart: Restart, finishesRun: Bool = false,
+        restartArguments: @escaping @Sendable (Double) -> [String] = { _ in [] }
+    ) {
         self.name = name
         self.role = role
         self.executable = executable
@@ -45,6 +47,7 @@ public struct ProcessSpec: Sendable, Equatable {
     public var hostsApps: Bool { role == .drivers || role == .riders }
 
     public static func == (lhs: ProcessSpec, rhs: ProcessSpec) -> Bool {
-        lhs.name == rhs.name && lhs.role == rhs.role && lhs.executable == rhs.executable && lhs.arguments == rhs.arguments && lhs.restart == rhs.restart && lhs.finishesRun == rhs.finishesRun
+        lhs.name == rhs.name && lhs.role == rhs.role && lhs.executable == rhs.executable && lhs.arguments == rhs.arguments
+            && lhs.restart == rhs.restart && lhs.finishesRun == rhs.finishesRun
     }
 }

@@ -35,7 +35,8 @@ public enum RunOutcome: Sendable, Equatable, CustomStringConvertible, Codable {
             let number = text.dropFirst("stopped: wall-time limit of ".count).prefix { $0.isNumber || $0 == "." }
             self = .wallLimitReached(seconds: Double(number) ?? 0)
         default:
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a run outcome: \(text)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not a run outcome: \(text)"))
         }
     }
 

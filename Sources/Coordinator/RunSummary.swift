@@ -25,8 +25,10 @@ public struct RunSummary: Codable, Sendable {
     /// ran late by this much), at worst over the run.
     public var worstLagSeconds: Double { kpis.processes.values.map(\.maxLagSeconds).max() ?? 0 }
 
-    public init(topology: String, outcome: RunOutcome, wallSeconds: Double, speed: Double, kpis: MonitorReport,
-                processes: [String: Supervisor.Record], poolCapacity: Int) {
+    public init(
+        topology: String, outcome: RunOutcome, wallSeconds: Double, speed: Double, kpis: MonitorReport,
+        processes: [String: Supervisor.Record], poolCapacity: Int
+    ) {
         self.poolCapacity = poolCapacity
         self.topology = topology
         self.outcome = outcome
@@ -46,29 +48,46 @@ public struct RunSummary: Codable, Sendable {
 
     public var text: String {
         var lines = [
-            "run \(topology): \(outcome) after \(String(format: "%.1f", wallSeconds)) s wall at \(speed)× (simulated \(Int(kpis.simTimeSeconds)) s)",
-            "requests \(requests): completed \(kpis.totals["completed"] ?? 0), cancelled \(kpis.totals["cancelled"] ?? 0), rejected \(kpis.totals["rejected"] ?? 0), still open \(kpis.openRequests) — "
+            "run \(topology): \(outcome) after \(String(format: "%.1f", wallSeconds)) s wall at \(speed)× "
+                + "(simulated \(Int(kpis.simTimeSeconds)) s)",
+            "requests \(requests): completed \(kpis.totals["completed"] ?? 0), cancelled \(kpis.totals["cancelled"] ?? 0), "
+                + "rejected \(kpis.totals["rejected"] ?? 0), still open \(kpis.openRequests) — "
                 + (allRequestsAccounted ? "every request accounted for" : "NOT every request ended"),
-            String(format: "pickup wait p50 %.0f s, p95 %.0f s; max surge %.1f; bus events missed %llu; worst lag behind the clock %.2f s simulated",
-                   kpis.pickupWaitP50, kpis.pickupWaitP95, kpis.maxSurge, kpis.missedEvents, worstLagSeconds),
+            String(
+                format:
+                    "pickup wait p50 %.0f s, p95 %.0f s; max surge %.1f; bus events missed %llu; "
+                    + "worst lag behind the clock %.2f s simulated",
+                kpis.pickupWaitP50, kpis.pickupWaitP95, kpis.maxSurge, kpis.missedEvents, worstLagSeconds),
         ]
         if !kpis.missedBySender.isEmpty {
-            lines.append("  bus messages missed by sender: " + kpis.missedBySender.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            lines.append(
+                "  bus messages missed by sender: "
+                    + kpis.missedBySender.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
         for name in processes.keys.sorted() {
             let record = processes[name]!
-            let health = kpis.processes[name].map {
-                String(format: ", %llu messages in, %llu out, %.1f s CPU, %.0f MB, lag ≤ %.1f s", $0.messagesIn, $0.messagesOut, $0.cpuSeconds,
-                       $0.residentMB, $0.maxLagSeconds)
-            } ?? ""
-            lines.append("  \(name): \(record.restarts) restarts\(health)\(record.exits.isEmpty ? "" : "; " + record.exits.map(\.description).joined(separator: ", "))")
+            let health =
+                kpis.processes[name].map {
+                    String(
+                        format: ", %llu messages in, %llu out, %.1f s CPU, %.0f MB, lag ≤ %.1f s", $0.messagesIn, $0.messagesOut,
+                        $0.cpuSeconds,
+                        $0.residentMB, $0.maxLagSeconds)
+                } ?? ""
+            lines.append(
+                "  \(name): \(record.restarts) restarts\(health)"
+                    + (record.exits.isEmpty ? "" : "; " + record.exits.map(\.description).joined(separator: ", "))
+            )
         }
         if let chaos, chaos != ChaosCounts() {
-            lines.append("faults injected: \(chaos.kills.count) kills (\(chaos.kills.joined(separator: ", "))), \(chaos.malformedSent) malformed frames to dispatch, "
-                         + "\(chaos.monitorStalls) monitor stalls, \(chaos.floodSent) flood messages on the bus")
+            lines.append(
+                "faults injected: \(chaos.kills.count) kills (\(chaos.kills.joined(separator: ", "))), "
+                    + "\(chaos.malformedSent) malformed frames to dispatch, "
+                    + "\(chaos.monitorStalls) monitor stalls, \(chaos.floodSent) flood messages on the bus")
             if !chaos.dispatchRecoverySeconds.isEmpty {
-                lines.append("dispatch recovered from its journal in " + chaos.dispatchRecoverySeconds.map { String(format: "%.2f s", $0) }.joined(separator: ", ")
-                             + " (kill to serving again)")
+                lines.append(
+                    "dispatch recovered from its journal in "
+                        + chaos.dispatchRecoverySeconds.map { String(format: "%.2f s", $0) }.joined(separator: ", ")
+                        + " (kill to serving again)")
             }
         }
         if let verdict { lines.append(verdict.table) }

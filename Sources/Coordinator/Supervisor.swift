@@ -73,8 +73,9 @@ public actor Supervisor {
             process.standardError = log
         }
         process.terminationHandler = { [weak self] finished in
-            let exit = Exit(name: name, pid: finished.processIdentifier, status: finished.terminationStatus,
-                            signalled: finished.terminationReason == .uncaughtSignal)
+            let exit = Exit(
+                name: name, pid: finished.processIdentifier, status: finished.terminationStatus,
+                signalled: finished.terminationReason == .uncaughtSignal)
             Task { await self?.exited(exit) }
         }
         try process.run()
@@ -95,7 +96,8 @@ public actor Supervisor {
                 // Done before its announcement got out (a restarted rider process with nothing
                 // left to ask for): finished, not failed — supervision sees it end.
                 if let record = records[name], let exit = record.exits.last, exit.pid == record.pid, exit.isClean { return }
-                throw LaunchError.exitedBeforeReady(name, log: String(directory.logText(of: name, latestStartOnly: true).suffix(2_000)))
+                throw LaunchError.exitedBeforeReady(
+                    name, log: String(directory.logText(of: name, latestStartOnly: true).suffix(2_000)))
             }
             if await readiness.isReady(name, pid: pid) { return }
             guard ContinuousClock.now < deadline else { throw LaunchError.notReady(name, after: timeout) }

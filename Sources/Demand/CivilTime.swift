@@ -15,13 +15,18 @@ public enum CivilTime {
         } else {
             let fields = date.split(separator: "-", omittingEmptySubsequences: false)
             guard fields.count == 3, let a = Int(fields[0]), let b = Int(fields[1]), let c = Int(fields[2]) else { return nil }
-            if fields[0].count == 4 { (year, month, day) = (a, b, c) } else { (year, month, day) = (c < 100 ? 2000 + c : c, a, b) }
+            if fields[0].count == 4 {
+                (year, month, day) = (a, b, c)
+            } else {
+                (year, month, day) = (c < 100 ? 2000 + c : c, a, b)
+            }
         }
         let time = clock.split(separator: ":", omittingEmptySubsequences: false)
         guard time.count == 2 || time.count == 3, let hour = Int(time[0]), let minute = Int(time[1]) else { return nil }
         let second = time.count == 3 ? Int(time[2]) : 0
         guard let second, (0..<24).contains(hour), (0..<60).contains(minute), (0..<61).contains(second),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else { return nil }
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+        else { return nil }
         return Double(daysFromEpoch(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second)
     }
 

@@ -34,12 +34,15 @@ public struct ODModel: Sendable {
     public var tripCount: Int { displacements.count }
 
     /// A destination for a ride from `origin`, or `nil` if none of `attempts` draws is accepted.
-    public func destination(from origin: GeoPoint, attempts: Int = 20, using random: inout some RandomNumberGenerator,
-                            accept: (GeoPoint) -> Bool = { _ in true }) -> GeoPoint? {
+    public func destination(
+        from origin: GeoPoint, attempts: Int = 20, using random: inout some RandomNumberGenerator,
+        accept: (GeoPoint) -> Bool = { _ in true }
+    ) -> GeoPoint? {
         let start = projection.project(origin)
         let local = byCell[Self.key(start, cellSize)].flatMap { $0.count >= minimumSamples ? $0 : nil }
         for _ in 0..<attempts {
-            let index = local.map { Int($0.randomElement(using: &random)!) } ?? Int.random(in: 0..<displacements.count, using: &random)
+            let index =
+                local.map { Int($0.randomElement(using: &random)!) } ?? Int.random(in: 0..<displacements.count, using: &random)
             let move = displacements[index]
             let candidate = projection.unproject(x: start.x + move.dx, y: start.y + move.dy)
             if accept(candidate) { return candidate }

@@ -24,17 +24,21 @@ public struct Replay: Sendable {
 
     /// The rides within `duration` seconds of the run's start, in time order, and how many
     /// records were left out, by reason.
-    public func trips(from records: [TripRecord], duration: Double, destinations: ODModel?, seed: UInt64) -> (trips: [DemandTrip], leftOut: [String: Int]) {
+    public func trips(
+        from records: [TripRecord], duration: Double, destinations: ODModel?, seed: UInt64
+    ) -> (trips: [DemandTrip], leftOut: [String: Int]) {
         var random = SeededGenerator(seed: seed)
         var trips: [DemandTrip] = []
         var leftOut: [String: Int] = [:]
         let first = records.map(\.pickupTime).min() ?? 0
         for record in records {
-            let time: Double = switch timing {
-            case .asRecorded: record.pickupTime - first
-            case .foldedIntoOneDay(let start):
-                ((record.pickupTime - start).truncatingRemainder(dividingBy: 86_400) + 86_400).truncatingRemainder(dividingBy: 86_400)
-            }
+            let time: Double =
+                switch timing {
+                case .asRecorded: record.pickupTime - first
+                case .foldedIntoOneDay(let start):
+                    ((record.pickupTime - start).truncatingRemainder(dividingBy: 86_400) + 86_400).truncatingRemainder(
+                        dividingBy: 86_400)
+                }
             guard time < duration else { leftOut["after the run's end", default: 0] += 1; continue }
             guard area.contains(record.pickup) else { leftOut["pickup outside the map", default: 0] += 1; continue }
             let destination: GeoPoint

@@ -34,9 +34,11 @@ public struct SyntheticDemand: Sendable {
     /// arrivals: SUMO's reference run spreads its requests so.
     public var evenlySpaced: Bool
 
-    public init(peakRequestsPerHour: Double, profile: HourlyProfile = .flat, startSecondOfDay: Double = 0,
-                hotSpots: [HotSpot] = [], backgroundWeight: Double = 1, minimumTripMetres: Double = 500,
-                evenlySpaced: Bool = false) {
+    public init(
+        peakRequestsPerHour: Double, profile: HourlyProfile = .flat, startSecondOfDay: Double = 0,
+        hotSpots: [HotSpot] = [], backgroundWeight: Double = 1, minimumTripMetres: Double = 500,
+        evenlySpaced: Bool = false
+    ) {
         self.peakRequestsPerHour = peakRequestsPerHour
         self.profile = profile
         self.startSecondOfDay = startSecondOfDay
@@ -50,8 +52,10 @@ public struct SyntheticDemand: Sendable {
     /// `destinations` when given (kept inside the box), else from the same mixture as origins.
     /// `place` moves a drawn point to where a ride can really start or end (the nearest road
     /// corner, say; `nil` to redraw it), so that the minimum trip length holds between those.
-    public func generate(duration: Double, area: GeoBox, seed: UInt64, destinations: ODModel? = nil,
-                         place: (GeoPoint) -> GeoPoint? = { $0 }) -> [DemandTrip] {
+    public func generate(
+        duration: Double, area: GeoBox, seed: UInt64, destinations: ODModel? = nil,
+        place: (GeoPoint) -> GeoPoint? = { $0 }
+    ) -> [DemandTrip] {
         var random = SeededGenerator(seed: seed)
         let peak = peakRequestsPerHour / 3_600
         guard peak > 0 else { return [] }
@@ -69,7 +73,8 @@ public struct SyntheticDemand: Sendable {
             }
             for _ in 0..<50 {
                 let drawn = point(in: area, using: &random)
-                let destination = destinations.flatMap { $0.destination(from: drawn, using: &random, accept: area.contains) }
+                let destination =
+                    destinations.flatMap { $0.destination(from: drawn, using: &random, accept: area.contains) }
                     ?? point(in: area, using: &random)
                 guard let origin = place(drawn), let destination = place(destination) else { continue }
                 if origin.distance(to: destination) >= minimumTripMetres {
@@ -99,8 +104,9 @@ public struct SyntheticDemand: Sendable {
                 return spot.centre
             }
         }
-        return GeoPoint(lat: Double.random(in: area.south...area.north, using: &random),
-                        lon: Double.random(in: area.west...area.east, using: &random))
+        return GeoPoint(
+            lat: Double.random(in: area.south...area.north, using: &random),
+            lon: Double.random(in: area.west...area.east, using: &random))
     }
 }
 
@@ -118,8 +124,9 @@ public struct GeoBox: Sendable, Equatable {
     /// The smallest box around `points`.
     public init(around points: [GeoPoint]) {
         precondition(!points.isEmpty)
-        self.init(south: points.map(\.lat).min()!, west: points.map(\.lon).min()!,
-                  north: points.map(\.lat).max()!, east: points.map(\.lon).max()!)
+        self.init(
+            south: points.map(\.lat).min()!, west: points.map(\.lon).min()!,
+            north: points.map(\.lat).max()!, east: points.map(\.lon).max()!)
     }
 
     public func contains(_ point: GeoPoint) -> Bool {

@@ -1,5 +1,5 @@
-import Foundation
 import City
+import Foundation
 
 /// A trip (or, for pickup-only files, a pickup) read from a real record file.
 public struct TripRecord: Sendable, Equatable {

@@ -77,7 +77,9 @@ public enum TripRecordReader {
 
     private struct Problem: Error { let reason: String }
 
-    private static func position(_ latText: String, _ lonText: String, _ latName: String, _ lonName: String) -> Result<GeoPoint, Problem> {
+    private static func position(
+        _ latText: String, _ lonText: String, _ latName: String, _ lonName: String
+    ) -> Result<GeoPoint, Problem> {
         guard let lat = Double(latText.trimmingCharacters(in: .whitespaces)) else {
             return .failure(Problem(reason: "\(latName) is not a number"))
         }

@@ -14,7 +14,8 @@ extension DispatchDesk {
         switch timed.event {
         case .requested(let id, let request, let quote): requested(id, request, quote)
         case .scheduled: []
-        case .offered(let id, let driver, let expires, let pickupSeconds): offered(id, to: driver, expires: expires, pickupSeconds: pickupSeconds)
+        case .offered(let id, let driver, let expires, let pickupSeconds):
+            offered(id, to: driver, expires: expires, pickupSeconds: pickupSeconds)
         case .declined(let id, let driver, let timedOut): declined(id, by: driver, timedOut: timedOut)
         case .matched(let id, let driver, let pickupSeconds): matched(id, with: driver, pickupSeconds: pickupSeconds)
         case .requeued(let id, let driver, let reason): requeued(id, from: driver, reason: reason)
@@ -103,7 +104,11 @@ extension DispatchDesk {
     private func pickedUp(_ id: RequestID, by driver: DriverID, at time: Double) -> [Outgoing] {
         let waited = time - (engine.wantedFrom(id) ?? time)
         return toRider(id, state: .onTrip, driver: driver) { _ in }
-            + [bus(Topic.dispatchRequest, .tripStarted, request: id, driver: driver) { $0.pickupWaitS = UInt32(max(0, waited).rounded()) }]
+            + [
+                bus(Topic.dispatchRequest, .tripStarted, request: id, driver: driver) {
+                    $0.pickupWaitS = UInt32(max(0, waited).rounded())
+                }
+            ]
     }
 
     private func finished(_ id: RequestID, _ outcome: RequestOutcome, driver: DriverID?) -> [Outgoing] {

@@ -17,8 +17,10 @@ extension DispatchDesk {
         case .driverOnline(let message)?: return try online(message, session: session, reply, at: time)
         case .driverOffline(let message)?: return try offline(message, reply, at: time)
         case .locationUpdate(let update)?: return location(update)
-        case .acceptOffer(let answer)?: return try respond(offer: answer.offerID, driver: answer.driverID, accept: true, reply, at: time)
-        case .declineOffer(let answer)?: return try respond(offer: answer.offerID, driver: answer.driverID, accept: false, reply, at: time)
+        case .acceptOffer(let answer)?:
+            return try respond(offer: answer.offerID, driver: answer.driverID, accept: true, reply, at: time)
+        case .declineOffer(let answer)?:
+            return try respond(offer: answer.offerID, driver: answer.driverID, accept: false, reply, at: time)
         case .legDone(let done)?: return try legDone(done, reply, at: time)
         // The server answers snapshots itself: it knows the bus sequence they are current to.
         case .snapshotRequest?: return []
@@ -40,7 +42,8 @@ extension DispatchDesk {
     private func quote(_ request: QuoteRequest, _ reply: Reply, at time: Double) throws(DeskFailure) -> [Outgoing] {
         let origin = try node(request.pickup, "pickup")
         let destination = try node(request.dropoff, "dropoff")
-        guard let quote = engine.quote(from: origin, to: destination, product: WireMapping.product(request.product), now: time) else {
+        guard let quote = engine.quote(from: origin, to: destination, product: WireMapping.product(request.product), now: time)
+        else {
             throw DeskFailure(code: .invalidState, reason: "no road leads from the pickup to the dropoff")
         }
         quotes += 1
@@ -59,7 +62,9 @@ extension DispatchDesk {
                 }))
     }
 
-    private func request(_ ride: Wire.RideRequest, session: String, _ reply: Reply, at time: Double) throws(DeskFailure) -> [Outgoing] {
+    private func request(
+        _ ride: Wire.RideRequest, session: String, _ reply: Reply, at time: Double
+    ) throws(DeskFailure) -> [Outgoing] {
         guard !ride.requestID.isEmpty, !ride.riderID.isEmpty else {
             throw DeskFailure(code: .malformed, reason: "RideRequest needs request_id and rider_id")
         }
@@ -69,7 +74,9 @@ extension DispatchDesk {
         // Asked again under a new message id (a retry, or a rider who has heard nothing for a
         // while): acknowledged, not done twice, and told where the ride stands.
         if requests[ride.requestID] != nil {
-            let standing = riderLines[ride.riderID]?.lastUpdate.map { Outgoing.toPeer(peer: reply.peer, body: .tripUpdate($0), inReplyTo: "") }
+            let standing = riderLines[ride.riderID]?.lastUpdate.map {
+                Outgoing.toPeer(peer: reply.peer, body: .tripUpdate($0), inReplyTo: "")
+            }
             return received + (standing.map { [$0] } ?? [])
         }
         let origin = try node(ride.pickup, "pickup")
@@ -90,13 +97,17 @@ extension DispatchDesk {
     }
 
     private func cancel(_ cancel: CancelRide, _ reply: Reply, at time: Double) throws(DeskFailure) -> [Outgoing] {
-        guard let id = requests[cancel.requestID] else { throw DeskFailure(code: .unknownRequest, reason: "no request \(cancel.requestID)") }
+        guard let id = requests[cancel.requestID] else {
+            throw DeskFailure(code: .unknownRequest, reason: "no request \(cancel.requestID)")
+        }
         let reason = cancel.reason.isEmpty ? "cancelled by the rider" : cancel.reason
         try refuse { () throws(DispatchRefusal) in try engine.cancel(id, by: .rider, reason: reason, now: time) }
         return reply.acknowledged
     }
 
-    private func online(_ online: DriverOnline, session: String, _ reply: Reply, at time: Double) throws(DeskFailure) -> [Outgoing] {
+    private func online(
+        _ online: DriverOnline, session: String, _ reply: Reply, at time: Double
+    ) throws(DeskFailure) -> [Outgoing] {
         guard !online.driverID.isEmpty else { throw DeskFailure(code: .malformed, reason: "DriverOnline needs driver_id") }
         let at = try node(online.location, "location")
         let driver = drivers.id(for: online.driverID)
@@ -125,11 +136,15 @@ extension DispatchDesk {
         return []
     }
 
-    private func respond(offer: String, driver name: String, accept: Bool, _ reply: Reply, at time: Double) throws(DeskFailure) -> [Outgoing] {
+    private func respond(
+        offer: String, driver name: String, accept: Bool, _ reply: Reply, at time: Double
+    ) throws(DeskFailure) -> [Outgoing] {
         guard let entry = offers[offer], drivers.name(of: entry.driver) == name else {
             throw DeskFailure(code: .unknownRequest, reason: "no open offer \(offer) for \(name)")
         }
-        try refuse { () throws(DispatchRefusal) in try engine.respond(driver: entry.driver, to: entry.request, accept: accept, now: time) }
+        try refuse { () throws(DispatchRefusal) in
+            try engine.respond(driver: entry.driver, to: entry.request, accept: accept, now: time)
+        }
         return reply.acknowledged
     }
 
@@ -140,18 +155,22 @@ extension DispatchDesk {
     }
 
     private func knownDriver(_ name: String) throws(DeskFailure) -> DriverID {
-        guard let driver = drivers[name] else { throw DeskFailure(code: .unknownRequest, reason: "no driver \(name) has been online") }
+        guard let driver = drivers[name] else {
+            throw DeskFailure(code: .unknownRequest, reason: "no driver \(name) has been online")
+        }
         return driver
     }
 
     /// The road node nearest to a position, or a failure naming the field.
     func node(_ position: LatLon, _ field: String) throws(DeskFailure) -> Int {
-        guard position.lat.isFinite, position.lon.isFinite, (-90...90).contains(position.lat), (-180...180).contains(position.lon) else {
+        guard position.lat.isFinite, position.lon.isFinite, (-90...90).contains(position.lat), (-180...180).contains(position.lon)
+        else {
             throw DeskFailure(code: .malformed, reason: "\(field) is not a position")
         }
         let nearest = snap.nearestNode(to: GeoPoint(position))
         guard nearest.distance <= settings.maxSnapMetres else {
-            throw DeskFailure(code: .invalidState, reason: "\(field) is \(Int(nearest.distance)) m from the nearest road of this city")
+            throw DeskFailure(
+                code: .invalidState, reason: "\(field) is \(Int(nearest.distance)) m from the nearest road of this city")
         }
         return nearest.node
     }

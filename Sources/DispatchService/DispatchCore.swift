@@ -49,7 +49,9 @@ final class DispatchCore {
         }
         if case .stop? = request.envelope.body { stopRequested = true }
         // Sessions stamp their simulated time: how late their messages get here.
-        if request.envelope.simTimeMs > 0 { lateness = max(lateness, time - SimTime(wireMilliseconds: request.envelope.simTimeMs).seconds) }
+        if request.envelope.simTimeMs > 0 {
+            lateness = max(lateness, time - SimTime(wireMilliseconds: request.envelope.simTimeMs).seconds)
+        }
         out.add(desk.receive(request.envelope, from: request.peer, at: time), at: time, stampers: &stampers)
     }
 
@@ -63,8 +65,9 @@ final class DispatchCore {
                 $0.state = part
                 $0.last = index == chunks.count - 1
             }
-            let envelope = Envelope(.snapshotChunk(chunk), from: stampers.replies.next(), inReplyTo: request.envelope.messageID,
-                                    simTimeMs: SimTime(seconds: time).wireMilliseconds)
+            let envelope = Envelope(
+                .snapshotChunk(chunk), from: stampers.replies.next(), inReplyTo: request.envelope.messageID,
+                simTimeMs: SimTime(seconds: time).wireMilliseconds)
             return Message(Frames.Routed(peer: request.peer, envelope: envelope).frames)
         }
     }

@@ -93,7 +93,11 @@ public final class DispatchDesk {
     public func receive(_ envelope: Envelope, from peer: [UInt8], at time: Double) -> [Outgoing] {
         guard envelope.protocolVersion == 1 else {
             refused += 1
-            return [error(to: peer, envelope, .unsupportedVersion, "protocol version \(envelope.protocolVersion); this dispatch speaks 1")]
+            return [
+                error(
+                    to: peer, envelope, .unsupportedVersion,
+                    "protocol version \(envelope.protocolVersion); this dispatch speaks 1")
+            ]
         }
         if case .hello(let hello)? = envelope.body { return self.hello(hello, envelope, from: peer, at: time) }
         guard let sessionID = sessionOfPeer[peer], sessions[sessionID] != nil else {
@@ -106,7 +110,9 @@ public final class DispatchDesk {
         if let key, let replies = memory.replies(to: key) {
             // A retry may come over a new socket (Lazy Pirate): the answer goes where it came from.
             return replies.map { reply in
-                if case .toPeer(_, let body, let inReplyTo) = reply { return .toPeer(peer: peer, body: body, inReplyTo: inReplyTo) }
+                if case .toPeer(_, let body, let inReplyTo) = reply {
+                    return .toPeer(peer: peer, body: body, inReplyTo: inReplyTo)
+                }
                 return reply
             }
         }
@@ -172,13 +178,14 @@ public final class DispatchDesk {
         }
         for id in engine.unfinishedRequests {
             guard let progress = engine.progress(of: id) else { continue }
-            state.append(Wire.DispatchEvent.with {
-                $0.kind = .requestCreated
-                $0.requestID = requests.name(of: id) ?? "\(id.rawValue)"
-                $0.riderID = riderOfRequest[id] ?? ""
-                $0.tripState = WireMapping.tripState(progress)
-                if let driver = WireMapping.driver(of: progress) { $0.driverID = drivers.name(of: driver) ?? "" }
-            })
+            state.append(
+                Wire.DispatchEvent.with {
+                    $0.kind = .requestCreated
+                    $0.requestID = requests.name(of: id) ?? "\(id.rawValue)"
+                    $0.riderID = riderOfRequest[id] ?? ""
+                    $0.tripState = WireMapping.tripState(progress)
+                    if let driver = WireMapping.driver(of: progress) { $0.driverID = drivers.name(of: driver) ?? "" }
+                })
         }
         return state
     }
@@ -190,12 +197,15 @@ public final class DispatchDesk {
             refused += 1
             return [error(to: peer, envelope, .malformed, "Hello needs a session_id")]
         }
-        let welcome = Outgoing.toPeer(peer: peer, body: .welcome(Welcome.with {
-            $0.sessionID = hello.sessionID
-            $0.heartbeatIntervalMs = settings.heartbeatIntervalMs
-            $0.sessionTimeoutMs = settings.sessionTimeoutMs
-            $0.simTimeMs = SimTime(seconds: time).wireMilliseconds
-        }), inReplyTo: envelope.messageID)
+        let welcome = Outgoing.toPeer(
+            peer: peer,
+            body: .welcome(
+                Welcome.with {
+                    $0.sessionID = hello.sessionID
+                    $0.heartbeatIntervalMs = settings.heartbeatIntervalMs
+                    $0.sessionTimeoutMs = settings.sessionTimeoutMs
+                    $0.simTimeMs = SimTime(seconds: time).wireMilliseconds
+                }), inReplyTo: envelope.messageID)
         if var existing = sessions[hello.sessionID] {
             // A reconnect: same session, perhaps a new socket identity. Whatever was sent to the old
             // socket may be lost, so each rider's last trip update and each driver's last leg
@@ -211,10 +221,15 @@ public final class DispatchDesk {
         }
         sessions[hello.sessionID] = DeskSession(id: hello.sessionID, peer: peer, lastHeard: time)
         sessionOfPeer[peer] = hello.sessionID
-        return [welcome, .publish(topic: Topic.dispatchSession, event: Wire.DispatchEvent.with {
-            $0.kind = .sessionOpened
-            $0.sessionID = hello.sessionID
-        })]
+        return [
+            welcome,
+            .publish(
+                topic: Topic.dispatchSession,
+                event: Wire.DispatchEvent.with {
+                    $0.kind = .sessionOpened
+                    $0.sessionID = hello.sessionID
+                }),
+        ]
     }
 
     /// Ends a session: its drivers go offline (their riders are matched again), its riders' open
@@ -238,11 +253,14 @@ public final class DispatchDesk {
         }
         for rider in session.riders { riderLines[rider]?.session = nil }
         var out = translate(engine.takeEvents())
-        out.append(.publish(topic: Topic.dispatchSession, event: Wire.DispatchEvent.with {
-            $0.kind = expired ? .sessionExpired : .sessionClosed
-            $0.sessionID = id
-            $0.reason = expired ? "silent for more than \(settings.sessionTimeoutMs) ms" : "said goodbye"
-        }))
+        out.append(
+            .publish(
+                topic: Topic.dispatchSession,
+                event: Wire.DispatchEvent.with {
+                    $0.kind = expired ? .sessionExpired : .sessionClosed
+                    $0.sessionID = id
+                    $0.reason = expired ? "silent for more than \(settings.sessionTimeoutMs) ms" : "said goodbye"
+                }))
         return out
     }
 
@@ -260,10 +278,13 @@ public final class DispatchDesk {
     // MARK: Errors
 
     func error(to peer: [UInt8], _ envelope: Envelope, _ code: ErrorCode, _ reason: String) -> Outgoing {
-        .toPeer(peer: peer, body: .error(ErrorReply.with {
-            $0.code = code
-            $0.reason = reason
-        }), inReplyTo: envelope.messageID)
+        .toPeer(
+            peer: peer,
+            body: .error(
+                ErrorReply.with {
+                    $0.code = code
+                    $0.reason = reason
+                }), inReplyTo: envelope.messageID)
     }
 }
 

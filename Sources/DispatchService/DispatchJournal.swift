@@ -54,12 +54,15 @@ public final class DispatchJournal {
         public var first: JournalEntry? {
             guard count > 0 else { return nil }
             let length = DispatchJournal.length(at: DispatchJournal.magic.count, in: bytes)
-            return try? JournalEntry(decoding: bytes[(DispatchJournal.magic.count + 4)..<(DispatchJournal.magic.count + 4 + length)])
+            return try? JournalEntry(
+                decoding: bytes[(DispatchJournal.magic.count + 4)..<(DispatchJournal.magic.count + 4 + length)])
         }
     }
 
     static func length(at offset: Int, in bytes: [UInt8]) -> Int {
-        Int(UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24)
+        Int(
+            UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3])
+                << 24)
     }
 
     /// Opens the journal at `path` for appending, creating it if it does not exist and cutting a
@@ -70,7 +73,9 @@ public final class DispatchJournal {
         guard descriptor >= 0 else { throw JournalError(file: path, offset: 0, reason: .system("open", errno)) }
         let end = lseek(descriptor, 0, SEEK_END)
         if let validBytes, Int(end) > validBytes {
-            guard ftruncate(descriptor, off_t(validBytes)) == 0 else { throw JournalError(file: path, offset: validBytes, reason: .system("ftruncate", errno)) }
+            guard ftruncate(descriptor, off_t(validBytes)) == 0 else {
+                throw JournalError(file: path, offset: validBytes, reason: .system("ftruncate", errno))
+            }
         }
         size = Int(lseek(descriptor, 0, SEEK_END))
         if size == 0 {
@@ -151,7 +156,8 @@ public final class DispatchJournal {
             } catch {
                 throw JournalError(file: file, offset: offset, reason: error)
             }
-            if count == 0, case .started = entry {} else if count == 0 {
+            if count == 0, case .started = entry {
+            } else if count == 0 {
                 throw JournalError(file: file, offset: magic.count, reason: .noClock)
             }
             count += 1

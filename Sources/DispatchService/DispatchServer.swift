@@ -43,14 +43,19 @@ public actor DispatchServer {
     ///   - journal: where to write every input down (none: nothing survives the process).
     ///   - wallOriginMs: when simulated time was 0 (Unix milliseconds); now, unless restoring.
     ///   - faults: dropped, duplicated and delayed replies and pushes (stress mode; none by default).
-    public init(hierarchy: ContractionHierarchy, configuration: DispatchConfiguration, settings: DispatchDesk.Settings = DispatchDesk.Settings(),
-                router: Socket, bus: Socket, speed: Double, journal: DispatchJournal? = nil, wallOriginMs: Int64? = nil,
-                faults: MessageFaults = MessageFaults()) {
+    public init(
+        hierarchy: ContractionHierarchy, configuration: DispatchConfiguration,
+        settings: DispatchDesk.Settings = DispatchDesk.Settings(),
+        router: Socket, bus: Socket, speed: Double, journal: DispatchJournal? = nil, wallOriginMs: Int64? = nil,
+        faults: MessageFaults = MessageFaults()
+    ) {
         self.faults = FaultInjector(faults)
         var settings = settings
         settings.speed = speed
-        core = DispatchCore(desk: DispatchDesk(engine: DispatchEngine(planner: HierarchyQuery(hierarchy: hierarchy), configuration: configuration),
-                                               settings: settings))
+        core = DispatchCore(
+            desk: DispatchDesk(
+                engine: DispatchEngine(planner: HierarchyQuery(hierarchy: hierarchy), configuration: configuration),
+                settings: settings))
         self.router = router
         self.bus = bus
         self.speed = speed
@@ -90,7 +95,9 @@ public actor DispatchServer {
             tail += out.replayedEvents
             if tail.count > 2 * Self.republishLimit { tail.removeFirst(tail.count - Self.republishLimit) }
         }
-        republish = tail.suffix(Self.republishLimit).map { Message(Frames.Published(topic: $0.topic, envelope: $0.envelope).frames) }
+        republish = tail.suffix(Self.republishLimit).map {
+            Message(Frames.Published(topic: $0.topic, envelope: $0.envelope).frames)
+        }
         // The tail holds the bus stamper's last events, in order. Its sequence 1 is left out: a
         // subscriber takes a 1 after higher numbers for a restarted sender and would count
         // everything again (and 1 was surely published if anything after it was seen).
@@ -101,8 +108,9 @@ public actor DispatchServer {
         var out = Outbox()
         core.apply(.recovered(time: now), into: &out)
         core.lateness = 0
-        return Recovery(entries: journal.count, replayedTo: replayedTo, resumedAt: now,
-                        requests: desk.requestCount, sessions: desk.sessionCount)
+        return Recovery(
+            entries: journal.count, replayedTo: replayedTo, resumedAt: now,
+            requests: desk.requestCount, sessions: desk.sessionCount)
     }
 
     /// Bus events published again after a restore: more than one batch's worth.
@@ -183,8 +191,10 @@ public actor DispatchServer {
     /// This process's health on `status.dispatch`, about once a second.
     private func publishStatus() async throws {
         let stats = router.statistics()
-        let status = ProcessStatus.current(role: .dispatch, processID: "dispatch", messagesIn: stats.received, messagesOut: stats.sent,
-                                           apps: desk.engine.driverCount, lagSeconds: max(lateness, core.lateness)) {
+        let status = ProcessStatus.current(
+            role: .dispatch, processID: "dispatch", messagesIn: stats.received, messagesOut: stats.sent,
+            apps: desk.engine.driverCount, lagSeconds: max(lateness, core.lateness)
+        ) {
             $0.malformed = UInt64(core.malformed.total)
             $0.checks = desk.checks
         }

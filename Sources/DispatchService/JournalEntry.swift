@@ -61,13 +61,17 @@ public enum JournalEntry: Sendable, Equatable {
         let time = Double(bitPattern: timeBits)
         switch kind {
         case .started:
-            guard let origin = reader.integer(Int64.self), let speed = reader.integer(UInt64.self) else { throw .short("the clock") }
+            guard let origin = reader.integer(Int64.self), let speed = reader.integer(UInt64.self) else {
+                throw .short("the clock")
+            }
             self = .started(wallOriginMs: origin, speed: Double(bitPattern: speed))
         case .received:
             guard let count = reader.integer(UInt16.self) else { throw .short("the frame count") }
             var frames: [[UInt8]] = []
             for index in 0..<Int(count) {
-                guard let length = reader.integer(UInt32.self), let frame = reader.bytes(Int(length)) else { throw .short("frame \(index)") }
+                guard let length = reader.integer(UInt32.self), let frame = reader.bytes(Int(length)) else {
+                    throw .short("frame \(index)")
+                }
                 frames.append(frame)
             }
             self = .received(time: time, frames: frames)

@@ -35,7 +35,8 @@ struct DriverPerson {
         }
         considering = nil
         if !onShift, root.activeView(of: DrivingView.self)?.screen.value.arriveAt == nil,
-           let online = root.activeView(of: OnlineView.self) {
+            let online = root.activeView(of: OnlineView.self)
+        {
             online.perform(.goOffline)
         }
     }

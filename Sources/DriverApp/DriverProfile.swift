@@ -13,8 +13,10 @@ public struct DriverProfile: Sendable, Equatable {
     /// Seeds the person's choices.
     public var seed: UInt64
 
-    public init(id: String, startNode: Int, shiftStart: Double = 0, shiftEnd: Double = .infinity,
-                acceptance: Double = 1, responseSeconds: Double = 0, seed: UInt64 = 1) {
+    public init(
+        id: String, startNode: Int, shiftStart: Double = 0, shiftEnd: Double = .infinity,
+        acceptance: Double = 1, responseSeconds: Double = 0, seed: UInt64 = 1
+    ) {
         self.id = id
         self.startNode = startNode
         self.shiftStart = shiftStart

@@ -35,9 +35,10 @@ final class DriverRootInteractor: Interactor, OfflineListener, OnlineListener {
     }
 
     override func didBecomeActive() {
-        bindToActivePeriod(work.online.observe { [weak self] online in
-            if online { self?.router?.routeToOnline() } else { self?.router?.routeToOffline() }
-        })
+        bindToActivePeriod(
+            work.online.observe { [weak self] online in
+                if online { self?.router?.routeToOnline() } else { self?.router?.routeToOffline() }
+            })
     }
 
     func goOnline() {
@@ -76,7 +77,8 @@ final class DriverRootRouter: LaunchRouter<DriverRootInteractor>, DriverRootRout
 final class DriverRootBuilder: Builder<EmptyDependency> {
     func build(component: DriverRootComponent) -> DriverRootRouter {
         let interactor = DriverRootInteractor(work: component.work, vehicle: component.vehicle)
-        return DriverRootRouter(interactor: interactor, offline: OfflineBuilder(dependency: component),
-                                online: OnlineBuilder(dependency: component))
+        return DriverRootRouter(
+            interactor: interactor, offline: OfflineBuilder(dependency: component),
+            online: OnlineBuilder(dependency: component))
     }
 }

@@ -36,15 +36,18 @@ final class DrivingInteractor: PresentableInteractor<DrivingView> {
 
     private func render() {
         let leg = work.leg.value
-        let label = switch activity {
-        case .idle: leg == nil ? "Waiting for a ride" : "Repositioning"
-        case .enRoute: "To pickup \(leg?.requestID ?? "")"
-        case .onTrip: "To dropoff \(leg?.requestID ?? "")"
-        case .offer: "Offer"
-        }
-        presenter.render(.init(activity: label, position: vehicle.position.value,
-                               destination: leg.map { GeoPoint($0.destination) },
-                               arriveAt: leg.map { Double($0.arriveAtMs) / 1000 }))
+        let label =
+            switch activity {
+            case .idle: leg == nil ? "Waiting for a ride" : "Repositioning"
+            case .enRoute: "To pickup \(leg?.requestID ?? "")"
+            case .onTrip: "To dropoff \(leg?.requestID ?? "")"
+            case .offer: "Offer"
+            }
+        presenter.render(
+            .init(
+                activity: label, position: vehicle.position.value,
+                destination: leg.map { GeoPoint($0.destination) },
+                arriveAt: leg.map { Double($0.arriveAtMs) / 1000 }))
     }
 }
 

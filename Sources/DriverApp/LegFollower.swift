@@ -38,10 +38,12 @@ final class LegFollower: Worker {
         if time - lastLocation >= Self.locationEvery || arrived {
             lastLocation = time
             let here = vehicle.position.value
-            link.send(.locationUpdate(LocationUpdate.with {
-                $0.driverID = work.driverID
-                $0.location = LatLon(here)
-            }))
+            link.send(
+                .locationUpdate(
+                    LocationUpdate.with {
+                        $0.driverID = work.driverID
+                        $0.location = LatLon(here)
+                    }))
         }
         if arrived { work.finishLeg() }
     }

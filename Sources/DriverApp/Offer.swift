@@ -14,7 +14,8 @@ final class OfferView: View<OfferView.Screen, OfferView.Action> {
         var fareCents: Int64
         var expiresAt: Double
         var description: String {
-            "Offer \(requestID) · pickup in \(pickupETA) s · $\(fareCents / 100).\(String(format: "%02d", fareCents % 100)) · expires at \(Int(expiresAt)) s · [Accept] [Decline]"
+            "Offer \(requestID) · pickup in \(pickupETA) s · $\(fareCents / 100).\(String(format: "%02d", fareCents % 100)) · "
+                + "expires at \(Int(expiresAt)) s · [Accept] [Decline]"
         }
     }
 
@@ -34,8 +35,10 @@ final class OfferRouter: ViewableRouter<OfferInteractor, OfferView> {}
 final class OfferBuilder: Builder<any OnlineDependency> {
     func build(listener: any OfferListener) -> OfferRouter {
         let offer = dependency.work.offer.value ?? Wire.Offer()
-        let view = OfferView(showing: .init(requestID: offer.requestID, pickupETA: offer.pickupEtaS, fareCents: offer.fareCents,
-                                            expiresAt: Double(offer.expiresAtMs) / 1000))
+        let view = OfferView(
+            showing: .init(
+                requestID: offer.requestID, pickupETA: offer.pickupEtaS, fareCents: offer.fareCents,
+                expiresAt: Double(offer.expiresAtMs) / 1000))
         let interactor = OfferInteractor(presenter: view)
         interactor.listener = listener
         return OfferRouter(interactor: interactor, view: view)

@@ -102,10 +102,11 @@ final class OnlineRouter: ViewableRouter<OnlineInteractor, OnlineView>, OnlineRo
         // A new offer replaces the one on screen; the same activity otherwise stays.
         guard self.activity != activity || activity == .offer else { return }
         self.activity = activity
-        let child: any Routing = switch activity {
-        case .offer: offer.build(listener: interactor)
-        case .idle, .enRoute, .onTrip: driving.build(activity)
-        }
+        let child: any Routing =
+            switch activity {
+            case .offer: offer.build(listener: interactor)
+            case .idle, .enRoute, .onTrip: driving.build(activity)
+            }
         show(child)
     }
 }
@@ -116,7 +117,8 @@ final class OnlineBuilder: Builder<any OnlineDependency> {
         let follower = LegFollower(link: dependency.link, work: dependency.work, vehicle: dependency.vehicle)
         let interactor = OnlineInteractor(view: view, work: dependency.work, follower: follower)
         interactor.listener = listener
-        return OnlineRouter(interactor: interactor, view: view, offer: OfferBuilder(dependency: dependency),
-                            driving: DrivingBuilder(dependency: dependency))
+        return OnlineRouter(
+            interactor: interactor, view: view, offer: OfferBuilder(dependency: dependency),
+            driving: DrivingBuilder(dependency: dependency))
     }
 }

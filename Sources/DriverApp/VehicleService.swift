@@ -33,7 +33,8 @@ final class VehicleService {
             return false
         }
         let seconds = max(0, Double(leg.arriveAtMs - leg.departAtMs) / 1000)
-        timeline = RouteTimeline(route: Route(time: seconds, length: 0, nodes: nodes), departure: Double(leg.departAtMs) / 1000, graph: graph)
+        timeline = RouteTimeline(
+            route: Route(time: seconds, length: 0, nodes: nodes), departure: Double(leg.departAtMs) / 1000, graph: graph)
         return true
     }
 

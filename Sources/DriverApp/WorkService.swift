@@ -25,20 +25,24 @@ final class WorkService {
 
     func goOnline(at position: GeoPoint) {
         guard !online.value else { return }
-        link.request(.driverOnline(DriverOnline.with {
-            $0.driverID = driverID
-            $0.location = LatLon(position)
-            $0.capacity = 4
-        }))
+        link.request(
+            .driverOnline(
+                DriverOnline.with {
+                    $0.driverID = driverID
+                    $0.location = LatLon(position)
+                    $0.capacity = 4
+                }))
         online.send(true)
     }
 
     func goOffline(reason: String) {
         guard online.value else { return }
-        link.request(.driverOffline(DriverOffline.with {
-            $0.driverID = driverID
-            $0.reason = reason
-        }))
+        link.request(
+            .driverOffline(
+                DriverOffline.with {
+                    $0.driverID = driverID
+                    $0.reason = reason
+                }))
         offer.send(nil)
         leg.send(nil)
         online.send(false)
@@ -50,16 +54,20 @@ final class WorkService {
         answered += 1
         if accept {
             accepted += 1
-            link.request(.acceptOffer(AcceptOffer.with {
-                $0.offerID = open.offerID
-                $0.driverID = driverID
-            }))
+            link.request(
+                .acceptOffer(
+                    AcceptOffer.with {
+                        $0.offerID = open.offerID
+                        $0.driverID = driverID
+                    }))
         } else {
-            link.request(.declineOffer(DeclineOffer.with {
-                $0.offerID = open.offerID
-                $0.driverID = driverID
-                $0.reason = "declined by the driver"
-            }))
+            link.request(
+                .declineOffer(
+                    DeclineOffer.with {
+                        $0.offerID = open.offerID
+                        $0.driverID = driverID
+                        $0.reason = "declined by the driver"
+                    }))
         }
         offer.send(nil)
     }
@@ -69,10 +77,12 @@ final class WorkService {
         guard let current = leg.value else { return }
         legsDone += 1
         lastFinishedLeg = max(lastFinishedLeg, current.leg)
-        link.request(.legDone(LegDone.with {
-            $0.driverID = driverID
-            $0.leg = current.leg
-        }))
+        link.request(
+            .legDone(
+                LegDone.with {
+                    $0.driverID = driverID
+                    $0.leg = current.leg
+                }))
         leg.send(nil)
     }
 
@@ -95,10 +105,12 @@ final class WorkService {
             } else if drive.leg > max(leg.value?.leg ?? 0, lastFinishedLeg) {
                 leg.send(drive)
             } else if drive.leg == lastFinishedLeg, leg.value == nil {
-                link.request(.legDone(LegDone.with {
-                    $0.driverID = driverID
-                    $0.leg = drive.leg
-                }))
+                link.request(
+                    .legDone(
+                        LegDone.with {
+                            $0.driverID = driverID
+                            $0.leg = drive.leg
+                        }))
             }
         default:
             break

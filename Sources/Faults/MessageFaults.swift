@@ -12,7 +12,9 @@ public struct MessageFaults: Sendable, Equatable {
     public var maxDelay: Duration
     public var seed: UInt64
 
-    public init(drop: Double = 0, duplicate: Double = 0, delay: Double = 0, maxDelay: Duration = .milliseconds(200), seed: UInt64 = 1) {
+    public init(
+        drop: Double = 0, duplicate: Double = 0, delay: Double = 0, maxDelay: Duration = .milliseconds(200), seed: UInt64 = 1
+    ) {
         self.drop = drop
         self.duplicate = duplicate
         self.delay = delay

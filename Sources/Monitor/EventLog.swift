@@ -63,9 +63,12 @@ public enum EventLog {
         let bytes = [UInt8](data)
         while offset < bytes.count {
             guard offset + 4 <= bytes.count else { return (envelopes, true) }
-            let length = Int(UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24)
+            let length = Int(
+                UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(
+                    bytes[offset + 3]) << 24)
             guard length <= WireCodec.maximumPayloadBytes else {
-                throw ReadError(file: path, offset: offset, reason: "a record of \(length) bytes (at most \(WireCodec.maximumPayloadBytes))")
+                throw ReadError(
+                    file: path, offset: offset, reason: "a record of \(length) bytes (at most \(WireCodec.maximumPayloadBytes))")
             }
             guard offset + 4 + length <= bytes.count else { return (envelopes, true) }
             do {

@@ -31,11 +31,15 @@ public struct MonitorReport: Codable, Sendable, Equatable {
 
     public init(_ board: MonitorBoard) {
         simTimeSeconds = Double(board.simTimeMs) / 1000
-        drivers = ["idle": board.driverCount(.idle), "offered": board.driverCount(.offered), "en_route": board.driverCount(.enRoute),
-                   "on_trip": board.driverCount(.onTrip), "offline": board.driverCount(.offline)]
+        drivers = [
+            "idle": board.driverCount(.idle), "offered": board.driverCount(.offered), "en_route": board.driverCount(.enRoute),
+            "on_trip": board.driverCount(.onTrip), "offline": board.driverCount(.offline),
+        ]
         openRequests = board.openRequests.count
-        let kinds: [(String, DispatchEventKind)] = [("requests", .requestCreated), ("matched", .offerAccepted), ("completed", .tripCompleted),
-                                                    ("cancelled", .requestCancelled), ("rejected", .requestRejected)]
+        let kinds: [(String, DispatchEventKind)] = [
+            ("requests", .requestCreated), ("matched", .offerAccepted), ("completed", .tripCompleted),
+            ("cancelled", .requestCancelled), ("rejected", .requestRejected),
+        ]
         lastMinute = Dictionary(uniqueKeysWithValues: kinds.map { ($0.0, board.lastMinute($0.1)) })
         totals = Dictionary(uniqueKeysWithValues: kinds.map { ($0.0, board.totals[$0.1] ?? 0) })
         pickupWaitP50 = board.pickupWaits.percentile(0.5)
@@ -44,21 +48,34 @@ public struct MonitorReport: Codable, Sendable, Equatable {
         missedEvents = board.sequences.totalMissed
         missedBySender = board.sequences.missed.filter { $0.value > 0 }
         map = CoarseMap(positions: board.driverPositions.filter { board.drivers[$0.key] != .offline }.map(\.value))
-        processes = Dictionary(uniqueKeysWithValues: board.processes.map { name, status in
-            (name, ProcessHealth(messagesIn: status.messagesIn, messagesOut: status.messagesOut,
-                                 residentMB: Double(status.rssBytes) / 1_048_576, cpuSeconds: status.cpuSeconds,
-                                 lagSeconds: Double(status.lagMs) / 1000, maxLagSeconds: Double(board.maxLagMs[name] ?? 0) / 1000))
-        })
+        processes = Dictionary(
+            uniqueKeysWithValues: board.processes.map { name, status in
+                (
+                    name,
+                    ProcessHealth(
+                        messagesIn: status.messagesIn, messagesOut: status.messagesOut,
+                        residentMB: Double(status.rssBytes) / 1_048_576, cpuSeconds: status.cpuSeconds,
+                        lagSeconds: Double(status.lagMs) / 1000, maxLagSeconds: Double(board.maxLagMs[name] ?? 0) / 1000)
+                )
+            })
     }
 
     /// A plain progress line, for pipes and logs.
     public var line: String {
         let seconds = Int(simTimeSeconds)
-        return String(format: "t=%02d:%02d:%02d  drivers idle %d offered %d en-route %d on-trip %d  open %d  last min: %d req %d matched %d done %d cancelled %d rejected  pickup p50 %.0f s p95 %.0f s  surge ≤ %.1f  missed %llu",
-                      seconds / 3_600, seconds / 60 % 60, seconds % 60, drivers["idle"]!, drivers["offered"]!, drivers["en_route"]!,
-                      drivers["on_trip"]!, openRequests, lastMinute["requests"]!, lastMinute["matched"]!, lastMinute["completed"]!,
-                      lastMinute["cancelled"]!, lastMinute["rejected"]!, pickupWaitP50, pickupWaitP95, maxSurge, missedEvents)
-            + processes.sorted { $0.key < $1.key }.map { String(format: "  [%@ in %llu out %llu, %.0f MB]", $0.key, $0.value.messagesIn, $0.value.messagesOut, $0.value.residentMB) }.joined()
+        return String(
+            format:
+                "t=%02d:%02d:%02d  drivers idle %d offered %d en-route %d on-trip %d  open %d  "
+                + "last min: %d req %d matched %d done %d cancelled %d rejected  "
+                + "pickup p50 %.0f s p95 %.0f s  surge ≤ %.1f  missed %llu",
+            seconds / 3_600, seconds / 60 % 60, seconds % 60, drivers["idle"]!, drivers["offered"]!, drivers["en_route"]!,
+            drivers["on_trip"]!, openRequests, lastMinute["requests"]!, lastMinute["matched"]!, lastMinute["completed"]!,
+            lastMinute["cancelled"]!, lastMinute["rejected"]!, pickupWaitP50, pickupWaitP95, maxSurge, missedEvents)
+            + processes.sorted { $0.key < $1.key }.map {
+                String(
+                    format: "  [%@ in %llu out %llu, %.0f MB]", $0.key, $0.value.messagesIn, $0.value.messagesOut,
+                    $0.value.residentMB)
+            }.joined()
     }
 
     /// A screenful for a terminal, redrawn each interval.
@@ -75,8 +92,9 @@ public struct MonitorReport: Codable, Sendable, Equatable {
             "drivers online \(online), offline \(drivers["offline"]!)",
         ]
         for (label, key) in [("idle", "idle"), ("offered", "offered"), ("to pickup", "en_route"), ("on trip", "on_trip")] {
-            lines.append("  " + label.padding(toLength: 10, withPad: " ", startingAt: 0) + bar(drivers[key]!, of: online)
-                         + String(format: " %6d", drivers[key]!))
+            lines.append(
+                "  " + label.padding(toLength: 10, withPad: " ", startingAt: 0) + bar(drivers[key]!, of: online)
+                    + String(format: " %6d", drivers[key]!))
         }
         if !map.rows.isEmpty {
             lines += ["", "where the online drivers are (north up)"] + map.rows.map { "  " + $0 }
@@ -87,8 +105,9 @@ public struct MonitorReport: Codable, Sendable, Equatable {
             "                 last minute      whole run",
         ]
         for key in ["requests", "matched", "completed", "cancelled", "rejected"] {
-            lines.append("  " + key.padding(toLength: 14, withPad: " ", startingAt: 0)
-                         + String(format: "%12d %14d", lastMinute[key]!, totals[key]!))
+            lines.append(
+                "  " + key.padding(toLength: 14, withPad: " ", startingAt: 0)
+                    + String(format: "%12d %14d", lastMinute[key]!, totals[key]!))
         }
         lines += [
             "",
@@ -98,8 +117,10 @@ public struct MonitorReport: Codable, Sendable, Equatable {
             "processes",
         ]
         for (name, health) in processes.sorted(by: { $0.key < $1.key }) {
-            lines.append(String(format: "  %@ in %llu, out %llu, %.0f MB, %.1f s CPU, %.1f s behind the clock", name, health.messagesIn,
-                                health.messagesOut, health.residentMB, health.cpuSeconds, health.lagSeconds))
+            lines.append(
+                String(
+                    format: "  %@ in %llu, out %llu, %.0f MB, %.1f s CPU, %.1f s behind the clock", name, health.messagesIn,
+                    health.messagesOut, health.residentMB, health.cpuSeconds, health.lagSeconds))
         }
         return lines.joined(separator: "\n")
     }

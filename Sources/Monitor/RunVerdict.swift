@@ -71,32 +71,45 @@ public struct RunVerdict: Codable, Sendable, Equatable {
         let open = created.filter { endings[$0] == nil }
         let unknown = endings.keys.sorted().first { !seen.contains($0) }
         var rows = [
-            VerdictRow(check: "every request ended exactly once",
-                       passed: twice == nil && unknown == nil,
-                       detail: twice.map { "\($0) ended \(endings[$0]!.count) times: \(endings[$0]!.map(Self.name).joined(separator: ", "))" }
-                           ?? unknown.map { "\($0) ended without being created" }
-                           ?? "\(created.count) requests, each ended once"),
-            VerdictRow(check: "no trip stuck", passed: open.isEmpty,
-                       detail: open.isEmpty ? "none open at the end" : "\(open.count) still open, first \(open[0])"),
-            VerdictRow(check: "no driver in more trips than seats", passed: overbooked == nil,
-                       detail: overbooked.map { "\($0.driver) held \($0.requests.joined(separator: ", ")) at \($0.atMs / 1000) s" }
-                           ?? "at most \(poolCapacity) rides per driver at once"),
-            VerdictRow(check: "fares non-negative", passed: badFare == nil,
-                       detail: badFare.map { "\($0.request) completed with \($0.cents) cents" } ?? "every completed trip"),
-            VerdictRow(check: "bus sequence numbers contiguous", passed: tracker.totalMissed == 0,
-                       detail: tracker.totalMissed == 0
-                           ? "\(recording.count) messages from \(tracker.lastSeen.count) senders; restarts explained: \(restarts.values.reduce(0, +))"
-                           : tracker.missed.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.key) lost \($0.value)" }.joined(separator: ", ")),
+            VerdictRow(
+                check: "every request ended exactly once",
+                passed: twice == nil && unknown == nil,
+                detail: twice.map {
+                    "\($0) ended \(endings[$0]!.count) times: \(endings[$0]!.map(Self.name).joined(separator: ", "))"
+                }
+                    ?? unknown.map { "\($0) ended without being created" }
+                    ?? "\(created.count) requests, each ended once"),
+            VerdictRow(
+                check: "no trip stuck", passed: open.isEmpty,
+                detail: open.isEmpty ? "none open at the end" : "\(open.count) still open, first \(open[0])"),
+            VerdictRow(
+                check: "no driver in more trips than seats", passed: overbooked == nil,
+                detail: overbooked.map { "\($0.driver) held \($0.requests.joined(separator: ", ")) at \($0.atMs / 1000) s" }
+                    ?? "at most \(poolCapacity) rides per driver at once"),
+            VerdictRow(
+                check: "fares non-negative", passed: badFare == nil,
+                detail: badFare.map { "\($0.request) completed with \($0.cents) cents" } ?? "every completed trip"),
+            VerdictRow(
+                check: "bus sequence numbers contiguous", passed: tracker.totalMissed == 0,
+                detail: tracker.totalMissed == 0
+                    ? "\(recording.count) messages from \(tracker.lastSeen.count) senders; "
+                        + "restarts explained: \(restarts.values.reduce(0, +))"
+                    : tracker.missed.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\($0.key) lost \($0.value)" }
+                        .joined(separator: ", ")),
         ]
         let leaky = statuses.filter { $0.value.leaks > 0 }.sorted { $0.key < $1.key }.first
-        rows.append(VerdictRow(check: "leak detectors at zero", passed: leaky == nil,
-                               detail: leaky.map { "\($0.key): \($0.value.leaks) leaks" } ?? "\(statuses.count) processes reported 0"))
+        rows.append(
+            VerdictRow(
+                check: "leak detectors at zero", passed: leaky == nil,
+                detail: leaky.map { "\($0.key): \($0.value.leaks) leaks" } ?? "\(statuses.count) processes reported 0"))
         rows.append(Self.dispatchChecks(statuses["dispatch"]))
         if malformedSent > 0 {
             let counted = statuses["dispatch"].map { Int($0.malformed) } ?? 0
-            rows.append(VerdictRow(check: "malformed input counted and survived", passed: counted >= malformedSent - malformedMayBeLost,
-                                   detail: "\(malformedSent) bad frames sent to dispatch, \(counted) counted"
-                                       + (malformedMayBeLost > 0 ? " (up to \(malformedMayBeLost) may die unread with a killed dispatch)" : "")))
+            rows.append(
+                VerdictRow(
+                    check: "malformed input counted and survived", passed: counted >= malformedSent - malformedMayBeLost,
+                    detail: "\(malformedSent) bad frames sent to dispatch, \(counted) counted"
+                        + (malformedMayBeLost > 0 ? " (up to \(malformedMayBeLost) may die unread with a killed dispatch)" : "")))
         }
         self.rows = rows
     }
@@ -113,7 +126,8 @@ public struct RunVerdict: Codable, Sendable, Equatable {
             return VerdictRow(check: check, passed: false, detail: "\(checks.violations) broken, first: \(checks.firstViolation)")
         }
         if checks.unexpectedRefusals > 0 {
-            return VerdictRow(check: check, passed: false, detail: "\(checks.unexpectedRefusals) engine refusals dispatch did not expect")
+            return VerdictRow(
+                check: check, passed: false, detail: "\(checks.unexpectedRefusals) engine refusals dispatch did not expect")
         }
         return VerdictRow(check: check, passed: true, detail: "held")
     }
@@ -127,7 +141,8 @@ public struct RunVerdict: Codable, Sendable, Equatable {
     public var table: String {
         let width = max(10, rows.map(\.check.count).max() ?? 10)
         let lines = rows.map { row in
-            (row.passed ? "PASS  " : "FAIL  ") + row.check.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + row.detail
+            (row.passed ? "PASS  " : "FAIL  ") + row.check.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                + row.detail
         }
         return (["verdict: " + (passed ? "every check passed" : "\(rows.filter { !$0.passed }.count) check(s) FAILED")] + lines)
             .joined(separator: "\n")

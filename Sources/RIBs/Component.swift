@@ -30,7 +30,6 @@ open class Component<DependencyType>: Dependency {
     }
 }
 
-
 /// Makes a RIB: its component, interactor and router, wired.
 open class Builder<DependencyType> {
     /// What the parent provides to every RIB this builder makes.

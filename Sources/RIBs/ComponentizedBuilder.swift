@@ -32,7 +32,8 @@ open class ComponentizedBuilder<ComponentType: AnyObject, RouterType, BuildDepen
 
 /// A componentized builder without dynamic dependencies.
 open class SimpleComponentizedBuilder<ComponentType: AnyObject, RouterType>:
-    ComponentizedBuilder<ComponentType, RouterType, Void, Void> {
+    ComponentizedBuilder<ComponentType, RouterType, Void, Void>
+{
     /// - Parameter componentBuilder: makes a new component for each build.
     public init(componentBuilder: @escaping () -> ComponentType) {
         super.init { _ in componentBuilder() }

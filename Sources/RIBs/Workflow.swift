@@ -14,10 +14,13 @@ public struct Workflow<Root, Current> {
 
     /// Adds a step.
     public func onStep<Next>(_ step: @escaping (Current) throws -> Next) -> Workflow<Root, Next> {
-        Workflow<Root, Next>(steps: steps + [{ item in
-            // The chain is typed at construction: the item is the previous step's `Current`.
-            try step(item as! Current)
-        }])
+        Workflow<Root, Next>(
+            steps: steps + [
+                { item in
+                    // The chain is typed at construction: the item is the previous step's `Current`.
+                    try step(item as! Current)
+                }
+            ])
     }
 
     /// Runs the steps from `root`, returning the last step's item.

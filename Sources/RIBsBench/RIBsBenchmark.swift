@@ -36,16 +36,18 @@ public struct RIBsBenchmark: Sendable {
         // Warm up allocator and caches.
         for _ in 0..<1_000 { sink &+= cycle() }
         let clock = ContinuousClock()
-        let ribs = clock.measure {
-            for _ in 0..<cycles { sink &+= cycle() }
-        } / .seconds(1)
-        let plain = clock.measure {
-            for _ in 0..<cycles {
-                let tree = buildPlainTree()
-                tree.partner.active = true
-                sink &+= tree.children.count
-            }
-        } / .seconds(1)
+        let ribs =
+            clock.measure {
+                for _ in 0..<cycles { sink &+= cycle() }
+            } / .seconds(1)
+        let plain =
+            clock.measure {
+                for _ in 0..<cycles {
+                    let tree = buildPlainTree()
+                    tree.partner.active = true
+                    sink &+= tree.children.count
+                }
+            } / .seconds(1)
 
         let before = residentBytes()
         var trees: [BenchRouter] = []
@@ -60,9 +62,10 @@ public struct RIBsBenchmark: Sendable {
         let ribsPerTree = trees.first?.snapshot().count ?? 0
         trees.removeAll()
         precondition(sink != 0)
-        return Result(cyclesPerSecond: Double(cycles) / ribs, baselineCyclesPerSecond: Double(cycles) / plain,
-                      bytesPerLiveTree: Double(after - before) / Double(liveTrees), liveTrees: liveTrees,
-                      ribsPerTree: ribsPerTree)
+        return Result(
+            cyclesPerSecond: Double(cycles) / ribs, baselineCyclesPerSecond: Double(cycles) / plain,
+            bytesPerLiveTree: Double(after - before) / Double(liveTrees), liveTrees: liveTrees,
+            ribsPerTree: ribsPerTree)
     }
 
     private func cycle() -> Int {

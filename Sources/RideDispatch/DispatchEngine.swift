@@ -142,7 +142,8 @@ public final class DispatchEngine {
 
     /// A price and pickup estimate, without asking for the ride; `nil` when no road leads from
     /// the origin to the destination.
-    public func quote(from origin: Int, to destination: Int, product: RideRequest.Product = .standard, now time: Double) -> Quote? {
+    public func quote(from origin: Int, to destination: Int, product: RideRequest.Product = .standard, now time: Double) -> Quote?
+    {
         advanceClock(time)
         return price(from: origin, to: destination, product: product, estimatingPickup: true)
     }
@@ -151,7 +152,8 @@ public final class DispatchEngine {
     /// only worked out for a quote, since a submitted request is matched right after.
     private func price(from origin: Int, to destination: Int, product: RideRequest.Product, estimatingPickup: Bool) -> Quote? {
         guard graph.positions.indices.contains(origin), graph.positions.indices.contains(destination),
-              let trip = planner.route(from: origin, to: destination) else { return nil }
+            let trip = planner.route(from: origin, to: destination)
+        else { return nil }
         let multiplier = surge.multiplier[zones.zone(of: origin)]
         let price = configuration.pricing.priceCents(metres: trip.length, seconds: trip.time, surge: multiplier, product: product)
         let pickup = estimatingPickup ? nearestAvailable(to: origin, excluding: []).first.map(\.seconds) : nil
@@ -167,16 +169,19 @@ public final class DispatchEngine {
         advanceClock(time)
         unfinishedCount += 1
         surge.record(zone: zones.zone(of: request.origin), at: now)
-        guard let quote = price(from: request.origin, to: request.destination, product: request.product, estimatingPickup: false) else {
+        guard let quote = price(from: request.origin, to: request.destination, product: request.product, estimatingPickup: false)
+        else {
             let unroutable = Quote(priceCents: 0, surge: 1, pickupETA: nil, tripSeconds: 0, tripMetres: 0)
-            requests[request.id] = RequestRecord(request: request, quote: unroutable, requestedAt: now, phase: .waiting, waitingSince: now)
+            requests[request.id] = RequestRecord(
+                request: request, quote: unroutable, requestedAt: now, phase: .waiting, waitingSince: now)
             emit(.requested(request.id, request, unroutable))
             finish(request.id, .rejected(reason: "no road leads from the origin to the destination"), driver: nil)
             return
         }
         let isLater = (request.pickupAt ?? now) - configuration.scheduledLeadSeconds > now
-        requests[request.id] = RequestRecord(request: request, quote: quote, requestedAt: now,
-                                             phase: isLater ? .scheduled : .waiting, waitingSince: now)
+        requests[request.id] = RequestRecord(
+            request: request, quote: quote, requestedAt: now,
+            phase: isLater ? .scheduled : .waiting, waitingSince: now)
         emit(.requested(request.id, request, quote))
         if isLater {
             scheduled.insert(request.id)
@@ -292,7 +297,9 @@ public final class DispatchEngine {
             let record = requests[id]!
             // The same sum as in `nextDeadline`: `now - since >= limit` can miss by a rounding.
             if record.phase == .waiting, record.waitingSince + configuration.maxMatchWaitSeconds <= now {
-                finish(id, .rejected(reason: "no driver could be matched within \(Int(configuration.maxMatchWaitSeconds)) s"), driver: nil)
+                finish(
+                    id, .rejected(reason: "no driver could be matched within \(Int(configuration.maxMatchWaitSeconds)) s"),
+                    driver: nil)
             }
         }
         updateSurge()
@@ -378,7 +385,9 @@ public final class DispatchEngine {
         let route = planner.route(from: from.node, to: target) ?? Route(time: 0, length: 0, nodes: [from.node])
         drivers[id]!.legsIssued += 1
         drivers[id]!.node = from.node
-        let leg = Leg(number: drivers[id]!.legsIssued, timeline: RouteTimeline(route: route, departure: from.time, graph: graph), stop: stop)
+        let leg = Leg(
+            number: drivers[id]!.legsIssued, timeline: RouteTimeline(route: route, departure: from.time, graph: graph), stop: stop
+        )
         drivers[id]!.leg = leg
         emit(.drive(id, leg))
     }

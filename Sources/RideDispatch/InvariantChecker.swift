@@ -49,7 +49,9 @@ public final class InvariantChecker {
             if !current.isEmpty && exclusive {
                 fail("\(driver) was given \(id) while in trip \(current.sorted().map(\.description).joined(separator: ", "))")
             }
-            if current.count + 1 > poolCapacity { fail("\(driver) was given \(current.count + 1) shared riders, capacity \(poolCapacity)") }
+            if current.count + 1 > poolCapacity {
+                fail("\(driver) was given \(current.count + 1) shared riders, capacity \(poolCapacity)")
+            }
             load[driver, default: []].insert(id)
         case .requeued(let id, let driver, _):
             load[driver]?.remove(id)

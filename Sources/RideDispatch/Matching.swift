@@ -18,13 +18,17 @@ struct Candidate {
 extension DispatchEngine {
     /// Idle drivers nearest to `node` in a straight line (at most `candidatesPerRequest`), with
     /// their driving time to it, fastest first; only those within the pickup limit.
-    func nearestAvailable(to node: Int, excluding excluded: Set<DriverID>, among pool: [PlacedDriver]? = nil,
-                          limit: Int? = nil) -> [(driver: DriverID, seconds: Double)] {
-        let nearest = nearestByLine(pool ?? availablePlaced(), to: node, excluding: excluded,
-                                    limit: limit ?? configuration.candidatesPerRequest)
+    func nearestAvailable(
+        to node: Int, excluding excluded: Set<DriverID>, among pool: [PlacedDriver]? = nil,
+        limit: Int? = nil
+    ) -> [(driver: DriverID, seconds: Double)] {
+        let nearest = nearestByLine(
+            pool ?? availablePlaced(), to: node, excluding: excluded,
+            limit: limit ?? configuration.candidatesPerRequest)
         return nearest.compactMap { placed -> (driver: DriverID, seconds: Double)? in
             guard let seconds = planner.travelTime(from: placed.node, to: node).map({ $0 + (placed.time - now) }),
-                  seconds <= configuration.maxPickupSeconds else { return nil }
+                seconds <= configuration.maxPickupSeconds
+            else { return nil }
             return (placed.id, seconds)
         }
         .sorted { ($0.seconds, $0.driver) < ($1.seconds, $1.driver) }
@@ -38,7 +42,9 @@ extension DispatchEngine {
         for placed in pool where !excluded.contains(placed.id) {
             let point = nodeXY[placed.node]
             let squared = (point.x - target.x) * (point.x - target.x) + (point.y - target.y) * (point.y - target.y)
-            if nearest.count == limit, (squared, placed.id) >= (nearest[limit - 1].squared, nearest[limit - 1].placed.id) { continue }
+            if nearest.count == limit, (squared, placed.id) >= (nearest[limit - 1].squared, nearest[limit - 1].placed.id) {
+                continue
+            }
             let slot = nearest.firstIndex { (squared, placed.id) < ($0.squared, $0.placed.id) } ?? nearest.count
             nearest.insert((squared, placed), at: slot)
             if nearest.count > limit { nearest.removeLast() }
@@ -57,14 +63,20 @@ extension DispatchEngine {
     func candidates(for id: RequestID, idle: [PlacedDriver], sharing: [PlacedDriver]) -> [Candidate] {
         let record = requests[id]!
         let request = record.request
-        let limit: Int = if case .batched = configuration.strategy { configuration.batchCandidatesPerRequest } else { configuration.candidatesPerRequest }
+        let limit: Int =
+            if case .batched = configuration.strategy { configuration.batchCandidatesPerRequest } else {
+                configuration.candidatesPerRequest
+            }
         var found = nearestAvailable(to: request.origin, excluding: record.declinedBy, among: idle, limit: limit).map {
-            Candidate(driver: $0.driver, seconds: $0.seconds,
-                      plan: [Stop(.pickup, id, at: request.origin), Stop(.dropoff, id, at: request.destination)])
+            Candidate(
+                driver: $0.driver, seconds: $0.seconds,
+                plan: [Stop(.pickup, id, at: request.origin), Stop(.dropoff, id, at: request.destination)])
         }
         if request.product == .pool {
             // Only the nearest sharing drivers are worth the dozens of route queries an insertion costs.
-            for driver in nearestByLine(sharing, to: request.origin, excluding: record.declinedBy, limit: configuration.candidatesPerRequest) {
+            for driver in nearestByLine(
+                sharing, to: request.origin, excluding: record.declinedBy, limit: configuration.candidatesPerRequest)
+            {
                 var insertion = PoolInsertion(engine: self, driver: driver, request: id)
                 if let fit = insertion.best() { found.append(fit) }
             }
@@ -78,7 +90,9 @@ extension DispatchEngine {
         drivers.values.compactMap { record in
             guard record.online, record.offer == nil, !record.stops.isEmpty else { return nil }
             let riders = Set(record.stops.map(\.request))
-            guard riders.count < configuration.poolCapacity, riders.allSatisfy({ requests[$0]!.request.product == .pool }) else { return nil }
+            guard riders.count < configuration.poolCapacity, riders.allSatisfy({ requests[$0]!.request.product == .pool }) else {
+                return nil
+            }
             return record.placed(at: now)
         }
     }
@@ -121,11 +135,13 @@ extension DispatchEngine {
         for (row, id) in open.enumerated() {
             var byColumn: [Int: Candidate] = [:]
             for candidate in candidates(for: id, idle: idle, sharing: sharing) {
-                let column = columnOf[candidate.driver] ?? {
-                    columns.append(candidate.driver)
-                    columnOf[candidate.driver] = columns.count - 1
-                    return columns.count - 1
-                }()
+                let column =
+                    columnOf[candidate.driver]
+                    ?? {
+                        columns.append(candidate.driver)
+                        columnOf[candidate.driver] = columns.count - 1
+                        return columns.count - 1
+                    }()
                 byColumn[column] = candidate
                 arcs.append(.init(row: row, column: column, cost: Int((candidate.seconds * 1000).rounded())))
             }
@@ -141,7 +157,8 @@ extension DispatchEngine {
 
     func offer(_ id: RequestID, to candidate: Candidate) {
         let expires = now + configuration.offerTimeoutSeconds
-        drivers[candidate.driver]!.offer = DriverRecord.Offer(request: id, expires: expires, plan: candidate.plan, pickupSeconds: candidate.seconds)
+        drivers[candidate.driver]!.offer = DriverRecord.Offer(
+            request: id, expires: expires, plan: candidate.plan, pickupSeconds: candidate.seconds)
         requests[id]!.phase = .offered(candidate.driver)
         emit(.offered(id, candidate.driver, expires: expires, pickupSeconds: candidate.seconds))
         publishState(of: candidate.driver)

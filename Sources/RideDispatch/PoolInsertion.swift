@@ -36,7 +36,9 @@ struct PoolInsertion {
     }
 
     /// When the plan ends and when the new rider is picked up, or `nil` if it breaks a limit.
-    private mutating func evaluate(_ plan: [Stop], aboard: [RequestID], from start: (node: Int, time: Double)) -> (finish: Double, pickup: Double)? {
+    private mutating func evaluate(
+        _ plan: [Stop], aboard: [RequestID], from start: (node: Int, time: Double)
+    ) -> (finish: Double, pickup: Double)? {
         let configuration = engine.configuration
         var time = start.time
         var node = start.node
@@ -60,7 +62,10 @@ struct PoolInsertion {
             case .dropoff:
                 occupancy -= 1
                 let direct = engine.requests[stop.request]!.quote.tripSeconds
-                guard time - pickedUp[stop.request]! <= direct * (1 + configuration.poolDetourFactor) + configuration.poolDetourSeconds else {
+                guard
+                    time - pickedUp[stop.request]! <= direct * (1 + configuration.poolDetourFactor)
+                        + configuration.poolDetourSeconds
+                else {
                     return nil
                 }
             }

@@ -11,8 +11,10 @@ public struct Pricing: Sendable, Equatable {
     /// The platform's share of each fare, in percent; the driver earns the rest.
     public var commissionPercent: Int
 
-    public init(baseCents: Int = 250, centsPerKm: Int = 110, centsPerMinute: Int = 35, minimumCents: Int = 800,
-                poolFactor: Double = 0.75, commissionPercent: Int = 25) {
+    public init(
+        baseCents: Int = 250, centsPerKm: Int = 110, centsPerMinute: Int = 35, minimumCents: Int = 800,
+        poolFactor: Double = 0.75, commissionPercent: Int = 25
+    ) {
         self.baseCents = baseCents
         self.centsPerKm = centsPerKm
         self.centsPerMinute = centsPerMinute

@@ -31,11 +31,12 @@ final class ConfirmationInteractor: ViewInteractor<ConfirmationView.Screen, Conf
 
     override func didBecomeActive() {
         super.didBecomeActive()
-        bindToActivePeriod(ride.status.observe { [weak self] status in
-            guard let self else { return }
-            let product = ride.draft.value.product
-            presenter.render(.init(product: product, quote: product.flatMap { self.ride.quotes.value[$0] }, status: status))
-        })
+        bindToActivePeriod(
+            ride.status.observe { [weak self] status in
+                guard let self else { return }
+                let product = ride.draft.value.product
+                presenter.render(.init(product: product, quote: product.flatMap { self.ride.quotes.value[$0] }, status: status))
+            })
     }
 
     override func handle(_ action: ConfirmationView.Action) {

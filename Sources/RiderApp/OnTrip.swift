@@ -30,10 +30,11 @@ final class OnTripInteractor: ViewInteractor<RideStatus, OnTripView.Action> {
 
     override func didBecomeActive() {
         super.didBecomeActive()
-        bindToActivePeriod(ride.status.observe { [weak self] status in
-            self?.presenter.render(status)
-            if case .completed = status { self?.router?.routeToRating() }
-        })
+        bindToActivePeriod(
+            ride.status.observe { [weak self] status in
+                self?.presenter.render(status)
+                if case .completed = status { self?.router?.routeToRating() }
+            })
     }
 
     override func handle(_ action: OnTripView.Action) {
@@ -64,7 +65,8 @@ final class OnTripRouter: ViewableRouter<OnTripInteractor, OnTripView>, OnTripRo
 final class OnTripBuilder: Builder<any RideDependency> {
     func build() -> OnTripRouter {
         let view = OnTripView(showing: dependency.ride.status.value)
-        return OnTripRouter(interactor: OnTripInteractor(view: view, ride: dependency.ride), view: view,
-                            rating: RatingBuilder(dependency: dependency))
+        return OnTripRouter(
+            interactor: OnTripInteractor(view: view, ride: dependency.ride), view: view,
+            rating: RatingBuilder(dependency: dependency))
     }
 }

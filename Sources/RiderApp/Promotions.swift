@@ -14,14 +14,15 @@ final class PromotionsInteractor: PresentableInteractor<PromotionsView> {
     }
 
     override func didBecomeActive() {
-        bindToActivePeriod(ride.quotes.observe { [weak self] quotes in
-            guard let standard = quotes[.uberX]?.priceCents, let pool = quotes[.pool]?.priceCents, standard > 0 else {
-                self?.presenter.render("Promotions · share a ride and save")
-                return
-            }
-            let saving = Int((Double(standard - pool) / Double(standard) * 100).rounded())
-            self?.presenter.render("Promotions · POOL saves \(saving) % on this ride")
-        })
+        bindToActivePeriod(
+            ride.quotes.observe { [weak self] quotes in
+                guard let standard = quotes[.uberX]?.priceCents, let pool = quotes[.pool]?.priceCents, standard > 0 else {
+                    self?.presenter.render("Promotions · share a ride and save")
+                    return
+                }
+                let saving = Int((Double(standard - pool) / Double(standard) * 100).rounded())
+                self?.presenter.render("Promotions · POOL saves \(saving) % on this ride")
+            })
     }
 }
 

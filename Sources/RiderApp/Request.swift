@@ -46,11 +46,12 @@ final class RequestRouter: Router<RequestInteractor>, RequestRouting {
     func route(to step: RequestStep) {
         guard self.step != step else { return }
         self.step = step
-        let child: any Routing = switch step {
-        case .locations: steps.locations.build()
-        case .product: steps.product.build()
-        case .confirmation: steps.confirmation.build()
-        }
+        let child: any Routing =
+            switch step {
+            case .locations: steps.locations.build()
+            case .product: steps.product.build()
+            case .confirmation: steps.confirmation.build()
+            }
         show(child)
     }
 }
@@ -64,9 +65,11 @@ struct RequestStepBuilders {
 
 final class RequestBuilder: Builder<any RideDependency> {
     func build() -> RequestRouter {
-        RequestRouter(interactor: RequestInteractor(ride: dependency.ride),
-                      steps: RequestStepBuilders(locations: LocationEditorBuilder(dependency: dependency),
-                                                 product: ProductSelectionBuilder(dependency: dependency),
-                                                 confirmation: ConfirmationBuilder(dependency: dependency)))
+        RequestRouter(
+            interactor: RequestInteractor(ride: dependency.ride),
+            steps: RequestStepBuilders(
+                locations: LocationEditorBuilder(dependency: dependency),
+                product: ProductSelectionBuilder(dependency: dependency),
+                confirmation: ConfirmationBuilder(dependency: dependency)))
     }
 }

@@ -22,9 +22,10 @@ final class RideInteractor: Interactor {
     }
 
     override func didBecomeActive() {
-        bindToActivePeriod(ride.status.observe { [weak self] status in
-            if status.hasDriver { self?.router?.routeToOnTrip() } else if !status.isOver { self?.router?.routeToRequest() }
-        })
+        bindToActivePeriod(
+            ride.status.observe { [weak self] status in
+                if status.hasDriver { self?.router?.routeToOnTrip() } else if !status.isOver { self?.router?.routeToRequest() }
+            })
     }
 }
 
@@ -50,7 +51,8 @@ final class RideRouter: Router<RideInteractor>, RideRouting {
 
 final class RideBuilder: Builder<any RideDependency> {
     func build() -> RideRouter {
-        RideRouter(interactor: RideInteractor(ride: dependency.ride), request: RequestBuilder(dependency: dependency),
-                   onTrip: OnTripBuilder(dependency: dependency))
+        RideRouter(
+            interactor: RideInteractor(ride: dependency.ride), request: RequestBuilder(dependency: dependency),
+            onTrip: OnTripBuilder(dependency: dependency))
     }
 }

@@ -80,12 +80,14 @@ final class RideService {
     func setLocations(pickup: GeoPoint, dropoff: GeoPoint) {
         draft.send(RideDraft(pickup: pickup, dropoff: dropoff, product: nil))
         for product in [Wire.Product.uberX, .pool] {
-            link.request(.quoteRequest(QuoteRequest.with {
-                $0.riderID = riderID
-                $0.pickup = LatLon(pickup)
-                $0.dropoff = LatLon(dropoff)
-                $0.product = product
-            }))
+            link.request(
+                .quoteRequest(
+                    QuoteRequest.with {
+                        $0.riderID = riderID
+                        $0.pickup = LatLon(pickup)
+                        $0.dropoff = LatLon(dropoff)
+                        $0.product = product
+                    }))
         }
     }
 
@@ -97,7 +99,8 @@ final class RideService {
 
     func confirm() {
         guard status.value == .drafting, let pickup = draft.value.pickup, let dropoff = draft.value.dropoff,
-              let product = draft.value.product else { return }
+            let product = draft.value.product
+        else { return }
         requestedAt = link.now
         lastHeard = link.now
         status.send(.requesting)
@@ -149,21 +152,25 @@ final class RideService {
             return
         }
         cancelAsked = true
-        link.request(.cancelRide(CancelRide.with {
-            $0.requestID = requestID
-            $0.riderID = riderID
-            $0.reason = reason
-        }))
+        link.request(
+            .cancelRide(
+                CancelRide.with {
+                    $0.requestID = requestID
+                    $0.riderID = riderID
+                    $0.reason = reason
+                }))
     }
 
     func rate(stars: UInt32) {
         guard case .completed = status.value, rating == nil else { return }
         rating = stars
-        link.request(.rateTrip(RateTrip.with {
-            $0.tripID = WireIDs.trip(ofRequest: requestID)
-            $0.riderID = riderID
-            $0.stars = stars
-        }))
+        link.request(
+            .rateTrip(
+                RateTrip.with {
+                    $0.tripID = WireIDs.trip(ofRequest: requestID)
+                    $0.riderID = riderID
+                    $0.stars = stars
+                }))
     }
 
     /// What dispatch said: replies to this app's requests, and trip updates.

@@ -37,7 +37,9 @@ public actor RiderApp: HostedApp {
         app.link.advance(to: time)
         person.act(on: app.root, at: time, requestedAt: component.ride.requestedAt)
         component.ride.askAgainIfSilent(at: time)
-        let acting = component.ride.status.value.awaitingPickup ? person.nextAction(after: time, requestedAt: component.ride.requestedAt) : nil
+        let acting =
+            component.ride.status.value.awaitingPickup
+            ? person.nextAction(after: time, requestedAt: component.ride.requestedAt) : nil
         let wake = [acting, component.ride.askAgainAt].compactMap { $0 }.min()
         return app.output(finished: isFinished, wakeAt: wake)
     }

@@ -33,7 +33,8 @@ struct RiderPerson {
             }
         }
         if let trip = root.activeView(of: OnTripView.self), case .assigned = trip.screen.value,
-           outOfPatience(at: time, requestedAt: requestedAt) {
+            outOfPatience(at: time, requestedAt: requestedAt)
+        {
             trip.perform(.cancel(reason: "waited longer than the rider's patience"))
         }
         if let rating = root.activeView(of: RatingView.self), rating.screen.value.hasPrefix("Rate") {

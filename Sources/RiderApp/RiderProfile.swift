@@ -19,8 +19,10 @@ public struct RiderProfile: Sendable, Equatable {
     /// Seeds the person's choices (the rating).
     public var seed: UInt64
 
-    public init(id: String, name: String, requestAt: Double, pickup: GeoPoint, dropoff: GeoPoint, product: Wire.Product = .uberX,
-                scheduledPickup: Double? = nil, patience: Double? = nil, seed: UInt64 = 1) {
+    public init(
+        id: String, name: String, requestAt: Double, pickup: GeoPoint, dropoff: GeoPoint, product: Wire.Product = .uberX,
+        scheduledPickup: Double? = nil, patience: Double? = nil, seed: UInt64 = 1
+    ) {
         self.id = id
         self.name = name
         self.requestAt = requestAt

@@ -31,9 +31,10 @@ final class RiderRootInteractor: Interactor, LoggedOutListener {
     }
 
     override func didBecomeActive() {
-        bindToActivePeriod(auth.session.observe { [weak self] name in
-            if name == nil { self?.router?.routeToLoggedOut() } else { self?.router?.routeToLoggedIn() }
-        })
+        bindToActivePeriod(
+            auth.session.observe { [weak self] name in
+                if name == nil { self?.router?.routeToLoggedOut() } else { self?.router?.routeToLoggedIn() }
+            })
     }
 
     func signIn(as name: String) {
@@ -66,7 +67,8 @@ final class RiderRootRouter: LaunchRouter<RiderRootInteractor>, RiderRootRouting
 
 final class RiderRootBuilder: Builder<EmptyDependency> {
     func build(component: RiderRootComponent) -> RiderRootRouter {
-        RiderRootRouter(interactor: RiderRootInteractor(auth: component.auth),
-                        loggedOut: LoggedOutBuilder(dependency: component), loggedIn: LoggedInBuilder(dependency: component))
+        RiderRootRouter(
+            interactor: RiderRootInteractor(auth: component.auth),
+            loggedOut: LoggedOutBuilder(dependency: component), loggedIn: LoggedInBuilder(dependency: component))
     }
 }

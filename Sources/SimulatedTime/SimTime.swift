@@ -49,7 +49,9 @@ public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertib
 
     /// The simulated time that passes in `wall` seconds of wall time at `speed` simulated seconds
     /// per wall second.
-    public static func passing(wallSeconds wall: Double, atSpeed speed: Double) -> SimDuration { SimDuration(seconds: wall * speed) }
+    public static func passing(wallSeconds wall: Double, atSpeed speed: Double) -> SimDuration {
+        SimDuration(seconds: wall * speed)
+    }
 
     public static func < (a: SimDuration, b: SimDuration) -> Bool { a.seconds < b.seconds }
     public static func + (a: SimDuration, b: SimDuration) -> SimDuration { SimDuration(seconds: a.seconds + b.seconds) }

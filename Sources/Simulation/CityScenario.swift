@@ -12,8 +12,10 @@ public struct RiderBehaviour: Sendable, Equatable {
     public var scheduledShare: Double
     public var bookedAhead: ClosedRange<Double>
 
-    public init(patience: ClosedRange<Double>, poolShare: Double, scheduledShare: Double,
-                bookedAhead: ClosedRange<Double> = 1_200...3_600) {
+    public init(
+        patience: ClosedRange<Double>, poolShare: Double, scheduledShare: Double,
+        bookedAhead: ClosedRange<Double> = 1_200...3_600
+    ) {
         self.patience = patience
         self.poolShare = poolShare
         self.scheduledShare = scheduledShare
@@ -35,16 +37,20 @@ public struct DriverBehaviour: Sendable, Equatable {
 extension Scenario {
     /// A scenario on any road graph: `driverCount` drivers starting where rides start (drawn
     /// from the trips' origins), the rides given, riders and drivers behaving as described.
-    public static func city(name: String, graph: RoadGraph, driverCount: Int, trips: [TripDemand], duration: Double,
-                            dispatch: DispatchConfiguration, riders: RiderBehaviour,
-                            drivers behaviour: DriverBehaviour, seed: UInt64) -> Scenario {
+    public static func city(
+        name: String, graph: RoadGraph, driverCount: Int, trips: [TripDemand], duration: Double,
+        dispatch: DispatchConfiguration, riders: RiderBehaviour,
+        drivers behaviour: DriverBehaviour, seed: UInt64
+    ) -> Scenario {
         var random = SeededGenerator(seed: seed)
         let drivers = (0..<driverCount).map { index in
-            SimulatedDriver(id: DriverID(index),
-                            startNode: trips.isEmpty ? Int.random(in: 0..<graph.nodeCount, using: &random)
-                                : trips[Int.random(in: 0..<trips.count, using: &random)].origin,
-                            acceptance: Double.random(in: behaviour.acceptance, using: &random),
-                            responseSeconds: Double.random(in: behaviour.responseSeconds, using: &random))
+            SimulatedDriver(
+                id: DriverID(index),
+                startNode: trips.isEmpty
+                    ? Int.random(in: 0..<graph.nodeCount, using: &random)
+                    : trips[Int.random(in: 0..<trips.count, using: &random)].origin,
+                acceptance: Double.random(in: behaviour.acceptance, using: &random),
+                responseSeconds: Double.random(in: behaviour.responseSeconds, using: &random))
         }
         let rides = trips.map { trip -> TripDemand in
             var ride = trip
@@ -55,6 +61,7 @@ extension Scenario {
             }
             return ride
         }
-        return Scenario(name: name, graph: graph, drivers: drivers, trips: rides, dispatch: dispatch, duration: duration, seed: seed)
+        return Scenario(
+            name: name, graph: graph, drivers: drivers, trips: rides, dispatch: dispatch, duration: duration, seed: seed)
     }
 }

@@ -28,7 +28,8 @@ extension Scenario {
         dispatch.maxPickupSeconds = .infinity
         dispatch.maxMatchWaitSeconds = .infinity
         dispatch.candidatesPerRequest = 200
-        return Scenario(name: "sumo-reference", graph: graph, drivers: drivers, trips: trips,
-                        dispatch: dispatch, duration: 3_600, seed: seed)
+        return Scenario(
+            name: "sumo-reference", graph: graph, drivers: drivers, trips: trips,
+            dispatch: dispatch, duration: 3_600, seed: seed)
     }
 }

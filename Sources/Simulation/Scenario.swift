@@ -12,8 +12,10 @@ public struct SimulatedDriver: Sendable, Equatable {
     /// Seconds taken to answer an offer (longer than the offer timeout means letting it expire).
     public var responseSeconds: Double
 
-    public init(id: DriverID, startNode: Int, shiftStart: Double = 0, shiftEnd: Double = .infinity,
-                acceptance: Double = 1, responseSeconds: Double = 0) {
+    public init(
+        id: DriverID, startNode: Int, shiftStart: Double = 0, shiftEnd: Double = .infinity,
+        acceptance: Double = 1, responseSeconds: Double = 0
+    ) {
         self.id = id
         self.startNode = startNode
         self.shiftStart = shiftStart
@@ -33,8 +35,10 @@ public struct TripDemand: Sendable, Equatable {
     public var pickupAt: Double?
     public var patienceSeconds: Double?
 
-    public init(time: Double, origin: Int, destination: Int, product: RideRequest.Product = .standard,
-                pickupAt: Double? = nil, patienceSeconds: Double? = nil) {
+    public init(
+        time: Double, origin: Int, destination: Int, product: RideRequest.Product = .standard,
+        pickupAt: Double? = nil, patienceSeconds: Double? = nil
+    ) {
         self.time = time
         self.origin = origin
         self.destination = destination
@@ -56,8 +60,10 @@ public struct Scenario: Sendable {
     public var duration: Double
     public var seed: UInt64
 
-    public init(name: String, graph: RoadGraph, drivers: [SimulatedDriver], trips: [TripDemand],
-                dispatch: DispatchConfiguration, duration: Double, seed: UInt64) {
+    public init(
+        name: String, graph: RoadGraph, drivers: [SimulatedDriver], trips: [TripDemand],
+        dispatch: DispatchConfiguration, duration: Double, seed: UInt64
+    ) {
         self.name = name
         self.graph = graph
         self.drivers = drivers

@@ -92,8 +92,9 @@ public final class Simulation {
             collect(at: time)
             if time >= scenario.duration, engine.unfinishedCount == 0, requestsSubmitted == scenario.trips.count { break }
         }
-        return SimulationResult(scenario: scenario.name, kpis: kpis.finish(at: time), violations: checker.violations,
-                                unfinished: checker.unfinished(), refusals: refusals, eventCount: eventCount, endTime: time)
+        return SimulationResult(
+            scenario: scenario.name, kpis: kpis.finish(at: time), violations: checker.violations,
+            unfinished: checker.unfinished(), refusals: refusals, eventCount: eventCount, endTime: time)
     }
 
     private func schedule(_ action: Action, at time: Double) {
@@ -108,9 +109,13 @@ public final class Simulation {
                 let trip = scenario.trips[index]
                 let id = RequestID(index)
                 requestsSubmitted += 1
-                try engine.submit(RideRequest(id: id, rider: index, origin: trip.origin, destination: trip.destination,
-                                              product: trip.product, pickupAt: trip.pickupAt), now: time)
-                if let patience = trip.patienceSeconds { schedule(.patience(id), at: max(time, trip.pickupAt ?? time) + patience) }
+                try engine.submit(
+                    RideRequest(
+                        id: id, rider: index, origin: trip.origin, destination: trip.destination,
+                        product: trip.product, pickupAt: trip.pickupAt), now: time)
+                if let patience = trip.patienceSeconds {
+                    schedule(.patience(id), at: max(time, trip.pickupAt ?? time) + patience)
+                }
             case .online(let index):
                 let driver = scenario.drivers[index]
                 try engine.driverOnline(driver.id, at: driver.startNode, now: time)

@@ -33,9 +33,11 @@ public struct PreparedTopology: Sendable {
                 reports.append(report)
                 hourly = .fitted(on: read)
             }
-            wanted = SyntheticDemand(peakRequestsPerHour: peak, profile: hourly, startSecondOfDay: topology.startSecondOfDay,
-                                     hotSpots: hotSpots, minimumTripMetres: minimum, evenlySpaced: even)
-                .generate(duration: topology.duration, area: area, seed: topology.seed, place: placement.roadPoint)
+            wanted = SyntheticDemand(
+                peakRequestsPerHour: peak, profile: hourly, startSecondOfDay: topology.startSecondOfDay,
+                hotSpots: hotSpots, minimumTripMetres: minimum, evenlySpaced: even
+            )
+            .generate(duration: topology.duration, area: area, seed: topology.seed, place: placement.roadPoint)
         case .replay(let records, let destinations):
             let (read, report) = try TripRecordReader.read(path: records)
             reports.append(report)
@@ -54,11 +56,13 @@ public struct PreparedTopology: Sendable {
         }
         let (trips, unplaced) = placement.place(wanted)
         leftOut.merge(unplaced, uniquingKeysWith: +)
-        let riders = RiderBehaviour(patience: topology.riders.patienceSeconds, poolShare: topology.riders.poolShare,
-                                    scheduledShare: topology.riders.scheduledShare)
+        let riders = RiderBehaviour(
+            patience: topology.riders.patienceSeconds, poolShare: topology.riders.poolShare,
+            scheduledShare: topology.riders.scheduledShare)
         let drivers = DriverBehaviour(acceptance: topology.drivers.acceptance, responseSeconds: topology.drivers.responseSeconds)
-        scenario = .city(name: topology.name, graph: graph, driverCount: topology.drivers.total, trips: trips,
-                         duration: topology.duration, dispatch: topology.dispatch, riders: riders, drivers: drivers, seed: topology.seed)
+        scenario = .city(
+            name: topology.name, graph: graph, driverCount: topology.drivers.total, trips: trips,
+            duration: topology.duration, dispatch: topology.dispatch, riders: riders, drivers: drivers, seed: topology.seed)
         recordReports = reports
         self.leftOut = leftOut
     }

@@ -1,6 +1,6 @@
-import Foundation
 import City
 import Demand
+import Foundation
 import RideDispatch
 
 /// A city run described in a YAML file (`Topologies/*.yaml`, docs/TOPOLOGIES.md): the streets,
@@ -27,9 +27,11 @@ public struct Topology: Sendable {
 
     /// A topology built in code (the YAML reader builds one the same way); silent keys of a file
     /// get these defaults.
-    public init(name: String, file: String = "", city: CitySource, speed: Double = 60, duration: Double = 3_600,
-                startSecondOfDay: Double = 8 * 3_600, seed: UInt64 = 1, dispatch: DispatchConfiguration = DispatchConfiguration(),
-                drivers: DriverPlan, riders: RiderPlan, features: [String: Bool] = [:], endpoints: Endpoints = Endpoints()) {
+    public init(
+        name: String, file: String = "", city: CitySource, speed: Double = 60, duration: Double = 3_600,
+        startSecondOfDay: Double = 8 * 3_600, seed: UInt64 = 1, dispatch: DispatchConfiguration = DispatchConfiguration(),
+        drivers: DriverPlan, riders: RiderPlan, features: [String: Bool] = [:], endpoints: Endpoints = Endpoints()
+    ) {
         self.name = name
         self.file = file
         self.city = city
@@ -59,8 +61,10 @@ public struct Topology: Sendable {
         public var responseSeconds: ClosedRange<Double>
         public var total: Int { processes * perProcess }
 
-        public init(processes: Int = 1, perProcess: Int = 100, acceptance: ClosedRange<Double> = 0.8...1,
-                    responseSeconds: ClosedRange<Double> = 2...12) {
+        public init(
+            processes: Int = 1, perProcess: Int = 100, acceptance: ClosedRange<Double> = 0.8...1,
+            responseSeconds: ClosedRange<Double> = 2...12
+        ) {
             self.processes = processes
             self.perProcess = perProcess
             self.acceptance = acceptance
@@ -76,8 +80,10 @@ public struct Topology: Sendable {
         public var poolShare: Double
         public var scheduledShare: Double
 
-        public init(processes: Int = 1, demand: DemandSource, patienceSeconds: ClosedRange<Double> = 300...900,
-                    poolShare: Double = 0.15, scheduledShare: Double = 0.05) {
+        public init(
+            processes: Int = 1, demand: DemandSource, patienceSeconds: ClosedRange<Double> = 300...900,
+            poolShare: Double = 0.15, scheduledShare: Double = 0.05
+        ) {
             self.processes = processes
             self.demand = demand
             self.patienceSeconds = patienceSeconds
@@ -157,13 +163,18 @@ extension Topology {
     /// Synthetic demand scales its peak rate; replayed records are what they are, so a replay
     /// cannot be scaled.
     public func scalingDemand(by factor: Double) throws(TopologyError) -> Topology {
-        guard factor > 0, factor.isFinite else { throw TopologyError(file: file, key: "riders.demand", line: nil, reason: "a demand scale must be a positive number, not \(factor)") }
+        guard factor > 0, factor.isFinite else {
+            throw TopologyError(
+                file: file, key: "riders.demand", line: nil, reason: "a demand scale must be a positive number, not \(factor)")
+        }
         guard factor != 1 else { return self }
         guard case .synthetic(let peak, let profile, let spots, let even, let minimum) = riders.demand else {
-            throw TopologyError(file: file, key: "riders.demand", line: nil, reason: "replayed records cannot be scaled; use synthetic demand")
+            throw TopologyError(
+                file: file, key: "riders.demand", line: nil, reason: "replayed records cannot be scaled; use synthetic demand")
         }
         var scaled = self
-        scaled.riders.demand = .synthetic(peakPerHour: peak * factor, profile: profile, hotSpots: spots, evenlySpaced: even, minimumTripMetres: minimum)
+        scaled.riders.demand = .synthetic(
+            peakPerHour: peak * factor, profile: profile, hotSpots: spots, evenlySpaced: even, minimumTripMetres: minimum)
         return scaled
     }
 }

@@ -33,7 +33,9 @@ public enum TopologyReader {
         }
         var top = try YAMLFields(root, path: "", file: file)
         func resolve(_ relative: String, _ key: String, in fields: YAMLFields) throws(TopologyError) -> String {
-            let absolute = relative.hasPrefix("/") ? relative : ((directory as NSString).appendingPathComponent(relative) as NSString).standardizingPath
+            let absolute =
+                relative.hasPrefix("/")
+                ? relative : ((directory as NSString).appendingPathComponent(relative) as NSString).standardizingPath
             guard FileManager.default.fileExists(atPath: absolute) else {
                 throw fields.error(key, "no file at \(relative) (looked in \(absolute))")
             }
@@ -49,10 +51,12 @@ public enum TopologyReader {
             _ = citySection.node("grid")
         case (false, true):
             var grid = try citySection.fields("grid")!
-            city = .grid(GridCity(width: try grid.double("width_m", in: 250...100_000) ?? 5_000,
-                                  height: try grid.double("height_m", in: 250...100_000) ?? 5_000,
-                                  blockLength: try grid.double("block_m", in: 10...5_000) ?? 250,
-                                  speedKmh: try grid.double("speed_kmh", in: 1...200) ?? 50))
+            city = .grid(
+                GridCity(
+                    width: try grid.double("width_m", in: 250...100_000) ?? 5_000,
+                    height: try grid.double("height_m", in: 250...100_000) ?? 5_000,
+                    blockLength: try grid.double("block_m", in: 10...5_000) ?? 250,
+                    speedKmh: try grid.double("speed_kmh", in: 1...200) ?? 50))
             try grid.finish()
             _ = citySection.node("osm")
         default:
@@ -63,13 +67,14 @@ public enum TopologyReader {
         var clock = try top.fields("clock")
         let speed = try clock?.double("speed", in: 0.01...100_000) ?? 60
         let duration = try clock?.duration("duration") ?? 3_600
-        let start = try clock?.string("start_time").map { text throws(TopologyError) -> Double in
-            let parts = text.split(separator: ":").compactMap { Int($0) }
-            guard parts.count == 2, (0..<24).contains(parts[0]), (0..<60).contains(parts[1]) else {
-                throw clock!.error("start_time", "must be HH:MM, not '\(text)'")
-            }
-            return Double(parts[0] * 3_600 + parts[1] * 60)
-        } ?? 8 * 3_600
+        let start =
+            try clock?.string("start_time").map { text throws(TopologyError) -> Double in
+                let parts = text.split(separator: ":").compactMap { Int($0) }
+                guard parts.count == 2, (0..<24).contains(parts[0]), (0..<60).contains(parts[1]) else {
+                    throw clock!.error("start_time", "must be HH:MM, not '\(text)'")
+                }
+                return Double(parts[0] * 3_600 + parts[1] * 60)
+            } ?? 8 * 3_600
         try clock?.finish()
         let seed = UInt64(try top.int("seed", in: 0...Int.max) ?? 1)
 
@@ -94,9 +99,10 @@ public enum TopologyReader {
             guard let peak = try synthetic.double("peak_per_hour", in: 0.001...10_000_000) else {
                 throw synthetic.error("peak_per_hour", "is required")
             }
-            let profile: Topology.Profile = try synthetic.string("profile").map { text throws(TopologyError) in
-                text == "flat" ? .flat : .fitted(records: try resolve(text, "profile", in: synthetic))
-            } ?? .flat
+            let profile: Topology.Profile =
+                try synthetic.string("profile").map { text throws(TopologyError) in
+                    text == "flat" ? .flat : .fitted(records: try resolve(text, "profile", in: synthetic))
+                } ?? .flat
             var spots: [HotSpot] = []
             if let list = synthetic.node("hot_spots") {
                 guard let items = list.sequence else { throw synthetic.error("hot_spots", "must be a list", at: list) }
@@ -105,21 +111,26 @@ public enum TopologyReader {
                     guard let lat = try spot.double("lat", in: -90...90), let lon = try spot.double("lon", in: -180...180) else {
                         throw spot.error(nil, "needs lat and lon")
                     }
-                    spots.append(HotSpot(centre: GeoPoint(lat: lat, lon: lon), radius: try spot.double("radius_m", in: 1...100_000) ?? 500,
-                                         weight: try spot.double("weight", in: 0...1_000_000) ?? 1))
+                    spots.append(
+                        HotSpot(
+                            centre: GeoPoint(lat: lat, lon: lon), radius: try spot.double("radius_m", in: 1...100_000) ?? 500,
+                            weight: try spot.double("weight", in: 0...1_000_000) ?? 1))
                     try spot.finish()
                 }
             }
             let even = try synthetic.choice("arrivals", ["poisson", "even"]).map { $0 == "even" } ?? false
             let minimum = try synthetic.double("min_trip_m", in: 0...100_000) ?? 500
             try synthetic.finish()
-            demand = .synthetic(peakPerHour: peak, profile: profile, hotSpots: spots, evenlySpaced: even, minimumTripMetres: minimum)
+            demand = .synthetic(
+                peakPerHour: peak, profile: profile, hotSpots: spots, evenlySpaced: even, minimumTripMetres: minimum)
             _ = demandSection.node("replay")
         case (false, true):
             var replay = try demandSection.fields("replay")!
             guard let records = try replay.string("file") else { throw replay.error("file", "is required") }
             let recordsPath = try resolve(records, "file", in: replay)
-            let destinations = try replay.string("destinations").map { text throws(TopologyError) in try resolve(text, "destinations", in: replay) }
+            let destinations = try replay.string("destinations").map { text throws(TopologyError) in
+                try resolve(text, "destinations", in: replay)
+            }
             try replay.finish()
             demand = .replay(records: recordsPath, destinations: destinations)
             _ = demandSection.node("synthetic")
@@ -139,14 +150,16 @@ public enum TopologyReader {
             try flags.finish()
         }
         var endpointSection = try top.fields("endpoints")
-        let transport = try endpointSection?.choice("transport", ["ipc", "tcp"]).flatMap(Topology.Endpoints.Transport.init) ?? .ipc
+        let transport =
+            try endpointSection?.choice("transport", ["ipc", "tcp"]).flatMap(Topology.Endpoints.Transport.init) ?? .ipc
         var endpoints = Topology.Endpoints(transport: transport)
         endpoints.host = try endpointSection?.string("host") ?? endpoints.host
         endpoints.basePort = try endpointSection?.int("base_port", in: 1_024...65_000) ?? endpoints.basePort
         try endpointSection?.finish()
         try top.finish()
-        return Topology(name: name, file: file, city: city, speed: speed, duration: duration, startSecondOfDay: start, seed: seed,
-                        dispatch: dispatch, drivers: drivers, riders: riders, features: features, endpoints: endpoints)
+        return Topology(
+            name: name, file: file, city: city, speed: speed, duration: duration, startSecondOfDay: start, seed: seed,
+            dispatch: dispatch, drivers: drivers, riders: riders, features: features, endpoints: endpoints)
     }
 
     private static func readDispatch(_ top: inout YAMLFields) throws(TopologyError) -> DispatchConfiguration {
@@ -159,11 +172,15 @@ public enum TopologyReader {
         default: configuration.strategy = .batched(window: interval)
         }
         configuration.maxPickupSeconds = try section.double("max_pickup_s", in: 1...86_400) ?? configuration.maxPickupSeconds
-        configuration.maxMatchWaitSeconds = try section.double("max_match_wait_s", in: 1...86_400) ?? configuration.maxMatchWaitSeconds
-        configuration.offerTimeoutSeconds = try section.double("offer_timeout_s", in: 1...600) ?? configuration.offerTimeoutSeconds
+        configuration.maxMatchWaitSeconds =
+            try section.double("max_match_wait_s", in: 1...86_400) ?? configuration.maxMatchWaitSeconds
+        configuration.offerTimeoutSeconds =
+            try section.double("offer_timeout_s", in: 1...600) ?? configuration.offerTimeoutSeconds
         configuration.candidatesPerRequest = try section.int("candidates", in: 1...10_000) ?? configuration.candidatesPerRequest
-        configuration.batchCandidatesPerRequest = try section.int("batch_candidates", in: 1...10_000) ?? configuration.batchCandidatesPerRequest
-        configuration.scheduledLeadSeconds = try section.double("scheduled_lead_s", in: 0...86_400) ?? configuration.scheduledLeadSeconds
+        configuration.batchCandidatesPerRequest =
+            try section.int("batch_candidates", in: 1...10_000) ?? configuration.batchCandidatesPerRequest
+        configuration.scheduledLeadSeconds =
+            try section.double("scheduled_lead_s", in: 0...86_400) ?? configuration.scheduledLeadSeconds
         if var pricing = try section.fields("pricing") {
             var p = configuration.pricing
             p.baseCents = try pricing.int("base_cents", in: 0...1_000_000) ?? p.baseCents
@@ -189,8 +206,9 @@ public enum TopologyReader {
             try pool.finish()
         }
         if var rebalancing = try section.fields("rebalancing") {
-            configuration.rebalancing = .towardUnmetDemand(interval: try rebalancing.double("interval_s", in: 1...86_400) ?? 120,
-                                                           maxMoves: try rebalancing.int("max_moves", in: 1...100_000) ?? 20)
+            configuration.rebalancing = .towardUnmetDemand(
+                interval: try rebalancing.double("interval_s", in: 1...86_400) ?? 120,
+                maxMoves: try rebalancing.int("max_moves", in: 1...100_000) ?? 20)
             try rebalancing.finish()
         }
         try section.finish()

@@ -54,7 +54,9 @@ struct YAMLFields {
         guard let number = value.float ?? value.int.map(Double.init), number.isFinite else {
             throw error(key, "must be a number, not '\(value.scalar?.string ?? "a structure")'", at: value)
         }
-        if let range, !range.contains(number) { throw error(key, "must be between \(range.lowerBound) and \(range.upperBound), not \(number)", at: value) }
+        if let range, !range.contains(number) {
+            throw error(key, "must be between \(range.lowerBound) and \(range.upperBound), not \(number)", at: value)
+        }
         return number
     }
 
@@ -63,7 +65,9 @@ struct YAMLFields {
         guard let number = value.int else {
             throw error(key, "must be a whole number, not '\(value.scalar?.string ?? "a structure")'", at: value)
         }
-        if let range, !range.contains(number) { throw error(key, "must be between \(range.lowerBound) and \(range.upperBound), not \(number)", at: value) }
+        if let range, !range.contains(number) {
+            throw error(key, "must be between \(range.lowerBound) and \(range.upperBound), not \(number)", at: value)
+        }
         return number
     }
 
@@ -99,7 +103,8 @@ struct YAMLFields {
         guard let value = node(key) else { return nil }
         let numbers = (value.sequence.map { Array($0) } ?? [value]).map { $0.float ?? $0.int.map(Double.init) }
         guard (1...2).contains(numbers.count), let low = numbers.first!, let high = numbers.last!, low <= high,
-              bounds.contains(low), bounds.contains(high) else {
+            bounds.contains(low), bounds.contains(high)
+        else {
             throw error(key, "must be a number or [low, high] within \(bounds.lowerBound)…\(bounds.upperBound)", at: value)
         }
         return low...high
@@ -109,8 +114,9 @@ struct YAMLFields {
     func finish() throws(TopologyError) {
         if let unknown = entries.first(where: { !asked.contains($0.key) }) {
             let known = asked.sorted().joined(separator: ", ")
-            throw TopologyError(file: file, key: [path, unknown.key].filter { !$0.isEmpty }.joined(separator: "."),
-                                line: unknown.line, reason: "unknown key (known here: \(known))")
+            throw TopologyError(
+                file: file, key: [path, unknown.key].filter { !$0.isEmpty }.joined(separator: "."),
+                line: unknown.line, reason: "unknown key (known here: \(known))")
         }
     }
 }

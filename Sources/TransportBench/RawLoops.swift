@@ -46,7 +46,8 @@ enum RawLoops {
     }
 
     /// Binds a DEALER, waits for the echo peer, then times `count` request/reply round trips.
-    static func ping(bind endpoint: String, count: Int, size: Int, ready: @Sendable (String) -> Void) throws -> Histogram<UInt64> {
+    static func ping(bind endpoint: String, count: Int, size: Int, ready: @Sendable (String) -> Void) throws -> Histogram<UInt64>
+    {
         let context = zmq_ctx_new()
         defer { zmq_ctx_term(context) }
         let socket = zmq_socket(context, ZMQ_DEALER)

@@ -50,8 +50,10 @@ public struct TransportBenchmark: Sendable {
     public var sizes: [Int]
     public var links: [Link]
 
-    public init(messages: Int = 1_000_000, roundTrips: Int = 20_000, sizes: [Int] = [64, 256],
-                links: [Link] = Link.allCases) {
+    public init(
+        messages: Int = 1_000_000, roundTrips: Int = 20_000, sizes: [Int] = [64, 256],
+        links: [Link] = Link.allCases
+    ) {
         self.messages = messages
         self.roundTrips = roundTrips
         self.sizes = sizes
@@ -69,8 +71,10 @@ public struct TransportBenchmark: Sendable {
                     try RawLoops.receive(bind: link.bindEndpoint(tag: tag), count: count) { peer.publish($0) }
                 }
             case .batched, .perMessage, .onIOThread:
-                try await TransportLoops.receive(bind: link.bindEndpoint(tag: tag), count: count,
-                                                 onIOThread: implementation == .onIOThread) { peer.publish($0) }
+                try await TransportLoops.receive(
+                    bind: link.bindEndpoint(tag: tag), count: count,
+                    onIOThread: implementation == .onIOThread
+                ) { peer.publish($0) }
             }
         }()
         let endpoint = await peer.endpoint()
@@ -81,8 +85,9 @@ public struct TransportBenchmark: Sendable {
         let elapsed = try await nanoseconds
         sender.release()
         try await sender.wait()
-        return Throughput(link: link, size: size, implementation: implementation, messages: count,
-                          seconds: Double(elapsed) / 1e9)
+        return Throughput(
+            link: link, size: size, implementation: implementation, messages: count,
+            seconds: Double(elapsed) / 1e9)
     }
 
     public func measureRoundTrip(link: Link, implementation: Implementation) async throws -> RoundTrip {
@@ -97,8 +102,10 @@ public struct TransportBenchmark: Sendable {
                     try RawLoops.ping(bind: link.bindEndpoint(tag: tag), count: count, size: 64) { peer.publish($0) }
                 }
             case .batched, .perMessage, .onIOThread:
-                try await TransportLoops.ping(bind: link.bindEndpoint(tag: tag), count: count, size: 64,
-                                              onIOThread: implementation == .onIOThread) {
+                try await TransportLoops.ping(
+                    bind: link.bindEndpoint(tag: tag), count: count, size: 64,
+                    onIOThread: implementation == .onIOThread
+                ) {
                     peer.publish($0)
                 }
             }
@@ -111,14 +118,17 @@ public struct TransportBenchmark: Sendable {
         let result = try await histogram
         echo.release()
         try await echo.wait()
-        return RoundTrip(link: link, implementation: implementation,
-                         p50Microseconds: Double(result.valueAtPercentile(50)) / 1000,
-                         p99Microseconds: Double(result.valueAtPercentile(99)) / 1000)
+        return RoundTrip(
+            link: link, implementation: implementation,
+            p50Microseconds: Double(result.valueAtPercentile(50)) / 1000,
+            p99Microseconds: Double(result.valueAtPercentile(99)) / 1000)
     }
 
     /// The peer side of a case, run in the child process.
-    public static func runPeer(role: String, implementation: Implementation, endpoint: String,
-                               count: Int, size: Int) async throws {
+    public static func runPeer(
+        role: String, implementation: Implementation, endpoint: String,
+        count: Int, size: Int
+    ) async throws {
         switch (role, implementation) {
         case ("send", .raw):
             try await onDedicatedThread("bench-raw") {
@@ -127,9 +137,11 @@ public struct TransportBenchmark: Sendable {
                 }
             }
         case ("send", _):
-            try await TransportLoops.send(connect: endpoint, count: count, size: size,
-                                          batched: implementation != .perMessage,
-                                          onIOThread: implementation == .onIOThread) {
+            try await TransportLoops.send(
+                connect: endpoint, count: count, size: size,
+                batched: implementation != .perMessage,
+                onIOThread: implementation == .onIOThread
+            ) {
                 try await PeerProcess.waitForRelease()
             }
         case ("echo", .raw):

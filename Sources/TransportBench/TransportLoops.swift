@@ -5,8 +5,10 @@ import ZeroMQ
 enum TransportLoops {
     static let batchSize = 256
 
-    static func receive(bind endpoint: String, count: Int, onIOThread: Bool,
-                        ready: @Sendable (String) -> Void) async throws -> UInt64 {
+    static func receive(
+        bind endpoint: String, count: Int, onIOThread: Bool,
+        ready: @Sendable (String) -> Void
+    ) async throws -> UInt64 {
         let transport = try Transport(name: "bench-io")
         let pull = try await transport.socket(.pull)
         ready(try await pull.bind(endpoint))
@@ -26,8 +28,10 @@ enum TransportLoops {
     }
 
     /// Sends in batches (`batched`) or one `send` per message, then waits for `done` before closing.
-    static func send(connect endpoint: String, count: Int, size: Int, batched: Bool, onIOThread: Bool,
-                     done: () async throws -> Void) async throws {
+    static func send(
+        connect endpoint: String, count: Int, size: Int, batched: Bool, onIOThread: Bool,
+        done: () async throws -> Void
+    ) async throws {
         let transport = try Transport(name: "bench-io")
         var options = SocketOptions()
         options.linger = .seconds(-1)
@@ -41,7 +45,8 @@ enum TransportLoops {
                 var sent = 0
                 while sent < count {
                     let next = min(batchSize, count - sent)
-                    try await push.send(contentsOf: (0..<next).map { _ in Message(payload.withUnsafeBufferPointer { Array($0) }) })
+                    try await push.send(
+                        contentsOf: (0..<next).map { _ in Message(payload.withUnsafeBufferPointer { Array($0) }) })
                     sent += next
                 }
             } else {
@@ -53,8 +58,10 @@ enum TransportLoops {
         await transport.shutdown()
     }
 
-    static func ping(bind endpoint: String, count: Int, size: Int, onIOThread: Bool,
-                     ready: @Sendable (String) -> Void) async throws -> Histogram<UInt64> {
+    static func ping(
+        bind endpoint: String, count: Int, size: Int, onIOThread: Bool,
+        ready: @Sendable (String) -> Void
+    ) async throws -> Histogram<UInt64> {
         let transport = try Transport(name: "bench-io")
         var options = SocketOptions()
         options.linger = .zero
@@ -93,8 +100,10 @@ enum TransportLoops {
     }
 
     /// Runs a benchmark loop on the transport's I/O thread (its task executor) or as a plain task.
-    private static func run<T: Sendable>(_ loop: @Sendable () async throws -> T, on transport: Transport,
-                                         onIOThread: Bool) async throws -> T {
+    private static func run<T: Sendable>(
+        _ loop: @Sendable () async throws -> T, on transport: Transport,
+        onIOThread: Bool
+    ) async throws -> T {
         onIOThread ? try await withTaskExecutorPreference(transport.executor, operation: loop) : try await loop()
     }
 }

@@ -21,13 +21,17 @@ public struct TransportReport: Sendable {
 
     private func rows() -> (one: [[String]], trip: [[String]]) {
         let one = throughput.map { row in
-            [row.link.rawValue, "\(row.size)", row.implementation.rawValue,
-             String(Int(row.messagesPerSecond)), rawRate(row).map { format(row.messagesPerSecond / $0) } ?? "-"]
+            [
+                row.link.rawValue, "\(row.size)", row.implementation.rawValue,
+                String(Int(row.messagesPerSecond)), rawRate(row).map { format(row.messagesPerSecond / $0) } ?? "-",
+            ]
         }
         let trip = roundTrips.map { row in
-            [row.link.rawValue, row.implementation.rawValue, format(row.p50Microseconds, 1), format(row.p99Microseconds, 1),
-             rawLatency(row).map { format(row.p50Microseconds / $0.p50Microseconds) } ?? "-",
-             rawLatency(row).map { format(row.p99Microseconds / $0.p99Microseconds) } ?? "-"]
+            [
+                row.link.rawValue, row.implementation.rawValue, format(row.p50Microseconds, 1), format(row.p99Microseconds, 1),
+                rawLatency(row).map { format(row.p50Microseconds / $0.p50Microseconds) } ?? "-",
+                rawLatency(row).map { format(row.p99Microseconds / $0.p99Microseconds) } ?? "-",
+            ]
         }
         return (one, trip)
     }

@@ -8,7 +8,8 @@ public struct ProcessUsage: Sendable {
     public static func current() -> ProcessUsage {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        let cpu =
+            Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
         // /proc/self/statm: size and resident, in pages.
         let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
         let pages = statm.split(separator: " ").dropFirst().first.flatMap { UInt64($0) } ?? 0
@@ -19,8 +20,10 @@ public struct ProcessUsage: Sendable {
 extension ProcessStatus {
     /// This process's health report now: what the caller counts, with its pid, CPU time and
     /// resident memory filled in, and `lagSeconds` (simulated) as whole milliseconds.
-    public static func current(role: Role, processID: String, messagesIn: Int, messagesOut: Int, apps: Int, lagSeconds: Double,
-                               _ fill: (inout ProcessStatus) -> Void = { _ in }) -> ProcessStatus {
+    public static func current(
+        role: Role, processID: String, messagesIn: Int, messagesOut: Int, apps: Int, lagSeconds: Double,
+        _ fill: (inout ProcessStatus) -> Void = { _ in }
+    ) -> ProcessStatus {
         let usage = ProcessUsage.current()
         var status = ProcessStatus.with {
             $0.role = role

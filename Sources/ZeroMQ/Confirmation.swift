@@ -1,4 +1,3 @@
-
 /// A one-shot verdict from the I/O thread on a confirmed send: accepted by libzmq, or its error.
 final class Confirmation: Sendable {
     private let state = Locked<(result: Result<Void, any Error>?, waiter: CheckedContinuation<Void, any Error>?)>((nil, nil))

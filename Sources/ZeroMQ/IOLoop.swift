@@ -203,7 +203,8 @@ final class IOLoop {
                 guard try raw.trySend(message) else {
                     let since = entry.blockedSince ?? clock.now
                     guard let limit = entry.core.options.fullPeerTimeout,
-                          entry.fullPeers.contains(message.first) || clock.now - since >= limit else {
+                        entry.fullPeers.contains(message.first) || clock.now - since >= limit
+                    else {
                         entry.blockedSince = since
                         retry = true
                         break

@@ -34,15 +34,18 @@ public final class Proxy: Sendable {
 
     /// Binds both sides and starts forwarding.
     /// - Parameter capture: an endpoint to bind a PUB socket on that sees every forwarded message.
-    public static func start(on transport: Transport, frontend: Side, backend: Side,
-                             capture: String? = nil) async throws -> Proxy {
+    public static func start(
+        on transport: Transport, frontend: Side, backend: Side,
+        capture: String? = nil
+    ) async throws -> Proxy {
         let controlEndpoint = "inproc://ribcity-proxy-control-\(transport.core.nextSocketID())"
         let context = transport.core.context
         let state = ProxyThreadState()
         let endpoints: (String, String) = try await withCheckedThrowingContinuation { started in
             let thread = Thread {
-                state.run(context: context, frontend: frontend, backend: backend, capture: capture,
-                          control: controlEndpoint, started: started)
+                state.run(
+                    context: context, frontend: frontend, backend: backend, capture: capture,
+                    control: controlEndpoint, started: started)
             }
             thread.name = "zmq-proxy"
             thread.start()
@@ -91,8 +94,10 @@ private final class ProxyThreadState: Sendable {
         if runNow { action() }
     }
 
-    func run(context: ContextHandle, frontend: Proxy.Side, backend: Proxy.Side, capture: String?,
-             control: String, started: CheckedContinuation<(String, String), any Error>) {
+    func run(
+        context: ContextHandle, frontend: Proxy.Side, backend: Proxy.Side, capture: String?,
+        control: String, started: CheckedContinuation<(String, String), any Error>
+    ) {
         var sockets: [RawSocket] = []
         defer {
             sockets.forEach { $0.close() }

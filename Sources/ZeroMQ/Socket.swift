@@ -24,29 +24,39 @@ public final class Socket: Sendable {
 
     /// Connects to an endpoint; libzmq completes the connection (and reconnects) in the background.
     public func connect(_ endpoint: String) async throws {
-        _ = try await perform { try $0.connect(endpoint); return nil }
+        _ = try await perform {
+            try $0.connect(endpoint); return nil
+        }
     }
 
     /// Drops a connection made with ``connect(_:)``.
     public func disconnect(_ endpoint: String) async throws {
-        _ = try await perform { try $0.disconnect(endpoint); return nil }
+        _ = try await perform {
+            try $0.disconnect(endpoint); return nil
+        }
     }
 
     /// Stops listening on an endpoint made with ``bind(_:)``.
     public func unbind(_ endpoint: String) async throws {
-        _ = try await perform { try $0.unbind(endpoint); return nil }
+        _ = try await perform {
+            try $0.unbind(endpoint); return nil
+        }
     }
 
     /// Adds a topic prefix (SUB sockets).
     public func subscribe(_ prefix: String) async throws {
         let bytes = Array(prefix.utf8)
-        _ = try await perform { try $0.subscribe(bytes); return nil }
+        _ = try await perform {
+            try $0.subscribe(bytes); return nil
+        }
     }
 
     /// Removes a topic prefix (SUB sockets).
     public func unsubscribe(_ prefix: String) async throws {
         let bytes = Array(prefix.utf8)
-        _ = try await perform { try $0.unsubscribe(bytes); return nil }
+        _ = try await perform {
+            try $0.unsubscribe(bytes); return nil
+        }
     }
 
     /// Queues a message for sending, suspending while the outbound queue is full.

@@ -1,7 +1,7 @@
 import ArgumentParser
-import ProcessSupport
 import Foundation
 import Monitor
+import ProcessSupport
 import RunRecording
 import Wire
 import ZeroMQ
@@ -53,7 +53,9 @@ struct Record: AsyncParsableCommand {
         }
         print("recorder pid \(getpid()) ready: \(bus) into \(database)")
         var readiness: ReadinessAnnouncer?
-        if let publishTo { readiness = try await ReadinessAnnouncer(role: .recorder, processID: "recorder", bus: publishTo, on: transport) }
+        if let publishTo {
+            readiness = try await ReadinessAnnouncer(role: .recorder, processID: "recorder", bus: publishTo, on: transport)
+        }
         let recording = Task {
             var failures = 0
             for try await batch in subscriber.batches() {

@@ -23,11 +23,16 @@ struct AppsBenchCommand: AsyncParsableCommand {
         var riders: [RiderApp] = []
         riders.reserveCapacity(apps)
         for index in 0..<apps {
-            let profile = RiderProfile(id: WireIDs.rider(index), name: "Rider \(index)", requestAt: 0, pickup: graph.positions[index % graph.nodeCount],
-                                       dropoff: graph.positions[(index * 7 + 3) % graph.nodeCount], patience: 600)
+            let profile = RiderProfile(
+                id: WireIDs.rider(index), name: "Rider \(index)", requestAt: 0, pickup: graph.positions[index % graph.nodeCount],
+                dropoff: graph.positions[(index * 7 + 3) % graph.nodeCount], patience: 600)
             let app = RiderApp(profile: profile, features: ["rider.promotions": true], at: 0)
             _ = await app.start(at: 0)
-            _ = await app.receive(.quote(Wire.Quote.with { $0.riderID = profile.id; $0.product = .uberX; $0.priceCents = 1_200 }), at: 1)
+            _ = await app.receive(
+                .quote(
+                    Wire.Quote.with {
+                        $0.riderID = profile.id; $0.product = .uberX; $0.priceCents = 1_200
+                    }), at: 1)
             _ = await app.receive(.requestReceived(RequestReceived.with { $0.requestID = profile.id }), at: 1)
             riders.append(app)
         }
@@ -36,16 +41,21 @@ struct AppsBenchCommand: AsyncParsableCommand {
         var drivers: [DriverApp] = []
         drivers.reserveCapacity(apps)
         for index in 0..<apps {
-            let app = DriverApp(profile: DriverProfile(id: WireIDs.driver(index), startNode: index % graph.nodeCount), graph: graph, at: 0)
+            let app = DriverApp(
+                profile: DriverProfile(id: WireIDs.driver(index), startNode: index % graph.nodeCount), graph: graph, at: 0)
             _ = await app.start(at: 0)
             drivers.append(app)
         }
         let withDrivers = ProcessUsage.current().residentBytes
         let driverRibs = await drivers[0].health().ribs
-        print(String(format: "%d rider apps waiting for a driver (%d RIBs each): %.1f KB each", apps, ribs,
-                     Double(withRiders - baseline) / Double(apps) / 1024))
-        print(String(format: "%d driver apps online (%d RIBs each): %.1f KB each", apps, driverRibs,
-                     Double(withDrivers - withRiders) / Double(apps) / 1024))
+        print(
+            String(
+                format: "%d rider apps waiting for a driver (%d RIBs each): %.1f KB each", apps, ribs,
+                Double(withRiders - baseline) / Double(apps) / 1024))
+        print(
+            String(
+                format: "%d driver apps online (%d RIBs each): %.1f KB each", apps, driverRibs,
+                Double(withDrivers - withRiders) / Double(apps) / 1024))
         withExtendedLifetime((riders, drivers)) {}
     }
 }

@@ -8,7 +8,10 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks, each against a baseline measured in the same run.",
-        subcommands: [TransportBenchCommand.self, RIBsBenchCommand.self, AppsBenchCommand.self, CityBenchCommand.self, DispatchBenchCommand.self]
+        subcommands: [
+            TransportBenchCommand.self, RIBsBenchCommand.self, AppsBenchCommand.self, CityBenchCommand.self,
+            DispatchBenchCommand.self,
+        ]
     )
 }
 
@@ -57,8 +60,9 @@ struct TransportBenchCommand: AsyncParsableCommand {
     var noRoundTrip = false
 
     func run() async throws {
-        let bench = TransportBenchmark(messages: messages, roundTrips: roundTrips, sizes: size.map { [$0] } ?? [64, 256],
-                                       links: link.map { [$0] } ?? TransportBenchmark.Link.allCases)
+        let bench = TransportBenchmark(
+            messages: messages, roundTrips: roundTrips, sizes: size.map { [$0] } ?? [64, 256],
+            links: link.map { [$0] } ?? TransportBenchmark.Link.allCases)
         var report = TransportReport()
         for link in bench.links {
             for size in bench.sizes {
@@ -107,8 +111,9 @@ struct BenchPeerCommand: AsyncParsableCommand {
         guard let implementation = TransportBenchmark.Implementation(rawValue: implementation) else {
             throw ValidationError("unknown implementation \(self.implementation)")
         }
-        try await TransportBenchmark.runPeer(role: role, implementation: implementation, endpoint: endpoint,
-                                             count: count, size: size)
+        try await TransportBenchmark.runPeer(
+            role: role, implementation: implementation, endpoint: endpoint,
+            count: count, size: size)
     }
 }
 

@@ -25,8 +25,9 @@ struct BusCommand: AsyncParsableCommand {
         let plan = try readTopology(topology)
         let endpoints = plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
         let transport = try Transport(name: "bus-io")
-        let proxy = try await Proxy.start(on: transport, frontend: .init(.xsub, bind: publish ?? endpoints.publish, options: .eventBus),
-                                          backend: .init(.xpub, bind: subscribe ?? endpoints.subscribe, options: .eventBus))
+        let proxy = try await Proxy.start(
+            on: transport, frontend: .init(.xsub, bind: publish ?? endpoints.publish, options: .eventBus),
+            backend: .init(.xpub, bind: subscribe ?? endpoints.subscribe, options: .eventBus))
         print("bus pid \(getpid()) ready: publishers to \(proxy.frontendEndpoint), subscribers from \(proxy.backendEndpoint)")
         let (interrupted, interrupt) = AsyncStream.makeStream(of: Void.self)
         let signals = onInterrupt { interrupt.yield() }

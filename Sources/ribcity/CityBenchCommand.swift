@@ -35,28 +35,36 @@ struct CityBenchCommand: ParsableCommand {
 
         let dijkstra = PathFinder(graph: graph)
         var expected: [Double?] = []
-        let plainSeconds = ContinuousClock().measure {
-            expected = pairs.prefix(queries).map { dijkstra.travelTime(from: $0.0, to: $0.1) }
-        } / .seconds(1)
+        let plainSeconds =
+            ContinuousClock().measure {
+                expected = pairs.prefix(queries).map { dijkstra.travelTime(from: $0.0, to: $0.1) }
+            } / .seconds(1)
         let plainRate = Double(queries) / plainSeconds
         let mean = expected.compactMap { $0 }.reduce(0, +) / Double(max(1, expected.count))
-        print(String(format: "plain Dijkstra: %d queries in %.2f s = %.0f ETA queries/s (mean ETA %.0f s)",
-                     queries, plainSeconds, plainRate, mean))
+        print(
+            String(
+                format: "plain Dijkstra: %d queries in %.2f s = %.0f ETA queries/s (mean ETA %.0f s)",
+                queries, plainSeconds, plainRate, mean))
 
         var hierarchy: ContractionHierarchy?
         let contractSeconds = ContinuousClock().measure { hierarchy = ContractionHierarchy(graph: graph) } / .seconds(1)
         let query = HierarchyQuery(hierarchy: hierarchy!)
-        print(String(format: "contraction hierarchy: built in %.2f s, %d shortcuts (%.2f per segment)",
-                     contractSeconds, hierarchy!.shortcutCount, Double(hierarchy!.shortcutCount) / Double(graph.edgeCount)))
+        print(
+            String(
+                format: "contraction hierarchy: built in %.2f s, %d shortcuts (%.2f per segment)",
+                contractSeconds, hierarchy!.shortcutCount, Double(hierarchy!.shortcutCount) / Double(graph.edgeCount)))
         var checksum = 0.0
-        let fastSeconds = ContinuousClock().measure {
-            for (from, to) in pairs.prefix(fastQueries) { checksum += query.travelTime(from: from, to: to) ?? 0 }
-        } / .seconds(1)
+        let fastSeconds =
+            ContinuousClock().measure {
+                for (from, to) in pairs.prefix(fastQueries) { checksum += query.travelTime(from: from, to: to) ?? 0 }
+            } / .seconds(1)
         let fastRate = Double(fastQueries) / fastSeconds
         let mismatches = zip(pairs.prefix(queries), expected).filter { query.travelTime(from: $0.0.0, to: $0.0.1) != $0.1 }.count
-        print(String(format: "contraction hierarchy: %d queries in %.2f s = %.0f ETA queries/s = %.0f× plain Dijkstra; "
-                     + "%d of %d answers differ from Dijkstra's (checksum %.0f)",
-                     fastQueries, fastSeconds, fastRate, fastRate / plainRate, mismatches, queries, checksum))
+        print(
+            String(
+                format: "contraction hierarchy: %d queries in %.2f s = %.0f ETA queries/s = %.0f× plain Dijkstra; "
+                    + "%d of %d answers differ from Dijkstra's (checksum %.0f)",
+                fastQueries, fastSeconds, fastRate, fastRate / plainRate, mismatches, queries, checksum))
         if mismatches > 0 { throw ExitCode.failure }
     }
 }

@@ -6,7 +6,9 @@ import Foundation
 struct DemandCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demand",
-        abstract: "Read NYC TLC (yellow, green) or Uber 2014 trip records and report rows kept, bad rows skipped, and the hourly profile."
+        abstract:
+            "Read NYC TLC (yellow, green) or Uber 2014 trip records and report rows kept, bad rows skipped, "
+            + "and the hourly profile."
     )
 
     @Argument(help: "The CSV file.")

@@ -19,7 +19,8 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(help: "Use tcp on 127.0.0.1 instead of ipc.")
     var tcp = false
 
-    @Flag(help: "Start no rider process: serve one outside client (e.g. the Python one in docs/PROTOCOL.md) until it says goodbye.")
+    @Flag(
+        help: "Start no rider process: serve one outside client (e.g. the Python one in docs/PROTOCOL.md) until it says goodbye.")
     var external = false
 
     func run() async throws {
@@ -34,9 +35,12 @@ struct DemoCommand: AsyncParsableCommand {
         let bus = try await events.bind(tcp ? "tcp://127.0.0.1:*" : "\(base)-events")
         log.note("dispatch listening: sessions on \(sessions), events on \(bus)")
 
-        let rider = external ? nil : Task {
-            try await PeerProcess.run(arguments: ["demo-peer", "--sessions", sessions, "--events", bus])
-        }
+        let rider =
+            external
+            ? nil
+            : Task {
+                try await PeerProcess.run(arguments: ["demo-peer", "--sessions", sessions, "--events", bus])
+            }
         if external { log.note("waiting for a client: connect a DEALER to \(sessions)") }
         var dispatch = DemoDispatch(log: log, router: router, events: events)
         try await dispatch.serve()
@@ -77,11 +81,14 @@ struct DemoDispatch {
             log.received(request.envelope, from: peer)
             switch request.envelope.body {
             case let .hello(hello)?:
-                try await reply(to: request, .welcome(Welcome.with {
-                    $0.sessionID = hello.sessionID
-                    $0.heartbeatIntervalMs = 1_000
-                    $0.sessionTimeoutMs = 5_000
-                }))
+                try await reply(
+                    to: request,
+                    .welcome(
+                        Welcome.with {
+                            $0.sessionID = hello.sessionID
+                            $0.heartbeatIntervalMs = 1_000
+                            $0.sessionTimeoutMs = 5_000
+                        }))
             case let .quoteRequest(quote)?:
                 try await reply(to: request, .quote(Self.quote(for: quote)))
             case let .rideRequest(ride)?:
@@ -89,13 +96,16 @@ struct DemoDispatch {
                 try await publish(.requestCreated, ride.requestID)
                 for state in [TripState.driverAssigned, .driverArrived, .onTrip, .completed] {
                     try await Task.sleep(for: .milliseconds(150))
-                    try await reply(to: request, .tripUpdate(TripUpdate.with {
-                        $0.requestID = ride.requestID
-                        $0.tripID = "trip-1"
-                        $0.state = state
-                        $0.driverID = "driver-42"
-                        $0.fareCents = state == .completed ? Self.quote(for: ride).priceCents : 0
-                    }))
+                    try await reply(
+                        to: request,
+                        .tripUpdate(
+                            TripUpdate.with {
+                                $0.requestID = ride.requestID
+                                $0.tripID = "trip-1"
+                                $0.state = state
+                                $0.driverID = "driver-42"
+                                $0.fareCents = state == .completed ? Self.quote(for: ride).priceCents : 0
+                            }))
                     if state == .completed { try await publish(.tripCompleted, ride.requestID) }
                 }
             case .rateTrip?:
@@ -103,10 +113,13 @@ struct DemoDispatch {
             case .goodbye?:
                 return
             default:
-                try await reply(to: request, .error(ErrorReply.with {
-                    $0.code = .invalidState
-                    $0.reason = "the demo does not serve \(request.envelope.bodyName)"
-                }))
+                try await reply(
+                    to: request,
+                    .error(
+                        ErrorReply.with {
+                            $0.code = .invalidState
+                            $0.reason = "the demo does not serve \(request.envelope.bodyName)"
+                        }))
             }
         }
     }
@@ -122,8 +135,9 @@ struct DemoDispatch {
             $0.kind = kind
             $0.requestID = requestID
         }
-        let published = Frames.Published(topic: Topic.dispatchRequest,
-                                         envelope: Envelope(.dispatchEvent(event), from: busStamper.next()))
+        let published = Frames.Published(
+            topic: Topic.dispatchRequest,
+            envelope: Envelope(.dispatchEvent(event), from: busStamper.next()))
         try await events.send(Message(published.frames))
     }
 
@@ -143,11 +157,12 @@ struct DemoDispatch {
     }
 
     static func quote(for ride: RideRequest) -> Quote {
-        quote(for: QuoteRequest.with {
-            $0.riderID = ride.riderID
-            $0.pickup = ride.pickup
-            $0.dropoff = ride.dropoff
-            $0.product = ride.product
-        })
+        quote(
+            for: QuoteRequest.with {
+                $0.riderID = ride.riderID
+                $0.pickup = ride.pickup
+                $0.dropoff = ride.dropoff
+                $0.product = ride.product
+            })
     }
 }

@@ -50,45 +50,57 @@ struct DemoPeerCommand: AsyncParsableCommand {
             return envelope
         }
 
-        try await send(.hello(Hello.with {
-            $0.role = .riders
-            $0.sessionID = session
-            $0.appIds = ["rider-1"]
-            $0.pid = getpid()
-        }))
+        try await send(
+            .hello(
+                Hello.with {
+                    $0.role = .riders
+                    $0.sessionID = session
+                    $0.appIds = ["rider-1"]
+                    $0.pid = getpid()
+                }))
         _ = try await receive()
         log.note("sending a malformed frame on purpose")
         try await dealer.send(Message(Array("this is not protobuf".utf8)))
 
-        let pickup = LatLon.with { $0.lat = 40.7061; $0.lon = -74.0087 }  // Wall Street
-        let dropoff = LatLon.with { $0.lat = 40.7580; $0.lon = -73.9855 }  // Times Square
-        try await send(.quoteRequest(QuoteRequest.with {
-            $0.riderID = "rider-1"
-            $0.pickup = pickup
-            $0.dropoff = dropoff
-            $0.product = .uberX
-        }))
+        let pickup = LatLon.with {
+            $0.lat = 40.7061; $0.lon = -74.0087
+        }  // Wall Street
+        let dropoff = LatLon.with {
+            $0.lat = 40.7580; $0.lon = -73.9855
+        }  // Times Square
+        try await send(
+            .quoteRequest(
+                QuoteRequest.with {
+                    $0.riderID = "rider-1"
+                    $0.pickup = pickup
+                    $0.dropoff = dropoff
+                    $0.product = .uberX
+                }))
         guard case let .quote(quote)? = try await receive().body else { throw ValidationError("expected a quote") }
-        try await send(.rideRequest(RideRequest.with {
-            $0.requestID = "rider-1:ride-1"
-            $0.riderID = "rider-1"
-            $0.quoteID = quote.quoteID
-            $0.pickup = pickup
-            $0.dropoff = dropoff
-            $0.product = .uberX
-            $0.seats = 1
-        }))
+        try await send(
+            .rideRequest(
+                RideRequest.with {
+                    $0.requestID = "rider-1:ride-1"
+                    $0.riderID = "rider-1"
+                    $0.quoteID = quote.quoteID
+                    $0.pickup = pickup
+                    $0.dropoff = dropoff
+                    $0.product = .uberX
+                    $0.seats = 1
+                }))
         var tripID = ""
         while true {
             guard case let .tripUpdate(update)? = try await receive().body else { continue }
             tripID = update.tripID
             if [.completed, .cancelled, .rejected].contains(update.state) { break }
         }
-        try await send(.rateTrip(RateTrip.with {
-            $0.tripID = tripID
-            $0.riderID = "rider-1"
-            $0.stars = 5
-        }))
+        try await send(
+            .rateTrip(
+                RateTrip.with {
+                    $0.tripID = tripID
+                    $0.riderID = "rider-1"
+                    $0.stars = 5
+                }))
         try await send(.goodbye(Goodbye.with { $0.reason = "ride complete" }))
         try await Task.sleep(for: .milliseconds(100))
         watcher.cancel()

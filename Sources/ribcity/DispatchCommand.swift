@@ -32,7 +32,10 @@ struct DispatchCommand: AsyncParsableCommand {
 
     @OptionGroup var messageFaults: FaultOptions
 
-    @Option(help: "Write every input to this journal; if it already holds a run, restore that run from it first (docs/ARCHITECTURE.md).")
+    @Option(
+        help:
+            "Write every input to this journal; if it already holds a run, restore that run from it first (docs/ARCHITECTURE.md)."
+    )
     var journal: String?
 
     func run() async throws {
@@ -53,7 +56,9 @@ struct DispatchCommand: AsyncParsableCommand {
         let router = try await transport.socket(.router, options: options)
         let pub = try await transport.socket(.pub, options: .eventBus)
         let sessionsAt = try await router.bind(sessions ?? endpoints.sessions)
-        if publishTo != nil, bus != nil { throw ValidationError("--bus binds dispatch's own PUB; --publish-to connects it to a proxy: not both") }
+        if publishTo != nil, bus != nil {
+            throw ValidationError("--bus binds dispatch's own PUB; --publish-to connects it to a proxy: not both")
+        }
         let busAt: String
         if let publishTo {
             try await pub.connect(publishTo)
@@ -79,32 +84,50 @@ struct DispatchCommand: AsyncParsableCommand {
             speed = journalSpeed
         }
         let faults = try messageFaults.faults(stream: 31)
-        let server = DispatchServer(hierarchy: ContractionHierarchy(graph: graph), configuration: plan.dispatch,
-                                    router: router, bus: pub, speed: speed, journal: journalFile, wallOriginMs: origin, faults: faults)
+        let server = DispatchServer(
+            hierarchy: ContractionHierarchy(graph: graph), configuration: plan.dispatch,
+            router: router, bus: pub, speed: speed, journal: journalFile, wallOriginMs: origin, faults: faults)
         if let journal, let contents, contents.count > 0 {
             let began = ContinuousClock.now
             let recovery = try await server.restore(from: contents)
-            print(String(format: "dispatch restored from %@: %d entries (%d bytes%@) replayed to %.1f s simulated in %.2f s wall; %d requests, %d sessions; resumed at %.1f s",
-                         journal, recovery.entries, contents.validBytes, contents.truncated ? ", a torn last record cut" : "",
-                         recovery.replayedTo, (ContinuousClock.now - began) / .seconds(1), recovery.requests, recovery.sessions, recovery.resumedAt))
+            print(
+                String(
+                    format:
+                        "dispatch restored from %@: %d entries (%d bytes%@) replayed to %.1f s simulated in %.2f s wall; "
+                        + "%d requests, %d sessions; resumed at %.1f s",
+                    journal, recovery.entries, contents.validBytes, contents.truncated ? ", a torn last record cut" : "",
+                    recovery.replayedTo, (ContinuousClock.now - began) / .seconds(1), recovery.requests, recovery.sessions,
+                    recovery.resumedAt))
         }
         // The replayed entries are done with: their memory goes back before the run goes on.
         contents = nil
-        print("dispatch pid \(getpid()) ready: \(graph.nodeCount) road nodes; sessions on \(sessionsAt), events on \(busAt); \(server.speed)× wall time")
+        print(
+            "dispatch pid \(getpid()) ready: \(graph.nodeCount) road nodes; sessions on \(sessionsAt), events on \(busAt); "
+                + "\(server.speed)× wall time"
+        )
         let readiness = ReadinessAnnouncer(role: .dispatch, processID: "dispatch", endpoints: [sessionsAt], publisher: pub)
         let signals = onInterrupt { Task { await server.stop() } }
         try await server.run()
         readiness.stop()
         signals.forEach { $0.cancel() }
         let counts = await server.counts
-        print("dispatch stopped: \(counts.malformed) malformed, \(counts.refused) refused, \(counts.undeliverable) undeliverable messages")
+        print(
+            "dispatch stopped: \(counts.malformed) malformed, \(counts.refused) refused, "
+                + "\(counts.undeliverable) undeliverable messages"
+        )
         let published = await server.published
-        print("dispatch totals: \(published[.requestCreated] ?? 0) requests, \(published[.tripCompleted] ?? 0) completed, \(published[.requestCancelled] ?? 0) cancelled, \(published[.requestRejected] ?? 0) rejected, \(published[.offerAccepted] ?? 0) matched")
+        print(
+            "dispatch totals: \(published[.requestCreated] ?? 0) requests, \(published[.tripCompleted] ?? 0) completed, "
+                + "\(published[.requestCancelled] ?? 0) cancelled, \(published[.requestRejected] ?? 0) rejected, "
+                + "\(published[.offerAccepted] ?? 0) matched"
+        )
         if !faults.isEmpty {
             print("dispatch message faults: \(await server.faults.summary)")
         }
         let violations = await server.violations
-        print(violations.isEmpty ? "dispatch invariants: held" : "dispatch invariants: \(violations.count) broken, first: \(violations[0])")
+        print(
+            violations.isEmpty
+                ? "dispatch invariants: held" : "dispatch invariants: \(violations.count) broken, first: \(violations[0])")
         await transport.shutdown()
     }
 }

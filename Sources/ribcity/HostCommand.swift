@@ -32,12 +32,17 @@ struct HostOptions: ParsableArguments {
 }
 
 /// Runs a host of apps until it ends or is interrupted, and prints what it did.
-func runHost(role: Role, options: HostOptions, plan: Topology, settings: AppHost.Settings,
-             schedule: (PreparedTopology) -> [ScheduledApp]) async throws {
+func runHost(
+    role: Role, options: HostOptions, plan: Topology, settings: AppHost.Settings,
+    schedule: (PreparedTopology) -> [ScheduledApp]
+) async throws {
     let prepared = try prepareTopology(plan)
     let processes = role == .drivers ? plan.drivers.processes : plan.riders.processes
     guard (0..<processes).contains(options.process) else {
-        throw ValidationError("--process \(options.process): the topology has \(processes) \(role == .drivers ? "driver" : "rider") processes (0 to \(processes - 1))")
+        throw ValidationError(
+            "--process \(options.process): the topology has \(processes) \(role == .drivers ? "driver" : "rider") processes "
+                + "(0 to \(processes - 1))"
+        )
     }
     let apps = schedule(prepared)
     let name = (role == .drivers ? "drivers-" : "riders-") + "\(options.process)"
@@ -54,13 +59,15 @@ func runHost(role: Role, options: HostOptions, plan: Topology, settings: AppHost
     sessionSettings.attempts = 10
     sessionSettings.speed = options.speed ?? plan.speed
     // Each process draws its own faults: the seed is mixed with the process number.
-    sessionSettings.faults = try options.faults.faults(stream: UInt64(options.process) &* 7_919 &+ (role == .drivers ? 0 : 104_729))
-    let session = SessionClient(transport: transport, endpoint: options.sessions ?? dispatchAt.sessions,
-                                hello: Hello.with {
-                                    $0.role = role
-                                    $0.sessionID = "\(name)-\(getpid())"
-                                    $0.pid = getpid()
-                                }, settings: sessionSettings)
+    sessionSettings.faults = try options.faults.faults(
+        stream: UInt64(options.process) &* 7_919 &+ (role == .drivers ? 0 : 104_729))
+    let session = SessionClient(
+        transport: transport, endpoint: options.sessions ?? dispatchAt.sessions,
+        hello: Hello.with {
+            $0.role = role
+            $0.sessionID = "\(name)-\(getpid())"
+            $0.pid = getpid()
+        }, settings: sessionSettings)
     var settings = settings
     if options.trace { settings.trace = { print($0) } }
     let host = AppHost(role: role, processID: name, session: session, bus: bus, schedule: apps, settings: settings)
@@ -71,7 +78,11 @@ func runHost(role: Role, options: HostOptions, plan: Topology, settings: AppHost
     try await host.run()
     readiness.stop()
     let totals = await host.totals
-    print("\(name) done: \(totals.started) apps started, \(totals.finished) finished, \(totals.messagesOut) messages sent, \(totals.messagesIn) received, \(totals.failedRequests) failed requests, \(totals.unrouted) unrouted, \(totals.leaks) leaks")
+    print(
+        "\(name) done: \(totals.started) apps started, \(totals.finished) finished, \(totals.messagesOut) messages sent, "
+            + "\(totals.messagesIn) received, \(totals.failedRequests) failed requests, \(totals.unrouted) unrouted, "
+            + "\(totals.leaks) leaks"
+    )
     if !sessionSettings.faults.isEmpty {
         print("\(name) message faults: \(await session.faults.summary); \(await session.reconnects) reconnects")
     }

@@ -21,7 +21,8 @@ struct LaunchOptions: ParsableArguments {
     @Flag(help: "The monitor prints JSON lines (to its log, or the terminal).")
     var json = false
 
-    @Option(help: "Stop the run after this many seconds of wall time (default: 3× the topology's duration at its speed, plus 2 minutes).")
+    @Option(
+        help: "Stop the run after this many seconds of wall time (default: 3× the topology's duration at its speed, plus 2 min).")
     var wallLimit: Double?
 
     @Option(help: "Fault injection: kill PROCESS this many wall seconds after the city is up, as PROCESS@SECONDS (repeatable).")
@@ -29,25 +30,38 @@ struct LaunchOptions: ParsableArguments {
 
     /// Runs the city with `configure` applied to the coordinator's options; prints the summary.
     /// With `record`, the bus is recorded to `events.pb` (and into `run.sqlite`, when `ribcity-recorder` is built).
-    func run(record: Bool, hostArguments: [String] = [], riderArguments: [String] = [], dispatchArguments: [String] = [], configure: (inout Coordinator.Options) -> Void = { _ in }) async throws -> RunSummary {
+    func run(
+        record: Bool, hostArguments: [String] = [], riderArguments: [String] = [], dispatchArguments: [String] = [],
+        configure: (inout Coordinator.Options) -> Void = { _ in }
+    ) async throws -> RunSummary {
         let plan = try readTopology(topology)
         let directory = try RunDirectory(parent: runs, name: plan.name, topologyFile: topology, resolved: "\(plan)\n")
-        let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        let executable = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0])
         let recorder = executable.deletingLastPathComponent().appendingPathComponent("ribcity-recorder").path
         let sqlite = record && FileManager.default.isExecutableFile(atPath: recorder)
         if record && !sqlite {
-            FileHandle.standardError.write(Data("launch: no run.sqlite: ribcity-recorder is not built beside ribcity (swift build --product ribcity-recorder)\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "launch: no run.sqlite: ribcity-recorder is not built beside ribcity (swift build --product ribcity-recorder)\n"
+                        .utf8))
         }
-        let launch = LaunchPlan(topology: plan, topologyPath: (topology as NSString).standardizingPath, speed: speed, monitor: !noMonitor,
-                                monitorJSON: json, hostArguments: hostArguments, riderArguments: riderArguments, dispatchArguments: dispatchArguments, journal: directory.file("dispatch.journal"),
-                                recorder: sqlite ? (recorder, directory.file("run.sqlite")) : nil)
+        let launch = LaunchPlan(
+            topology: plan, topologyPath: (topology as NSString).standardizingPath, speed: speed, monitor: !noMonitor,
+            monitorJSON: json, hostArguments: hostArguments, riderArguments: riderArguments, dispatchArguments: dispatchArguments,
+            journal: directory.file("dispatch.journal"),
+            recorder: sqlite ? (recorder, directory.file("run.sqlite")) : nil)
         var options = Coordinator.Options()
         options.monitorToTerminal = true
         options.wallLimit = .seconds(wallLimit ?? (plan.duration / launch.speed * 3 + 120))
         options.kills = try kill.map { entry in
             let parts = entry.split(separator: "@")
-            guard parts.count == 2, let seconds = Double(parts[1]), launch.processes.contains(where: { $0.name == parts[0] }) else {
-                throw ValidationError("--kill \(entry): expected PROCESS@SECONDS with one of \(launch.processes.map(\.name).joined(separator: ", "))")
+            guard parts.count == 2, let seconds = Double(parts[1]), launch.processes.contains(where: { $0.name == parts[0] })
+            else {
+                throw ValidationError(
+                    "--kill \(entry): expected PROCESS@SECONDS with one of \(launch.processes.map(\.name).joined(separator: ", "))"
+                )
             }
             return (String(parts[0]), .milliseconds(Int64(seconds * 1000)))
         }
@@ -56,7 +70,10 @@ struct LaunchOptions: ParsableArguments {
         let coordinator = Coordinator(plan: launch, directory: directory, executable: executable, options: options) { line in
             FileHandle.standardError.write(Data("launch: \(line)\n".utf8))
         }
-        FileHandle.standardError.write(Data("launch: \(plan.name), \(launch.processes.count) processes, \(launch.speed)× wall time; run directory \(directory.path)\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                ("launch: \(plan.name), \(launch.processes.count) processes, \(launch.speed)× wall time; "
+                    + "run directory \(directory.path)\n").utf8))
         let signals = onInterrupt { Task { await coordinator.stop() } }
         defer { signals.forEach { $0.cancel() } }
         let summary = try await coordinator.run()
@@ -70,7 +87,9 @@ struct LaunchOptions: ParsableArguments {
 struct LaunchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "launch",
-        abstract: "Launch a city from a topology: bus, dispatch, driver and rider processes and the monitor, supervised; a run directory with logs and a summary."
+        abstract:
+            "Launch a city from a topology: bus, dispatch, driver and rider processes and the monitor, supervised; "
+            + "a run directory with logs and a summary."
     )
 
     @OptionGroup var options: LaunchOptions
@@ -88,7 +107,9 @@ struct LaunchCommand: AsyncParsableCommand {
 struct StressCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stress",
-        abstract: "Run a city under injected faults and check, from the recorded run, every promise dispatch makes; exits non-zero when one broke."
+        abstract:
+            "Run a city under injected faults and check, from the recorded run, every promise dispatch makes; "
+            + "exits non-zero when one broke."
     )
 
     @OptionGroup var options: LaunchOptions
@@ -96,7 +117,10 @@ struct StressCommand: AsyncParsableCommand {
     @Option(help: "Kill (SIGKILL) a random driver or rider process on average every this many wall seconds.")
     var killEvery: Double?
 
-    @Option(help: "Kill dispatch itself this many wall seconds after the city is up (repeatable); it restores the run from its journal.")
+    @Option(
+        help:
+            "Kill dispatch itself this many wall seconds after the city is up (repeatable); it restores the run from its journal."
+    )
     var killDispatch: [Double] = []
 
     @Option(help: "Malformed frames sent to dispatch per wall second.")
@@ -111,7 +135,9 @@ struct StressCommand: AsyncParsableCommand {
     @Option(help: "Faults in what driver and rider processes send to dispatch: drop=P,duplicate=P,delay=P:200ms (any subset).")
     var messageFaults: String?
 
-    @Option(help: "Faults in what dispatch sends to sessions (replies, offers, legs, trip updates): drop=P,duplicate=P,delay=P:200ms.")
+    @Option(
+        help: "Faults in what dispatch sends to sessions (replies, offers, legs, trip updates): drop=P,duplicate=P,delay=P:200ms."
+    )
     var dispatchFaults: String?
 
     @Option(help: "Seeds which processes are killed when, and the garbage sent.")
@@ -120,12 +146,14 @@ struct StressCommand: AsyncParsableCommand {
     func run() async throws {
         let hostArguments = try FaultOptions.arguments(messageFaults, seed: seed)
         let dispatchArguments = try FaultOptions.arguments(dispatchFaults, seed: seed)
-        let summary = try await options.run(record: true, hostArguments: hostArguments, dispatchArguments: dispatchArguments) { options in
+        let summary = try await options.run(record: true, hostArguments: hostArguments, dispatchArguments: dispatchArguments) {
+            options in
             for seconds in killDispatch { options.kills.append(("dispatch", .milliseconds(Int64(seconds * 1000)))) }
-            options.chaos = ChaosPlan(killEvery: killEvery.map { .milliseconds(Int64($0 * 1000)) },
-                                      malformedPerSecond: malformedRate,
-                                      stallMonitorEvery: stallMonitorEvery.map { .milliseconds(Int64($0 * 1000)) },
-                                      floodPerSecond: floodRate, seed: seed)
+            options.chaos = ChaosPlan(
+                killEvery: killEvery.map { .milliseconds(Int64($0 * 1000)) },
+                malformedPerSecond: malformedRate,
+                stallMonitorEvery: stallMonitorEvery.map { .milliseconds(Int64($0 * 1000)) },
+                floodPerSecond: floodRate, seed: seed)
         }
         if summary.verdict?.passed != true { throw ExitCode.failure }
     }

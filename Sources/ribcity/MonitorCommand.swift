@@ -48,8 +48,13 @@ struct MonitorCommand: AsyncParsableCommand {
         let dealer = try await transport.socket(.dealer)
         try await dealer.connect(sessions ?? endpoints.sessions)
         var stamper = SequenceStamper(sender: "monitor-\(getpid())")
-        for body in [Envelope.OneOf_Body.hello(Hello.with { $0.role = .monitor; $0.sessionID = "monitor-\(getpid())" }),
-                     .snapshotRequest(SnapshotRequest())] {
+        for body in [
+            Envelope.OneOf_Body.hello(
+                Hello.with {
+                    $0.role = .monitor; $0.sessionID = "monitor-\(getpid())"
+                }),
+            .snapshotRequest(SnapshotRequest()),
+        ] {
             try await dealer.send(Message([WireCodec.encode(Envelope(body, from: stamper.next()))]))
         }
         // To standard error: the log keeps it even when the dashboard has the terminal.

@@ -26,7 +26,9 @@ struct OverloadCommand: AsyncParsableCommand {
     var lagLimit = 10.0
 
     func validate() throws {
-        guard from > 0, step > 1, steps > 0, lagLimit > 0 else { throw ValidationError("--from, --lag-limit and --steps must be positive, --step above 1") }
+        guard from > 0, step > 1, steps > 0, lagLimit > 0 else {
+            throw ValidationError("--from, --lag-limit and --steps must be positive, --step above 1")
+        }
     }
 
     func run() async throws {
@@ -48,12 +50,21 @@ struct OverloadCommand: AsyncParsableCommand {
         }
         print(OverloadStep.table(rows))
         if let saturated {
-            print(String(format: "saturated at demand ×%.2f (%d requests): %@", saturated.factor, saturated.requests, saturated.cause(lagLimit: lagLimit)))
+            print(
+                String(
+                    format: "saturated at demand ×%.2f (%d requests): %@", saturated.factor, saturated.requests,
+                    saturated.cause(lagLimit: lagLimit)))
             if let last = rows.dropLast().last {
-                print(String(format: "highest demand that kept up: ×%.2f (%d requests, %.0f%% completed)", last.factor, last.requests, last.completedShare * 100))
+                print(
+                    String(
+                        format: "highest demand that kept up: ×%.2f (%d requests, %.0f%% completed)", last.factor, last.requests,
+                        last.completedShare * 100))
             }
         } else {
-            print(String(format: "kept up at every step, up to demand ×%.2f: raise --steps or --step to find the limit", rows.last?.factor ?? from))
+            print(
+                String(
+                    format: "kept up at every step, up to demand ×%.2f: raise --steps or --step to find the limit",
+                    rows.last?.factor ?? from))
         }
     }
 }
@@ -68,24 +79,29 @@ struct OverloadStep {
     var worstLag: Double { summary.worstLagSeconds }
     /// The process that fell furthest behind.
     var laggard: (name: String, lag: Double, cpu: Double)? {
-        summary.kpis.processes.max { $0.value.maxLagSeconds < $1.value.maxLagSeconds }.map { ($0.key, $0.value.maxLagSeconds, $0.value.cpuSeconds) }
+        summary.kpis.processes.max { $0.value.maxLagSeconds < $1.value.maxLagSeconds }.map {
+            ($0.key, $0.value.maxLagSeconds, $0.value.cpuSeconds)
+        }
     }
 
     func cause(lagLimit: Double) -> String {
         if !summary.outcome.isCompleted { return "the run did not complete (\(summary.outcome))" }
         guard let laggard else { return "no process reported" }
-        return String(format: "%@ fell %.1f s simulated behind the clock (limit %.0f s), %.1f s CPU in %.0f s wall",
-                      laggard.name, laggard.lag, lagLimit, laggard.cpu, summary.wallSeconds)
+        return String(
+            format: "%@ fell %.1f s simulated behind the clock (limit %.0f s), %.1f s CPU in %.0f s wall",
+            laggard.name, laggard.lag, lagLimit, laggard.cpu, summary.wallSeconds)
     }
 
     static func table(_ rows: [OverloadStep]) -> String {
         var lines = ["demand   requests  completed  cancelled  rejected  pickup p50/p95  worst lag (process)        wall"]
         for row in rows {
             let totals = row.summary.kpis.totals
-            lines.append(String(format: "×%-7.2f %-9d %-10d %-10d %-9d %4.0f/%-9.0f %6.1f s (%@)%@ %6.1f s",
-                                row.factor, row.requests, totals["completed"] ?? 0, totals["cancelled"] ?? 0, totals["rejected"] ?? 0,
-                                row.summary.kpis.pickupWaitP50, row.summary.kpis.pickupWaitP95, row.worstLag, row.laggard?.name ?? "-",
-                                String(repeating: " ", count: max(0, 12 - (row.laggard?.name.count ?? 1))), row.summary.wallSeconds))
+            lines.append(
+                String(
+                    format: "×%-7.2f %-9d %-10d %-10d %-9d %4.0f/%-9.0f %6.1f s (%@)%@ %6.1f s",
+                    row.factor, row.requests, totals["completed"] ?? 0, totals["cancelled"] ?? 0, totals["rejected"] ?? 0,
+                    row.summary.kpis.pickupWaitP50, row.summary.kpis.pickupWaitP95, row.worstLag, row.laggard?.name ?? "-",
+                    String(repeating: " ", count: max(0, 12 - (row.laggard?.name.count ?? 1))), row.summary.wallSeconds))
         }
         return lines.joined(separator: "\n")
     }

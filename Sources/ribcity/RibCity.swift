@@ -1,15 +1,18 @@
 import ArgumentParser
-import ProcessSupport
 import Foundation
+import ProcessSupport
 
 @main
 struct RibCity: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ribcity",
         abstract: "A multi-process simulation of a ride-hailing city over ZeroMQ.",
-        subcommands: [DemoCommand.self, CityCommand.self, DemandCommand.self, TopologyCommand.self, SimulateCommand.self,
-                      LaunchCommand.self, StressCommand.self, OverloadCommand.self, ReportCommand.self, DispatchCommand.self, DriversCommand.self, RidersCommand.self, MonitorCommand.self,
-                      BusCommand.self, BenchCommand.self, DemoPeerCommand.self, BenchPeerCommand.self]
+        subcommands: [
+            DemoCommand.self, CityCommand.self, DemandCommand.self, TopologyCommand.self, SimulateCommand.self,
+            LaunchCommand.self, StressCommand.self, OverloadCommand.self, ReportCommand.self, DispatchCommand.self,
+            DriversCommand.self, RidersCommand.self, MonitorCommand.self,
+            BusCommand.self, BenchCommand.self, DemoPeerCommand.self, BenchPeerCommand.self,
+        ]
     )
 
     /// Parses and runs the command, with standard output line-buffered so that a process's log

@@ -14,7 +14,9 @@ func readTopology(_ path: String) throws -> Topology {
 
 /// The topology at `path` with its demand scaled by `factor`.
 func scaledTopology(_ path: String, _ factor: Double) throws -> Topology {
-    do { return try readTopology(path).scalingDemand(by: factor) } catch let error as TopologyError { throw ValidationError(error.description) }
+    do { return try readTopology(path).scalingDemand(by: factor) } catch let error as TopologyError {
+        throw ValidationError(error.description)
+    }
 }
 
 /// Loads a topology's city and demand; a bad OSM or record file is a usage error naming it.

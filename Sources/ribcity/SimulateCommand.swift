@@ -13,10 +13,10 @@ struct SimulateCommand: ParsableCommand {
         commandName: "simulate",
         abstract: "Run a scenario in-process: the dispatch engine with simulated drivers and riders.",
         discussion: """
-        Without --city: SUMO's taxi reference run (5 km grid, 200 taxis, 2,000 requests in an hour).
-        With --city: real streets, with rides replayed from --replay (TLC or Uber records, folded \
-        into one day from --start-hour) or drawn synthetically (--synthetic requests per hour).
-        """
+            Without --city: SUMO's taxi reference run (5 km grid, 200 taxis, 2,000 requests in an hour).
+            With --city: real streets, with rides replayed from --replay (TLC or Uber records, folded \
+            into one day from --start-hour) or drawn synthetically (--synthetic requests per hour).
+            """
     )
 
     enum Strategy: String, ExpressibleByArgument, CaseIterable {
@@ -60,11 +60,12 @@ struct SimulateCommand: ParsableCommand {
     var seed: UInt64 = 1
 
     func run() throws {
-        let matching: MatchingStrategy = switch strategy {
-        case .greedy: .greedy(interval: interval)
-        case .batched: .batched(window: interval)
-        case .onArrival: .greedyOnArrival
-        }
+        let matching: MatchingStrategy =
+            switch strategy {
+            case .greedy: .greedy(interval: interval)
+            case .batched: .batched(window: interval)
+            case .onArrival: .greedyOnArrival
+            }
         let clock = ContinuousClock()
         let start = clock.now
         let setup = try scenario(matching)
@@ -72,13 +73,16 @@ struct SimulateCommand: ParsableCommand {
         let simulation = Simulation(scenario: setup)
         let result = simulation.run()
         let wall = (clock.now - start) / .seconds(1)
-        print(String(format: "%@, %@, seed %llu: %d drivers, %d requests over %.0f s; ended at t=%.0f s; %d events; "
-                     + "wall %.2f s (%.2f s preparing the city and demand)",
-                     setup.name, setup.dispatch.strategy.description, setup.seed, setup.drivers.count, setup.trips.count,
-                     setup.duration, result.endTime, result.eventCount, wall, (prepared - start) / .seconds(1)))
+        print(
+            String(
+                format: "%@, %@, seed %llu: %d drivers, %d requests over %.0f s; ended at t=%.0f s; %d events; "
+                    + "wall %.2f s (%.2f s preparing the city and demand)",
+                setup.name, setup.dispatch.strategy.description, setup.seed, setup.drivers.count, setup.trips.count,
+                setup.duration, result.endTime, result.eventCount, wall, (prepared - start) / .seconds(1)))
         for line in result.kpis.summaryLines { print("  " + line) }
-        print("  invariants          \(result.invariantsHeld ? "all held" : "BROKEN")"
-              + "; \(result.unfinished.count) unfinished; \(result.refusals.count) refused commands")
+        print(
+            "  invariants          \(result.invariantsHeld ? "all held" : "BROKEN")"
+                + "; \(result.unfinished.count) unfinished; \(result.refusals.count) refused commands")
         for violation in result.violations.prefix(5) { print("    " + violation.description) }
         for refusal in result.refusals.prefix(5) { print("    refused: " + refusal) }
         if !result.invariantsHeld { throw ExitCode.failure }
@@ -90,7 +94,9 @@ struct SimulateCommand: ParsableCommand {
         if rebalance { dispatch.rebalancing = .towardUnmetDemand(interval: 120, maxMoves: 20) }
         let plan: Topology
         if let topology {
-            guard city == nil, replay == nil, synthetic == nil else { throw ValidationError("--topology takes the city and demand from the file") }
+            guard city == nil, replay == nil, synthetic == nil else {
+                throw ValidationError("--topology takes the city and demand from the file")
+            }
             plan = try readTopology(topology)
         } else if let city {
             // The options describe a topology: one way to prepare a city and its rides.
@@ -98,14 +104,18 @@ struct SimulateCommand: ParsableCommand {
             if let replay {
                 demand = .replay(records: replay, destinations: destinations)
             } else if let synthetic {
-                demand = .synthetic(peakPerHour: synthetic, profile: .flat, hotSpots: [], evenlySpaced: false, minimumTripMetres: 500)
+                demand = .synthetic(
+                    peakPerHour: synthetic, profile: .flat, hotSpots: [], evenlySpaced: false, minimumTripMetres: 500)
             } else {
                 throw ValidationError("--city needs --replay FILE or --synthetic RATE")
             }
-            let name = ((city as NSString).lastPathComponent) + (replay.map { " replaying " + ($0 as NSString).lastPathComponent } ?? " synthetic")
-            plan = Topology(name: name, city: .openStreetMap(path: city), duration: duration, startSecondOfDay: startHour * 3_600,
-                            seed: seed, dispatch: dispatch, drivers: Topology.DriverPlan(perProcess: drivers),
-                            riders: Topology.RiderPlan(demand: demand))
+            let name =
+                ((city as NSString).lastPathComponent)
+                + (replay.map { " replaying " + ($0 as NSString).lastPathComponent } ?? " synthetic")
+            plan = Topology(
+                name: name, city: .openStreetMap(path: city), duration: duration, startSecondOfDay: startHour * 3_600,
+                seed: seed, dispatch: dispatch, drivers: Topology.DriverPlan(perProcess: drivers),
+                riders: Topology.RiderPlan(demand: demand))
         } else {
             guard replay == nil, synthetic == nil else { throw ValidationError("--replay and --synthetic need --city") }
             var reference = Scenario.sumoReference(seed: seed, strategy: matching)

@@ -3,6 +3,7 @@ import SessionClient
 import Testing
 import Wire
 import ZeroMQ
+
 @testable import AppHost
 
 /// An app that does nothing but say when it wants its next tick.
@@ -29,10 +30,12 @@ struct AppHostTests {
     @Test("An answer from an app already released sets no wake-up (one that is never cleared made the host spin)")
     func noWakeForReleasedApps() async throws {
         let transport = try Transport(name: "host-test")
-        let session = SessionClient(transport: transport, endpoint: "inproc://nobody", hello: Hello.with { $0.sessionID = "riders-test" })
+        let session = SessionClient(
+            transport: transport, endpoint: "inproc://nobody", hello: Hello.with { $0.sessionID = "riders-test" })
         let app = QuietApp(id: "rider-1", wake: 42)
-        let host = AppHost(role: .riders, processID: "riders-test", session: session, bus: nil,
-                           schedule: [ScheduledApp(at: 0) { _ in app }])
+        let host = AppHost(
+            role: .riders, processID: "riders-test", session: session, bus: nil,
+            schedule: [ScheduledApp(at: 0) { _ in app }])
         await host.dispatch(AppOutput(messages: [], wakeAt: 42), of: app)
         #expect(await host.wakes.isEmpty, "rider-1 is not live: nothing to wake")
         await host.step(at: 0, sweep: false)
@@ -45,9 +48,11 @@ struct AppHostTests {
     @Test("Leaks found inside finished apps stay counted next to the released apps' own (a step used to overwrite them)")
     func appLeaksStayCounted() async throws {
         let transport = try Transport(name: "host-test")
-        let session = SessionClient(transport: transport, endpoint: "inproc://nobody", hello: Hello.with { $0.sessionID = "riders-test" })
+        let session = SessionClient(
+            transport: transport, endpoint: "inproc://nobody", hello: Hello.with { $0.sessionID = "riders-test" })
         let app = QuietApp(id: "rider-1", wake: nil, leaks: 2)
-        let host = AppHost(role: .riders, processID: "riders-test", session: session, bus: nil, schedule: [ScheduledApp(at: 0) { _ in app }])
+        let host = AppHost(
+            role: .riders, processID: "riders-test", session: session, bus: nil, schedule: [ScheduledApp(at: 0) { _ in app }])
         await host.step(at: 0, sweep: false)
         await host.dispatch(AppOutput(messages: [], finished: true), of: app)
         await host.step(at: 1, sweep: false)

@@ -8,24 +8,28 @@ import Wire
 let grid = GridCity(width: 400, height: 400, blockLength: 200, speedKmh: 36).build()
 
 func offer(_ id: String, to driver: String, expiresAt seconds: Double) -> Envelope.OneOf_Body {
-    .offer(Wire.Offer.with {
-        $0.offerID = id
-        $0.requestID = "rider-1"
-        $0.driverID = driver
-        $0.expiresAtMs = Int64(seconds * 1000)
-    })
+    .offer(
+        Wire.Offer.with {
+            $0.offerID = id
+            $0.requestID = "rider-1"
+            $0.driverID = driver
+            $0.expiresAtMs = Int64(seconds * 1000)
+        })
 }
 
-func leg(_ number: UInt32, for driver: String, stop: StopKind, nodes: [UInt32], from depart: Double, to arrive: Double) -> Envelope.OneOf_Body {
-    .driveTo(DriveTo.with {
-        $0.driverID = driver
-        $0.leg = number
-        $0.stop = stop
-        $0.requestID = "rider-1"
-        $0.routeNodes = nodes
-        $0.departAtMs = Int64(depart * 1000)
-        $0.arriveAtMs = Int64(arrive * 1000)
-    })
+func leg(
+    _ number: UInt32, for driver: String, stop: StopKind, nodes: [UInt32], from depart: Double, to arrive: Double
+) -> Envelope.OneOf_Body {
+    .driveTo(
+        DriveTo.with {
+            $0.driverID = driver
+            $0.leg = number
+            $0.stop = stop
+            $0.requestID = "rider-1"
+            $0.routeNodes = nodes
+            $0.departAtMs = Int64(depart * 1000)
+            $0.arriveAtMs = Int64(arrive * 1000)
+        })
 }
 
 extension AppOutput {
@@ -49,17 +53,30 @@ struct DriverAppTests {
         #expect(await app.tree().deepestScreen.hasPrefix("Offer rider-1"))
         #expect(await app.tick(at: 13).bodies.isEmpty, "seen at 11: thinking for 5 s")
         let answer = await app.tick(at: 16).bodies
-        #expect(answer == [.acceptOffer(AcceptOffer.with { $0.offerID = "offer-1"; $0.driverID = "driver-0" })])
+        #expect(
+            answer == [
+                .acceptOffer(
+                    AcceptOffer.with {
+                        $0.offerID = "offer-1"; $0.driverID = "driver-0"
+                    })
+            ])
         _ = await app.receive(leg(1, for: "driver-0", stop: .pickup, nodes: [0, 1], from: 16, to: 36), at: 16)
         #expect(await app.tree().children.first?.children.first?.name == "EnRoute")
         let moving = await app.tick(at: 26).bodies
         #expect(moving.contains { if case .locationUpdate = $0 { true } else { false } })
         let arrived = await app.tick(at: 36).bodies
-        #expect(arrived.contains(.legDone(LegDone.with { $0.driverID = "driver-0"; $0.leg = 1 })))
+        #expect(
+            arrived.contains(
+                .legDone(
+                    LegDone.with {
+                        $0.driverID = "driver-0"; $0.leg = 1
+                    })))
         #expect(await app.position() == grid.positions[1])
     }
 
-    @Test("The leg just finished, sent again by dispatch (it never heard LegDone: it was restarted meanwhile), is reported done again")
+    @Test(
+        "The leg just finished, sent again by dispatch (it never heard LegDone: it was restarted meanwhile), is reported done again"
+    )
     func repeatedLegIsReportedAgain() async {
         let profile = DriverProfile(id: "driver-0", startNode: 0, shiftStart: 0, acceptance: 1, responseSeconds: 1)
         let app = DriverApp(profile: profile, graph: grid, at: 0)
@@ -67,9 +84,20 @@ struct DriverAppTests {
         _ = await app.tick(at: 0)
         let drive = leg(1, for: "driver-0", stop: .pickup, nodes: [0, 1], from: 1, to: 21)
         _ = await app.receive(drive, at: 1)
-        #expect(await app.tick(at: 21).bodies.contains(.legDone(LegDone.with { $0.driverID = "driver-0"; $0.leg = 1 })))
+        #expect(
+            await app.tick(at: 21).bodies.contains(
+                .legDone(
+                    LegDone.with {
+                        $0.driverID = "driver-0"; $0.leg = 1
+                    })))
         let again = await app.receive(drive, at: 30).bodies
-        #expect(again == [.legDone(LegDone.with { $0.driverID = "driver-0"; $0.leg = 1 })])
+        #expect(
+            again == [
+                .legDone(
+                    LegDone.with {
+                        $0.driverID = "driver-0"; $0.leg = 1
+                    })
+            ])
         #expect(await app.tree().children.first?.children.first?.name != "EnRoute", "the leg is not driven twice")
         let older = await app.receive(leg(0, for: "driver-0", stop: .reposition, nodes: [0], from: 0, to: 0), at: 31).bodies
         #expect(older.isEmpty, "an older leg is ignored")

@@ -6,24 +6,26 @@ import Testing
 import Wire
 
 func quote(_ product: Wire.Product, cents: Int64) -> Envelope.OneOf_Body {
-    .quote(Wire.Quote.with {
-        $0.quoteID = "quote-\(product.rawValue)"
-        $0.riderID = "rider-1"
-        $0.product = product
-        $0.priceCents = cents
-        $0.surgeMultiplier = 1
-        $0.pickupEtaS = 120
-        $0.tripDurationS = 600
-    })
+    .quote(
+        Wire.Quote.with {
+            $0.quoteID = "quote-\(product.rawValue)"
+            $0.riderID = "rider-1"
+            $0.product = product
+            $0.priceCents = cents
+            $0.surgeMultiplier = 1
+            $0.pickupEtaS = 120
+            $0.tripDurationS = 600
+        })
 }
 
 func update(_ state: TripState, fare: Int64 = 0) -> Envelope.OneOf_Body {
-    .tripUpdate(TripUpdate.with {
-        $0.requestID = "rider-1"
-        $0.state = state
-        $0.driverID = "driver-3"
-        $0.fareCents = fare
-    })
+    .tripUpdate(
+        TripUpdate.with {
+            $0.requestID = "rider-1"
+            $0.state = state
+            $0.driverID = "driver-3"
+            $0.fareCents = fare
+        })
 }
 
 /// The names along the tree's deepest, latest branch: the screens a user went through to get here.
@@ -33,14 +35,17 @@ func branch(_ tree: RIBTreeSnapshot) -> [String] {
 
 @Suite("Rider app: a RIB tree from sign-in to rating, driven by its person")
 struct RiderAppTests {
-    let profile = RiderProfile(id: "rider-1", name: "Ada", requestAt: 100, pickup: grid.positions[0], dropoff: grid.positions[8],
-                               product: .pool, patience: 300)
+    let profile = RiderProfile(
+        id: "rider-1", name: "Ada", requestAt: 100, pickup: grid.positions[0], dropoff: grid.positions[8],
+        product: .pool, patience: 300)
 
     @Test("Signs in, asks for both quotes, picks POOL, confirms, follows the trip, rates, and is finished")
     func fullRide() async {
         let app = RiderApp(profile: profile, features: ["rider.promotions": true], at: 100)
         let asked = await app.start(at: 100)
-        #expect(asked.messages.count == 2 && asked.messages.allSatisfy { if case .request(.quoteRequest) = $0 { true } else { false } })
+        #expect(
+            asked.messages.count == 2
+                && asked.messages.allSatisfy { if case .request(.quoteRequest) = $0 { true } else { false } })
         #expect(branch(await app.tree()) == ["Root", "LoggedIn", "Ride", "Request", "ProductSelection"])
         #expect(await app.tree().children.first?.children.map(\.name) == ["Promotions", "Ride"], "the plugin is on")
         _ = await app.receive(quote(.uberX, cents: 1_500), at: 101)
@@ -91,7 +96,11 @@ struct RiderAppTests {
         #expect(riding.wakeAt == due)
         #expect(await app.tick(at: 1_000).messages.isEmpty)
         let asked = await app.tick(at: 1_380).messages
-        #expect(asked.count == 1 && asked.allSatisfy { if case .request(.rideRequest(let ride)) = $0 { ride.requestID == "rider-1" } else { false } })
+        #expect(
+            asked.count == 1
+                && asked.allSatisfy {
+                    if case .request(.rideRequest(let ride)) = $0 { ride.requestID == "rider-1" } else { false }
+                })
         #expect(await app.tick(at: 1_390).messages.isEmpty, "asked once per silence")
         let rated = await app.receive(update(.completed, fare: 1_100), at: 1_391)
         #expect(rated.finished)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A whole city run by `ribcity launch` in a temporary directory: every process real.
 struct LaunchedRun {
@@ -19,7 +19,9 @@ struct LaunchedRun {
     }
 
     var summary: [String: Any] {
-        guard let data = runDirectory.flatMap({ try? Data(contentsOf: $0.appendingPathComponent("summary.json")) }) else { return [:] }
+        guard let data = runDirectory.flatMap({ try? Data(contentsOf: $0.appendingPathComponent("summary.json")) }) else {
+            return [:]
+        }
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
     }
 
@@ -27,7 +29,9 @@ struct LaunchedRun {
 
     /// Dispatch's own count of what it published, from its last log lines.
     var dispatchTotals: [String: Int] {
-        guard let line = log("dispatch").split(separator: "\n").last(where: { $0.hasPrefix("dispatch totals:") }) else { return [:] }
+        guard let line = log("dispatch").split(separator: "\n").last(where: { $0.hasPrefix("dispatch totals:") }) else {
+            return [:]
+        }
         var totals: [String: Int] = [:]
         for part in line.dropFirst("dispatch totals:".count).split(separator: ",") {
             let words = part.split(separator: " ")
@@ -38,7 +42,8 @@ struct LaunchedRun {
 
     /// Launches a small grid city (2 driver and 2 rider processes) at high speed.
     static func launch(_ command: String = "launch", extra: [String] = []) async throws -> LaunchedRun {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-launch-\(UUID().uuidString.prefix(8))")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ribcity-launch-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let name = "e2e-\(UUID().uuidString.prefix(6).lowercased())"
         let topology = directory.appendingPathComponent("city.yaml")
@@ -59,8 +64,11 @@ struct LaunchedRun {
         """.write(to: topology, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ribcityBinary!)
-        process.arguments = [command, topology.path, "--runs", directory.appendingPathComponent("runs").path, "--json",
-                             "--wall-limit", "150"] + extra
+        process.arguments =
+            [
+                command, topology.path, "--runs", directory.appendingPathComponent("runs").path, "--json",
+                "--wall-limit", "150",
+            ] + extra
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -88,8 +96,10 @@ struct LaunchTests {
         #expect((totals["completed"] ?? 0) + (totals["cancelled"] ?? 0) + (totals["rejected"] ?? 0) == requests, "\(totals)")
         #expect(run.log("dispatch").contains("dispatch invariants: held"), "\(run.log("dispatch"))")
         let dispatch = run.dispatchTotals
-        #expect(dispatch["requests"] == requests && dispatch["completed"] == totals["completed"]
-                && dispatch["cancelled"] == totals["cancelled"] && dispatch["rejected"] == totals["rejected"], "bus \(totals), dispatch \(dispatch)")
+        #expect(
+            dispatch["requests"] == requests && dispatch["completed"] == totals["completed"]
+                && dispatch["cancelled"] == totals["cancelled"] && dispatch["rejected"] == totals["rejected"],
+            "bus \(totals), dispatch \(dispatch)")
         for riders in ["riders-0", "riders-1"] {
             #expect(run.log(riders).contains(" 0 leaks"), "\(run.log(riders))")
         }
@@ -107,16 +117,24 @@ struct LaunchTests {
         let processes = run.summary["processes"] as? [String: [String: Any]] ?? [:]
         #expect(processes["drivers-0"]?["starts"] as? Int == 2, "\(processes)")
         let totals = run.totals
-        #expect((totals["completed"] ?? 0) + (totals["cancelled"] ?? 0) + (totals["rejected"] ?? 0) == totals["requests"], "\(totals)")
+        #expect(
+            (totals["completed"] ?? 0) + (totals["cancelled"] ?? 0) + (totals["rejected"] ?? 0) == totals["requests"], "\(totals)"
+        )
         #expect(run.log("dispatch").contains("dispatch invariants: held"), "\(run.log("dispatch"))")
     }
 
-    @Test("Stress: processes killed at random, garbage sent to dispatch, the monitor stalled, the bus flooded, messages dropped, duplicated and delayed both ways; the recorded run's verdict passes, and report says it again")
+    @Test(
+        "Stress: processes killed at random, garbage sent to dispatch, the monitor stalled, the bus flooded, messages dropped, duplicated and delayed both ways; the recorded run's verdict passes, and report says it again"
+    )
     func stressVerdict() async throws {
-        let run = try await LaunchedRun.launch("stress", extra: ["--kill-every", "3", "--malformed-rate", "20", "--stall-monitor-every", "3",
-                                                                 "--flood-rate", "5000", "--message-faults", "drop=0.03,duplicate=0.05,delay=0.05:200ms",
-                                                                 "--dispatch-faults", "drop=0.03,duplicate=0.05,delay=0.05:200ms",
-                                                                 "--seed", "5"])
+        let run = try await LaunchedRun.launch(
+            "stress",
+            extra: [
+                "--kill-every", "3", "--malformed-rate", "20", "--stall-monitor-every", "3",
+                "--flood-rate", "5000", "--message-faults", "drop=0.03,duplicate=0.05,delay=0.05:200ms",
+                "--dispatch-faults", "drop=0.03,duplicate=0.05,delay=0.05:200ms",
+                "--seed", "5",
+            ])
         defer { try? FileManager.default.removeItem(at: run.directory) }
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("verdict: every check passed"), "\(run.output)")
@@ -125,7 +143,9 @@ struct LaunchTests {
         #expect(rows.count >= 9 && rows.allSatisfy { $0["passed"] as? Bool == true }, "\(rows)")
         let chaos = run.summary["chaos"] as? [String: Any]
         #expect((chaos?["kills"] as? [String])?.isEmpty == false, "\(run.output)")
-        #expect((chaos?["malformedSent"] as? Int ?? 0) > 0 && (chaos?["floodSent"] as? Int ?? 0) > 0 && (chaos?["monitorStalls"] as? Int ?? 0) > 0)
+        #expect(
+            (chaos?["malformedSent"] as? Int ?? 0) > 0 && (chaos?["floodSent"] as? Int ?? 0) > 0
+                && (chaos?["monitorStalls"] as? Int ?? 0) > 0)
         let report = Process()
         report.executableURL = URL(fileURLWithPath: ribcityBinary!)
         report.arguments = ["report", run.runDirectory!.path]
@@ -140,7 +160,8 @@ struct LaunchTests {
         let database = run.runDirectory!.appendingPathComponent("run.sqlite").path
         #expect(FileManager.default.fileExists(atPath: database), "\(run.output)")
         let recorder = Process()
-        recorder.executableURL = URL(fileURLWithPath: ribcityBinary!).deletingLastPathComponent().appendingPathComponent("ribcity-recorder")
+        recorder.executableURL = URL(fileURLWithPath: ribcityBinary!).deletingLastPathComponent().appendingPathComponent(
+            "ribcity-recorder")
         recorder.arguments = ["report", database]
         let recorded = Pipe()
         recorder.standardOutput = recorded
@@ -155,7 +176,9 @@ struct LaunchTests {
         #expect(run.log("dispatch").contains("dispatch message faults:"), "\(run.log("dispatch"))")
     }
 
-    @Test("Dispatch killed mid-run restores the run from its journal: sessions re-sync, nothing lost, nothing done twice, the verdict passes")
+    @Test(
+        "Dispatch killed mid-run restores the run from its journal: sessions re-sync, nothing lost, nothing done twice, the verdict passes"
+    )
     func killedDispatchRecovers() async throws {
         let run = try await LaunchedRun.launch("stress", extra: ["--kill-dispatch", "2", "--no-monitor"])
         defer { try? FileManager.default.removeItem(at: run.directory) }
@@ -166,8 +189,12 @@ struct LaunchTests {
         #expect((chaos?["dispatchRecoverySeconds"] as? [Double])?.count == 1, "\(run.output)")
         let totals = run.totals
         let dispatch = run.dispatchTotals
-        #expect((totals["completed"] ?? 0) + (totals["cancelled"] ?? 0) + (totals["rejected"] ?? 0) == totals["requests"], "\(totals)")
-        #expect(dispatch["requests"] == totals["requests"] && dispatch["completed"] == totals["completed"], "bus \(totals), dispatch \(dispatch)")
+        #expect(
+            (totals["completed"] ?? 0) + (totals["cancelled"] ?? 0) + (totals["rejected"] ?? 0) == totals["requests"], "\(totals)"
+        )
+        #expect(
+            dispatch["requests"] == totals["requests"] && dispatch["completed"] == totals["completed"],
+            "bus \(totals), dispatch \(dispatch)")
         #expect((totals["completed"] ?? 0) > (totals["requests"] ?? 0) / 2, "the run goes on after the recovery: \(totals)")
     }
 }

@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import City
 
 @Suite("Road graph, grid city, fastest paths and snapping")
@@ -27,8 +28,10 @@ struct CityTests {
         var random = SplitMix(seed: seed)
         var builder = RoadGraphBuilder()
         for _ in 0..<nodes {
-            builder.addNode(GeoPoint(lat: 40.70 + Double.random(in: 0..<0.05, using: &random),
-                                     lon: -74.02 + Double.random(in: 0..<0.05, using: &random)))
+            builder.addNode(
+                GeoPoint(
+                    lat: 40.70 + Double.random(in: 0..<0.05, using: &random),
+                    lon: -74.02 + Double.random(in: 0..<0.05, using: &random)))
         }
         for _ in 0..<edges {
             let a = Int.random(in: 0..<nodes, using: &random)
@@ -51,9 +54,13 @@ struct CityTests {
                 best[node][target] = min(best[node][target], Double(graph.edgeTime[edge]))
             }
         }
-        for k in 0..<n { for i in 0..<n { for j in 0..<n where best[i][k] + best[k][j] < best[i][j] {
-            best[i][j] = best[i][k] + best[k][j]
-        } } }
+        for k in 0..<n {
+            for i in 0..<n {
+                for j in 0..<n where best[i][k] + best[k][j] < best[i][j] {
+                    best[i][j] = best[i][k] + best[k][j]
+                }
+            }
+        }
         let finder = PathFinder(graph: graph)
         var reachable = 0
         for i in 0..<n {
@@ -80,8 +87,9 @@ struct CityTests {
                 guard let route = finder.route(from: start, to: end) else { continue }
                 var time = 0.0
                 for (a, b) in zip(route.nodes, route.nodes.dropFirst()) {
-                    let edge = try #require(graph.edges(from: a).filter { Int(graph.edgeTarget[$0]) == b }
-                        .min { graph.edgeTime[$0] < graph.edgeTime[$1] })
+                    let edge = try #require(
+                        graph.edges(from: a).filter { Int(graph.edgeTarget[$0]) == b }
+                            .min { graph.edgeTime[$0] < graph.edgeTime[$1] })
                     time += Double(graph.edgeTime[edge])
                 }
                 #expect(abs(time - route.time) < 1e-2)
@@ -99,8 +107,9 @@ struct CityTests {
         var random = SplitMix(seed: 5)
         for _ in 0..<300 {
             // Inside the network's area and well outside it.
-            let position = GeoPoint(lat: 40.68 + Double.random(in: 0..<0.09, using: &random),
-                                    lon: -74.04 + Double.random(in: 0..<0.09, using: &random))
+            let position = GeoPoint(
+                lat: 40.68 + Double.random(in: 0..<0.09, using: &random),
+                lon: -74.04 + Double.random(in: 0..<0.09, using: &random))
             let p = projection.project(position)
             var scan = Double.infinity
             for source in 0..<graph.nodeCount {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import City
 
 @Suite("Contraction hierarchies: exact fast routing")
@@ -61,8 +62,10 @@ struct HierarchyTests {
         #expect(query.travelTime(from: 5, to: 5) == 0)
     }
 
-    @Test("On the real Manhattan extract, 300 random pairs equal plain Dijkstra's",
-          .enabled(if: FileManager.default.fileExists(atPath: sharedData.appendingPathComponent("manhattan-south-roads.osm.gz").path)))
+    @Test(
+        "On the real Manhattan extract, 300 random pairs equal plain Dijkstra's",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: sharedData.appendingPathComponent("manhattan-south-roads.osm.gz").path)))
     func manhattan() throws {
         let path = sharedData.appendingPathComponent("manhattan-south-roads.osm.gz").path
         let graph = try RoadNetworkImport(OSMXMLReader.read(path: path), file: "manhattan-south-roads.osm.gz").graph

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import City
 
 /// `../shared/data` beside the repository, where the real extracts live (present in CI).
@@ -12,26 +13,26 @@ struct OSMImportTests {
     /// A one-way triangle 1→2→3→1 with a two-way spur 3–4, a footway 4–5, a private road 5–6,
     /// a residential street 7–8 cut off from the rest, and a way naming a node that is missing.
     static let sample = """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <osm version="0.6">
-      <node id="1" lat="40.7000" lon="-74.0000"/>
-      <node id="2" lat="40.7010" lon="-74.0000"/>
-      <node id="3" lat="40.7005" lon="-73.9990"/>
-      <node id="4" lat="40.7005" lon="-73.9980"/>
-      <node id="5" lat="40.7005" lon="-73.9970"/>
-      <node id="6" lat="40.7005" lon="-73.9960"/>
-      <node id="7" lat="40.7100" lon="-74.0100"/>
-      <node id="8" lat="40.7110" lon="-74.0100"/>
-      <way id="10"><nd ref="1"/><nd ref="2"/><nd ref="3"/><nd ref="1"/>
-        <tag k="highway" v="secondary"/><tag k="oneway" v="yes"/><tag k="maxspeed" v="25 mph"/></way>
-      <way id="11"><nd ref="3"/><nd ref="4"/><tag k="highway" v="residential"/></way>
-      <way id="12"><nd ref="4"/><nd ref="5"/><tag k="highway" v="footway"/></way>
-      <way id="13"><nd ref="5"/><nd ref="6"/><tag k="highway" v="service"/><tag k="access" v="private"/></way>
-      <way id="14"><nd ref="7"/><nd ref="8"/><tag k="highway" v="residential"/></way>
-      <way id="15"><nd ref="4"/><nd ref="99"/><tag k="highway" v="residential"/></way>
-      <way id="16"><nd ref="1"/><nd ref="4"/><tag k="building" v="yes"/></way>
-    </osm>
-    """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <osm version="0.6">
+          <node id="1" lat="40.7000" lon="-74.0000"/>
+          <node id="2" lat="40.7010" lon="-74.0000"/>
+          <node id="3" lat="40.7005" lon="-73.9990"/>
+          <node id="4" lat="40.7005" lon="-73.9980"/>
+          <node id="5" lat="40.7005" lon="-73.9970"/>
+          <node id="6" lat="40.7005" lon="-73.9960"/>
+          <node id="7" lat="40.7100" lon="-74.0100"/>
+          <node id="8" lat="40.7110" lon="-74.0100"/>
+          <way id="10"><nd ref="1"/><nd ref="2"/><nd ref="3"/><nd ref="1"/>
+            <tag k="highway" v="secondary"/><tag k="oneway" v="yes"/><tag k="maxspeed" v="25 mph"/></way>
+          <way id="11"><nd ref="3"/><nd ref="4"/><tag k="highway" v="residential"/></way>
+          <way id="12"><nd ref="4"/><nd ref="5"/><tag k="highway" v="footway"/></way>
+          <way id="13"><nd ref="5"/><nd ref="6"/><tag k="highway" v="service"/><tag k="access" v="private"/></way>
+          <way id="14"><nd ref="7"/><nd ref="8"/><tag k="highway" v="residential"/></way>
+          <way id="15"><nd ref="4"/><nd ref="99"/><tag k="highway" v="residential"/></way>
+          <way id="16"><nd ref="1"/><nd ref="4"/><tag k="building" v="yes"/></way>
+        </osm>
+        """
 
     @Test("Drivable ways, one-way rules and the largest strongly connected part")
     func importRules() throws {
@@ -57,13 +58,13 @@ struct OSMImportTests {
     @Test("A zero-length segment keeps a travel time of 0 through the import")
     func zeroLengthSegment() throws {
         let xml = """
-        <osm>
-          <node id="1" lat="40.7000" lon="-74.0000"/>
-          <node id="2" lat="40.7000" lon="-74.0000"/>
-          <node id="3" lat="40.7010" lon="-74.0000"/>
-          <way id="9"><nd ref="1"/><nd ref="2"/><nd ref="3"/><tag k="highway" v="residential"/></way>
-        </osm>
-        """
+            <osm>
+              <node id="1" lat="40.7000" lon="-74.0000"/>
+              <node id="2" lat="40.7000" lon="-74.0000"/>
+              <node id="3" lat="40.7010" lon="-74.0000"/>
+              <way id="9"><nd ref="1"/><nd ref="2"/><nd ref="3"/><tag k="highway" v="residential"/></way>
+            </osm>
+            """
         let network = try RoadNetworkImport(try OSMXMLReader.parse(Data(xml.utf8), file: "same.osm"), file: "same.osm")
         #expect(network.graph.nodeCount == 3)
         #expect(network.graph.edgeTime.allSatisfy { $0.isFinite })
@@ -102,7 +103,8 @@ struct OSMImportTests {
         }
         #expect(badNode?.line == 3)
 
-        let footways = "<osm><node id=\"1\" lat=\"40\" lon=\"-74\"/><node id=\"2\" lat=\"40.001\" lon=\"-74\"/>"
+        let footways =
+            "<osm><node id=\"1\" lat=\"40\" lon=\"-74\"/><node id=\"2\" lat=\"40.001\" lon=\"-74\"/>"
             + "<way id=\"3\"><nd ref=\"1\"/><nd ref=\"2\"/><tag k=\"highway\" v=\"footway\"/></way></osm>"
         let osm = try OSMXMLReader.parse(Data(footways.utf8), file: "paths.osm")
         let none = #expect(throws: CityImportError.self) { try RoadNetworkImport(osm, file: "paths.osm") }
@@ -113,7 +115,10 @@ struct OSMImportTests {
     }
 
     /// The sample document above, gzip-compressed.
-    static let sampleGzip = Data(base64Encoded: "H4sIAAAAAAACA52UTW6DMBBG9zmFNfuAzT8SkF1P0B7AxdPEKtgRpjS5fXHSNCaEVMqO0ff8PB4sF5tD25ABOyO1KoF5FAiqWguptiW8vb6sM9hUq0Kb9kpRL4FqRUihtEAixbgOSMP7EiLqpZSOjsZy6zTyqC39KR24NPuPDifu+I8OvTzPZ3T0gM5mdPyATmd08oBOZnTq0Gw6EzY/ZebSbIH+5sfzuClUhRKkww87e/9aBG4RugU7O0ZLz7fks4Sd3O5GIZChBIO1VoJ3R7viN9cKL/ERjRO0/GD2iOIUBTFp9zub+iM97ZLBQi+RY3Pb6NBIgaqXvLlvDOBGciniBeOH1r39vmsL4UZwKZIFm8FukDU6Ka9rNOYU7js58B7vbxU5W6XuVtmzo4iXRpHnzyqTpVvl/q/3L9nY18G9GGdV4Y+vRPUD5E/nXVIEAAA=")!
+    static let sampleGzip = Data(
+        base64Encoded:
+            "H4sIAAAAAAACA52UTW6DMBBG9zmFNfuAzT8SkF1P0B7AxdPEKtgRpjS5fXHSNCaEVMqO0ff8PB4sF5tD25ABOyO1KoF5FAiqWguptiW8vb6sM9hUq0Kb9kpRL4FqRUihtEAixbgOSMP7EiLqpZSOjsZy6zTyqC39KR24NPuPDifu+I8OvTzPZ3T0gM5mdPyATmd08oBOZnTq0Gw6EzY/ZebSbIH+5sfzuClUhRKkww87e/9aBG4RugU7O0ZLz7fks4Sd3O5GIZChBIO1VoJ3R7viN9cKL/ERjRO0/GD2iOIUBTFp9zub+iM97ZLBQi+RY3Pb6NBIgaqXvLlvDOBGciniBeOH1r39vmsL4UZwKZIFm8FukDU6Ka9rNOYU7js58B7vbxU5W6XuVtmzo4iXRpHnzyqTpVvl/q/3L9nY18G9GGdV4Y+vRPUD5E/nXVIEAAA="
+    )!
 
     @Test("Gzip files are read whole, and a truncated one is an error, not a crash")
     func gzipFiles() throws {
@@ -132,8 +137,10 @@ struct OSMImportTests {
         #expect(error?.file == cut.lastPathComponent)
     }
 
-    @Test("The real southern-Manhattan extract imports into one connected network",
-          .enabled(if: FileManager.default.fileExists(atPath: sharedData.appendingPathComponent("manhattan-south-roads.osm.gz").path)))
+    @Test(
+        "The real southern-Manhattan extract imports into one connected network",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: sharedData.appendingPathComponent("manhattan-south-roads.osm.gz").path)))
     func manhattan() throws {
         let path = sharedData.appendingPathComponent("manhattan-south-roads.osm.gz").path
         let osm = try OSMXMLReader.read(path: path)

@@ -1,6 +1,7 @@
 import Foundation
 import SwiftProtobuf
 import Testing
+
 @testable import City
 
 @Suite("OpenStreetMap PBF import")
@@ -39,7 +40,8 @@ struct PBFImportTests {
         header.datasize = Int32(body.count)
         let headerBytes: Data = try header.serializedBytes()
         let length = UInt32(headerBytes.count)
-        return Data([UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]) + headerBytes + body
+        return Data([UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)])
+            + headerBytes + body
     }
 
     @Test("Dense nodes with delta-coded ids and positions, and ways with tags from the string table")
@@ -61,7 +63,10 @@ struct PBFImportTests {
             (tiny.prefix(tiny.count - 7), "truncated"),
             (Data("this is not a map".utf8), "not an OSM PBF file"),
             (Data(), "empty"),
-            (try Self.tinyFile(features: ["OsmSchema-V0.6", "Sort.Type_then_ID", "LocationsOnWays"]), "requires features this reader lacks: LocationsOnWays, Sort.Type_then_ID"),
+            (
+                try Self.tinyFile(features: ["OsmSchema-V0.6", "Sort.Type_then_ID", "LocationsOnWays"]),
+                "requires features this reader lacks: LocationsOnWays, Sort.Type_then_ID"
+            ),
         ]
         for (data, expected) in cases {
             let error = #expect(throws: CityImportError.self) { try OSMPBFReader.parse(data, file: "bad.osm.pbf") }
@@ -80,14 +85,18 @@ struct PBFImportTests {
         #expect(error?.reason == "block 0 at byte 0: lzma compression is not supported (zlib or raw blobs are)")
     }
 
-    @Test("The real extract as PBF equals the same extract as XML, node for node and way for way",
-          .enabled(if: FileManager.default.fileExists(atPath: sharedData.appendingPathComponent("manhattan-south-roads.osm.pbf").path)))
+    @Test(
+        "The real extract as PBF equals the same extract as XML, node for node and way for way",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: sharedData.appendingPathComponent("manhattan-south-roads.osm.pbf").path)))
     func realFileMatchesXML() throws {
         let pbf = try OSMFile.read(path: sharedData.appendingPathComponent("manhattan-south-roads.osm.pbf").path)
         let xml = try OSMFile.read(path: sharedData.appendingPathComponent("manhattan-south-roads.osm.gz").path)
         #expect(pbf.nodes.count == 78_837 && pbf.ways.count == 26_183)
         #expect(pbf.nodes.count == xml.nodes.count)
-        let worst = pbf.nodes.reduce(0.0) { worst, entry in max(worst, xml.nodes[entry.key].map { entry.value.distance(to: $0) } ?? .infinity) }
+        let worst = pbf.nodes.reduce(0.0) { worst, entry in
+            max(worst, xml.nodes[entry.key].map { entry.value.distance(to: $0) } ?? .infinity)
+        }
         #expect(worst < 0.02, "positions agree to the 7 decimals of the XML")
         #expect(pbf.ways.map(\.id) == xml.ways.map(\.id))
         #expect(zip(pbf.ways, xml.ways).allSatisfy { $0.nodes == $1.nodes && $0.tags == $1.tags })

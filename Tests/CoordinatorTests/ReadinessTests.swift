@@ -9,7 +9,11 @@ import Wire
 struct ReadinessTests {
     static func ready(_ name: String, pid: Int32) -> Envelope {
         var stamper = SequenceStamper(sender: "ready.\(name).\(pid)")
-        return Envelope(.ready(Ready.with { $0.processID = name; $0.pid = pid; $0.role = .dispatch }), from: stamper.next())
+        return Envelope(
+            .ready(
+                Ready.with {
+                    $0.processID = name; $0.pid = pid; $0.role = .dispatch
+                }), from: stamper.next())
     }
 
     @Test("The board keeps announcements by name and pid; other messages and other pids do not count")
@@ -27,7 +31,8 @@ struct ReadinessTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         let board = ReadinessBoard()
-        let supervisor = Supervisor(executable: URL(fileURLWithPath: "/bin/sh"), directory: RunDirectory(existing: path), readiness: board)
+        let supervisor = Supervisor(
+            executable: URL(fileURLWithPath: "/bin/sh"), directory: RunDirectory(existing: path), readiness: board)
         return (supervisor, board, path)
     }
 
@@ -64,7 +69,10 @@ struct ReadinessTests {
 
     @Test("A run's outcome reads back from summary.json as written")
     func outcomeRoundTrip() throws {
-        for outcome in [RunOutcome.completed, .stopped, .wallLimitReached(seconds: 150), .failed("dispatch exited with status 1, and is not restarted")] {
+        for outcome in [
+            RunOutcome.completed, .stopped, .wallLimitReached(seconds: 150),
+            .failed("dispatch exited with status 1, and is not restarted"),
+        ] {
             let data = try JSONEncoder().encode([outcome])
             #expect(try JSONDecoder().decode([RunOutcome].self, from: data) == [outcome])
         }

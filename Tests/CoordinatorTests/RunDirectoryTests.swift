@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Coordinator
 
 @Suite("Run directory: logs across restarts")
@@ -10,10 +11,13 @@ struct RunDirectoryTests {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let directory = RunDirectory(existing: path)
-        try directory.write("dispatch pid 1 ready: 81 road nodes\n\(Supervisor.restartMarker)1 of dispatch\nrestoring\n", to: "dispatch.log")
+        try directory.write(
+            "dispatch pid 1 ready: 81 road nodes\n\(Supervisor.restartMarker)1 of dispatch\nrestoring\n", to: "dispatch.log")
         #expect(directory.logText(of: "dispatch").contains(" ready"))
         #expect(directory.logText(of: "dispatch", latestStartOnly: true) == "1 of dispatch\nrestoring\n")
         try directory.write("dispatch pid 2 ready\n", to: "monitor.log")
-        #expect(directory.logText(of: "monitor", latestStartOnly: true) == "dispatch pid 2 ready\n", "a log without restarts is all this start's")
+        #expect(
+            directory.logText(of: "monitor", latestStartOnly: true) == "dispatch pid 2 ready\n",
+            "a log without restarts is all this start's")
     }
 }

@@ -1,6 +1,7 @@
 import City
-import Testing
 import TestSupport
+import Testing
+
 @testable import Demand
 @testable import Simulation
 
@@ -26,8 +27,9 @@ struct DemandModelTests {
         var weights = [Double](repeating: 0.25, count: 24)
         weights[1] = 1
         let spot = HotSpot(centre: GeoPoint(lat: 40.72, lon: -74.00), radius: 200, weight: 3)
-        let demand = SyntheticDemand(peakRequestsPerHour: 2_000, profile: HourlyProfile(weights: weights),
-                                     hotSpots: [spot], backgroundWeight: 1)
+        let demand = SyntheticDemand(
+            peakRequestsPerHour: 2_000, profile: HourlyProfile(weights: weights),
+            hotSpots: [spot], backgroundWeight: 1)
         let trips = demand.generate(duration: 7_200, area: Self.area, seed: 9)
         let first = trips.filter { $0.time < 3_600 }.count, second = trips.count - first
         #expect(Double(second) / Double(first) > 3, "hour 1 is four times as busy as hour 0: \(first) then \(second)")
@@ -39,8 +41,9 @@ struct DemandModelTests {
     @Test("The origin–destination model moves a pickup by a real trip's displacement from the same area")
     func odModel() throws {
         let records = (0..<50).map { index in
-            TripRecord(pickupTime: Double(index), pickup: GeoPoint(lat: 40.710, lon: -74.000),
-                       dropoff: GeoPoint(lat: 40.720, lon: -74.000), line: index + 2)
+            TripRecord(
+                pickupTime: Double(index), pickup: GeoPoint(lat: 40.710, lon: -74.000),
+                dropoff: GeoPoint(lat: 40.720, lon: -74.000), line: index + 2)
         }
         let model = try #require(ODModel(fitting: records))
         var random = SplitMix(seed: 1)
@@ -54,10 +57,18 @@ struct DemandModelTests {
     func replay() {
         let day = CivilTime.parse("2016-01-05 00:00:00")!
         let records = [
-            TripRecord(pickupTime: day + 8 * 3_600, pickup: GeoPoint(lat: 40.71, lon: -74.0), dropoff: GeoPoint(lat: 40.73, lon: -73.99), line: 2),
-            TripRecord(pickupTime: day + 86_400 * 3 + 8 * 3_600 + 60, pickup: GeoPoint(lat: 40.72, lon: -74.0), dropoff: GeoPoint(lat: 40.74, lon: -73.99), line: 3),
-            TripRecord(pickupTime: day + 9 * 3_600, pickup: GeoPoint(lat: 40.80, lon: -73.9), dropoff: GeoPoint(lat: 40.73, lon: -73.99), line: 4),
-            TripRecord(pickupTime: day + 20 * 3_600, pickup: GeoPoint(lat: 40.71, lon: -74.0), dropoff: GeoPoint(lat: 40.73, lon: -73.99), line: 5),
+            TripRecord(
+                pickupTime: day + 8 * 3_600, pickup: GeoPoint(lat: 40.71, lon: -74.0), dropoff: GeoPoint(lat: 40.73, lon: -73.99),
+                line: 2),
+            TripRecord(
+                pickupTime: day + 86_400 * 3 + 8 * 3_600 + 60, pickup: GeoPoint(lat: 40.72, lon: -74.0),
+                dropoff: GeoPoint(lat: 40.74, lon: -73.99), line: 3),
+            TripRecord(
+                pickupTime: day + 9 * 3_600, pickup: GeoPoint(lat: 40.80, lon: -73.9), dropoff: GeoPoint(lat: 40.73, lon: -73.99),
+                line: 4),
+            TripRecord(
+                pickupTime: day + 20 * 3_600, pickup: GeoPoint(lat: 40.71, lon: -74.0),
+                dropoff: GeoPoint(lat: 40.73, lon: -73.99), line: 5),
         ]
         let replay = Replay(timing: .foldedIntoOneDay(startSecondOfDay: 8 * 3_600), area: Self.area)
         let (trips, leftOut) = replay.trips(from: records, duration: 4 * 3_600, destinations: nil, seed: 1)

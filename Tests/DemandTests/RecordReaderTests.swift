@@ -1,6 +1,7 @@
 import City
 import Foundation
 import Testing
+
 @testable import Demand
 
 /// `../shared/data` beside the repository, where the real record files live (present in CI).
@@ -21,8 +22,12 @@ struct RecordReaderTests {
         #expect(CivilTime.parse("2016-01-02 20:18:04") == CivilTime.parse("2016-01-02 00:00:00")! + 20 * 3_600 + 18 * 60 + 4)
         #expect(CivilTime.parse("04-01-14 0:11") == CivilTime.parse("2014-04-01 00:11:00"))
         #expect(CivilTime.parse("4/13/2014 8:56:00") == CivilTime.parse("2014-04-13 08:56:00"))
-        #expect(CivilTime.parse("2016-03-01 00:00:00")! - CivilTime.parse("2016-02-28 00:00:00")! == 2 * 86_400, "2016 is a leap year")
-        for bad in ["2016-02-30 10:00:00", "2016-13-01 10:00:00", "2016-01-01 24:00:00", "yesterday", "2016-01-01", "4/13/2014 8:xx:00"] {
+        #expect(
+            CivilTime.parse("2016-03-01 00:00:00")! - CivilTime.parse("2016-02-28 00:00:00")! == 2 * 86_400, "2016 is a leap year"
+        )
+        for bad in [
+            "2016-02-30 10:00:00", "2016-13-01 10:00:00", "2016-01-01 24:00:00", "yesterday", "2016-01-01", "4/13/2014 8:xx:00",
+        ] {
             #expect(CivilTime.parse(Substring(bad)) == nil, "\(bad)")
         }
     }
@@ -30,14 +35,14 @@ struct RecordReaderTests {
     @Test("Bad rows are reported with their line and reason, skipped, and counted")
     func badRows() throws {
         let text = """
-        vendorid,tpep_pickup_datetime,tpep_dropoff_datetime,pickup_longitude,pickup_latitude,dropoff_longitude,dropoff_latitude
-        2,2016-01-02 20:18:04,2016-01-02 20:32:14,-73.96,40.75,-73.97,40.76
-        2,2016-01-02 20:18:04,2016-01-02 20:32:14,-73.96,40.75
-        2,2016-01-32 20:18:04,2016-01-02 20:32:14,-73.96,40.75,-73.97,40.76
-        2,2016-01-02 21:00:00,2016-01-02 21:10:00,0,0,-73.97,40.76
-        2,2016-01-02 21:00:00,2016-01-02 21:10:00,-73.96,forty,-73.97,40.76
-        1,2016-01-03 07:00:00,2016-01-03 07:20:00,-74.00,40.72,-73.98,40.75
-        """
+            vendorid,tpep_pickup_datetime,tpep_dropoff_datetime,pickup_longitude,pickup_latitude,dropoff_longitude,dropoff_latitude
+            2,2016-01-02 20:18:04,2016-01-02 20:32:14,-73.96,40.75,-73.97,40.76
+            2,2016-01-02 20:18:04,2016-01-02 20:32:14,-73.96,40.75
+            2,2016-01-32 20:18:04,2016-01-02 20:32:14,-73.96,40.75,-73.97,40.76
+            2,2016-01-02 21:00:00,2016-01-02 21:10:00,0,0,-73.97,40.76
+            2,2016-01-02 21:00:00,2016-01-02 21:10:00,-73.96,forty,-73.97,40.76
+            1,2016-01-03 07:00:00,2016-01-03 07:20:00,-74.00,40.72,-73.98,40.75
+            """
         let (records, report) = try TripRecordReader.read(text: text, file: "sample.csv")
         #expect(report.format == .tlcYellow)
         #expect(report.rows == 6 && report.kept == 2 && report.skippedCount == 4)
@@ -59,8 +64,9 @@ struct RecordReaderTests {
         #expect(missing?.file == "trips.csv")
     }
 
-    @Test("The real TLC yellow and green samples: every row read, unknown positions skipped and counted",
-          .enabled(if: sharedFile("nyc-yellow-2016-01-sample.csv") != nil), arguments: ["yellow", "green"])
+    @Test(
+        "The real TLC yellow and green samples: every row read, unknown positions skipped and counted",
+        .enabled(if: sharedFile("nyc-yellow-2016-01-sample.csv") != nil), arguments: ["yellow", "green"])
     func realTLC(colour: String) throws {
         let (records, report) = try TripRecordReader.read(path: sharedFile("nyc-\(colour)-2016-01-sample.csv")!)
         #expect(report.format == (colour == "yellow" ? .tlcYellow : .tlcGreen))
@@ -72,8 +78,9 @@ struct RecordReaderTests {
         #expect(records.allSatisfy { january.contains($0.pickupTime) })
     }
 
-    @Test("The real Uber sample: both date formats read, pickups without dropoffs",
-          .enabled(if: sharedFile("uber-pickups-nyc-2014-04-sample.csv") != nil))
+    @Test(
+        "The real Uber sample: both date formats read, pickups without dropoffs",
+        .enabled(if: sharedFile("uber-pickups-nyc-2014-04-sample.csv") != nil))
     func realUber() throws {
         let (records, report) = try TripRecordReader.read(path: sharedFile("uber-pickups-nyc-2014-04-sample.csv")!)
         #expect(report.format == .uberPickups)
@@ -82,6 +89,7 @@ struct RecordReaderTests {
         #expect(report.skippedCount == 0, "\(report)")
         #expect(records.allSatisfy { $0.dropoff == nil })
         let april13 = CivilTime.parse("2014-04-13 00:00:00")!
-        #expect(records.contains { $0.pickupTime < april13 } && records.contains { $0.pickupTime >= april13 }, "both formats occur")
+        #expect(
+            records.contains { $0.pickupTime < april13 } && records.contains { $0.pickupTime >= april13 }, "both formats occur")
     }
 }

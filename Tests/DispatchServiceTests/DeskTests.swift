@@ -1,7 +1,8 @@
 import City
-import Testing
 import RideDispatch
+import Testing
 import Wire
+
 @testable import DispatchService
 
 /// A desk on a 9 × 9 grid (250 m blocks, 36 km/h), with a riders session and a drivers session.
@@ -16,7 +17,8 @@ struct DeskFixture {
     init(settings: DispatchDesk.Settings = DispatchDesk.Settings()) {
         var configuration = DispatchConfiguration()
         configuration.offerTimeoutSeconds = 30
-        desk = DispatchDesk(engine: DispatchEngine(planner: PathFinder(graph: graph), configuration: configuration), settings: settings)
+        desk = DispatchDesk(
+            engine: DispatchEngine(planner: PathFinder(graph: graph), configuration: configuration), settings: settings)
     }
 
     func at(_ x: Int, _ y: Int) -> LatLon {
@@ -36,8 +38,16 @@ struct DeskFixture {
     }
 
     mutating func openSessions() {
-        _ = rider(.hello(Hello.with { $0.role = .riders; $0.sessionID = "riders-1" }), at: 0)
-        _ = driver(.hello(Hello.with { $0.role = .drivers; $0.sessionID = "drivers-1" }), at: 0)
+        _ = rider(
+            .hello(
+                Hello.with {
+                    $0.role = .riders; $0.sessionID = "riders-1"
+                }), at: 0)
+        _ = driver(
+            .hello(
+                Hello.with {
+                    $0.role = .drivers; $0.sessionID = "drivers-1"
+                }), at: 0)
     }
 }
 
@@ -71,7 +81,11 @@ struct DeskTests {
             return
         }
         #expect(refusal.code == .unknownSession)
-        let hello = fixture.rider(.hello(Hello.with { $0.role = .riders; $0.sessionID = "riders-1" }), at: 1)
+        let hello = fixture.rider(
+            .hello(
+                Hello.with {
+                    $0.role = .riders; $0.sessionID = "riders-1"
+                }), at: 1)
         guard case .welcome(let welcome)? = bodies(hello, to: DeskFixture.ridersPeer).first else {
             Issue.record("no Welcome")
             return
@@ -80,7 +94,11 @@ struct DeskTests {
         #expect(published(hello) == [.sessionOpened])
         var old = Envelope(.heartbeat(Heartbeat()), from: fixture.riders.next())
         old.protocolVersion = 2
-        guard case .error(let version)? = bodies(fixture.desk.receive(old, from: DeskFixture.ridersPeer, at: 2), to: DeskFixture.ridersPeer).first else {
+        guard
+            case .error(let version)? = bodies(
+                fixture.desk.receive(old, from: DeskFixture.ridersPeer, at: 2), to: DeskFixture.ridersPeer
+            ).first
+        else {
             Issue.record("no error for version 2")
             return
         }
@@ -93,41 +111,74 @@ struct DeskTests {
         var fixture = DeskFixture()
         fixture.openSessions()
         var bus: [DispatchEventKind] = []
-        var out = fixture.driver(.driverOnline(DriverOnline.with { $0.driverID = "d-1"; $0.location = fixture.at(0, 0) }), at: 1)
+        var out = fixture.driver(
+            .driverOnline(
+                DriverOnline.with {
+                    $0.driverID = "d-1"; $0.location = fixture.at(0, 0)
+                }), at: 1)
         bus += published(out)
-        out = fixture.rider(.quoteRequest(QuoteRequest.with {
-            $0.riderID = "r-1"; $0.pickup = fixture.at(2, 0); $0.dropoff = fixture.at(6, 0); $0.product = .uberX
-        }), at: 2)
+        out = fixture.rider(
+            .quoteRequest(
+                QuoteRequest.with {
+                    $0.riderID = "r-1"; $0.pickup = fixture.at(2, 0); $0.dropoff = fixture.at(6, 0); $0.product = .uberX
+                }), at: 2)
         guard case .quote(let quote)? = bodies(out, to: DeskFixture.ridersPeer).first else { Issue.record("no quote"); return }
         #expect(quote.pickupEtaS == 50 && quote.distanceM == 1_000 && quote.tripDurationS == 100 && quote.priceCents > 0)
 
-        out = fixture.rider(.rideRequest(Wire.RideRequest.with {
-            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(2, 0); $0.dropoff = fixture.at(6, 0); $0.product = .uberX
-        }), at: 3)
+        out = fixture.rider(
+            .rideRequest(
+                Wire.RideRequest.with {
+                    $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(2, 0); $0.dropoff = fixture.at(6, 0);
+                    $0.product = .uberX
+                }), at: 3)
         bus += published(out)
-        #expect(bodies(out, to: DeskFixture.ridersPeer).contains { if case .requestReceived(let r) = $0 { r.requestID == "req-1" } else { false } })
+        #expect(
+            bodies(out, to: DeskFixture.ridersPeer).contains {
+                if case .requestReceived(let r) = $0 { r.requestID == "req-1" } else { false }
+            })
         guard case .offer(let offer)? = bodies(out, to: DeskFixture.driversPeer).first else { Issue.record("no offer"); return }
         #expect(offer.requestID == "req-1" && offer.driverID == "d-1" && offer.pickupEtaS == 50 && offer.expiresAtMs == 33_000)
 
-        out = fixture.driver(.acceptOffer(AcceptOffer.with { $0.offerID = offer.offerID; $0.driverID = "d-1" }), at: 4)
+        out = fixture.driver(
+            .acceptOffer(
+                AcceptOffer.with {
+                    $0.offerID = offer.offerID; $0.driverID = "d-1"
+                }), at: 4)
         bus += published(out)
-        #expect(acks(out, to: DeskFixture.driversPeer).count == 1, "an answer to an offer is acknowledged, so a lost one can be sent again")
+        #expect(
+            acks(out, to: DeskFixture.driversPeer).count == 1,
+            "an answer to an offer is acknowledged, so a lost one can be sent again")
         guard case .tripUpdate(let assigned)? = bodies(out, to: DeskFixture.ridersPeer).first,
-              case .driveTo(let toPickup)? = bodies(out, to: DeskFixture.driversPeer).first else { Issue.record("no assignment"); return }
+            case .driveTo(let toPickup)? = bodies(out, to: DeskFixture.driversPeer).first
+        else { Issue.record("no assignment"); return }
         #expect(assigned.state == .driverAssigned && assigned.driverID == "d-1")
         #expect(toPickup.leg == 1 && toPickup.stop == .pickup && toPickup.routeNodes.count == 3 && toPickup.arriveAtMs == 54_000)
 
-        out = fixture.driver(.legDone(LegDone.with { $0.driverID = "d-1"; $0.leg = 1 }), at: 54)
+        out = fixture.driver(
+            .legDone(
+                LegDone.with {
+                    $0.driverID = "d-1"; $0.leg = 1
+                }), at: 54)
         bus += published(out)
         guard case .tripUpdate(let onTrip)? = bodies(out, to: DeskFixture.ridersPeer).first,
-              case .driveTo(let toDropoff)? = bodies(out, to: DeskFixture.driversPeer).first else { Issue.record("no pickup"); return }
+            case .driveTo(let toDropoff)? = bodies(out, to: DeskFixture.driversPeer).first
+        else { Issue.record("no pickup"); return }
         #expect(onTrip.state == .onTrip && toDropoff.leg == 2 && toDropoff.stop == .dropoff && toDropoff.arriveAtMs == 154_000)
 
-        out = fixture.driver(.legDone(LegDone.with { $0.driverID = "d-1"; $0.leg = 2 }), at: 154)
+        out = fixture.driver(
+            .legDone(
+                LegDone.with {
+                    $0.driverID = "d-1"; $0.leg = 2
+                }), at: 154)
         bus += published(out)
-        guard case .tripUpdate(let done)? = bodies(out, to: DeskFixture.ridersPeer).first else { Issue.record("no completion"); return }
+        guard case .tripUpdate(let done)? = bodies(out, to: DeskFixture.ridersPeer).first else {
+            Issue.record("no completion"); return
+        }
         #expect(done.state == .completed && done.fareCents == quote.priceCents)
-        #expect(bus.filter { $0 != .driverStateChanged } == [.requestCreated, .offerSent, .offerAccepted, .tripStarted, .tripCompleted])
+        #expect(
+            bus.filter { $0 != .driverStateChanged } == [
+                .requestCreated, .offerSent, .offerAccepted, .tripStarted, .tripCompleted,
+            ])
         #expect(bus.filter { $0 == .driverStateChanged }.count == 5, "idle, offered, en route, on trip, idle")
     }
 
@@ -135,18 +186,41 @@ struct DeskTests {
     func resendAfterReconnect() {
         var fixture = DeskFixture()
         fixture.openSessions()
-        _ = fixture.driver(.driverOnline(DriverOnline.with { $0.driverID = "d-1"; $0.location = fixture.at(0, 0) }), at: 1)
-        let requested = fixture.rider(.rideRequest(Wire.RideRequest.with {
-            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(2, 0); $0.dropoff = fixture.at(6, 0); $0.product = .uberX
-        }), at: 2)
-        guard case .offer(let offer)? = bodies(requested, to: DeskFixture.driversPeer).first else { Issue.record("no offer"); return }
-        _ = fixture.driver(.acceptOffer(AcceptOffer.with { $0.offerID = offer.offerID; $0.driverID = "d-1" }), at: 3)
+        _ = fixture.driver(
+            .driverOnline(
+                DriverOnline.with {
+                    $0.driverID = "d-1"; $0.location = fixture.at(0, 0)
+                }), at: 1)
+        let requested = fixture.rider(
+            .rideRequest(
+                Wire.RideRequest.with {
+                    $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(2, 0); $0.dropoff = fixture.at(6, 0);
+                    $0.product = .uberX
+                }), at: 2)
+        guard case .offer(let offer)? = bodies(requested, to: DeskFixture.driversPeer).first else {
+            Issue.record("no offer"); return
+        }
+        _ = fixture.driver(
+            .acceptOffer(
+                AcceptOffer.with {
+                    $0.offerID = offer.offerID; $0.driverID = "d-1"
+                }), at: 3)
         // Both sessions lose their sockets (Lazy Pirate) and say Hello again from new ones.
         let newRiders: [UInt8] = [11], newDrivers: [UInt8] = [12]
-        let riders = fixture.desk.receive(Envelope(.hello(Hello.with { $0.role = .riders; $0.sessionID = "riders-1" }), from: fixture.riders.next()),
-                                          from: newRiders, at: 4)
-        let drivers = fixture.desk.receive(Envelope(.hello(Hello.with { $0.role = .drivers; $0.sessionID = "drivers-1" }), from: fixture.drivers.next()),
-                                           from: newDrivers, at: 4)
+        let riders = fixture.desk.receive(
+            Envelope(
+                .hello(
+                    Hello.with {
+                        $0.role = .riders; $0.sessionID = "riders-1"
+                    }), from: fixture.riders.next()),
+            from: newRiders, at: 4)
+        let drivers = fixture.desk.receive(
+            Envelope(
+                .hello(
+                    Hello.with {
+                        $0.role = .drivers; $0.sessionID = "drivers-1"
+                    }), from: fixture.drivers.next()),
+            from: newDrivers, at: 4)
         let toRiders = bodies(riders, to: newRiders), toDrivers = bodies(drivers, to: newDrivers)
         #expect(toRiders.count == 2 && toDrivers.count == 2, "Welcome, then what was last sent")
         guard case .tripUpdate(let update)? = toRiders.last, case .driveTo(let leg)? = toDrivers.last else {
@@ -157,20 +231,35 @@ struct DeskTests {
         #expect(leg.driverID == "d-1" && leg.leg == 1 && leg.stop == .pickup)
     }
 
-    @Test("A leg not reported done well past its arrival is sent again (the DriveTo may have been lost); a rider asking again is told where the ride stands")
+    @Test(
+        "A leg not reported done well past its arrival is sent again (the DriveTo may have been lost); a rider asking again is told where the ride stands"
+    )
     func lostPushesHeal() {
         var settings = DispatchDesk.Settings()
         settings.sessionTimeoutMs = 600_000
         var fixture = DeskFixture(settings: settings)
         fixture.openSessions()
-        _ = fixture.driver(.driverOnline(DriverOnline.with { $0.driverID = "d-1"; $0.location = fixture.at(0, 0) }), at: 1)
+        _ = fixture.driver(
+            .driverOnline(
+                DriverOnline.with {
+                    $0.driverID = "d-1"; $0.location = fixture.at(0, 0)
+                }), at: 1)
         let ride = Wire.RideRequest.with {
-            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(2, 0); $0.dropoff = fixture.at(6, 0); $0.product = .uberX
+            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(2, 0); $0.dropoff = fixture.at(6, 0);
+            $0.product = .uberX
         }
         let requested = fixture.rider(.rideRequest(ride), at: 2)
-        guard case .offer(let offer)? = bodies(requested, to: DeskFixture.driversPeer).first else { Issue.record("no offer"); return }
-        let accepted = fixture.driver(.acceptOffer(AcceptOffer.with { $0.offerID = offer.offerID; $0.driverID = "d-1" }), at: 3)
-        guard case .driveTo(let leg)? = bodies(accepted, to: DeskFixture.driversPeer).first else { Issue.record("no leg"); return }
+        guard case .offer(let offer)? = bodies(requested, to: DeskFixture.driversPeer).first else {
+            Issue.record("no offer"); return
+        }
+        let accepted = fixture.driver(
+            .acceptOffer(
+                AcceptOffer.with {
+                    $0.offerID = offer.offerID; $0.driverID = "d-1"
+                }), at: 3)
+        guard case .driveTo(let leg)? = bodies(accepted, to: DeskFixture.driversPeer).first else {
+            Issue.record("no leg"); return
+        }
         let arrival = Double(leg.arriveAtMs) / 1000
         #expect(bodies(fixture.desk.tick(at: arrival + 30), to: DeskFixture.driversPeer).isEmpty, "within the grace")
         let resent = bodies(fixture.desk.tick(at: arrival + 61), to: DeskFixture.driversPeer)
@@ -183,7 +272,11 @@ struct DeskTests {
         guard case .tripUpdate(let update)? = again.last else { Issue.record("no trip update: \(again)"); return }
         #expect(update.state == .driverAssigned && update.requestID == "req-1")
 
-        _ = fixture.driver(.legDone(LegDone.with { $0.driverID = "d-1"; $0.leg = leg.leg }), at: arrival + 100)
+        _ = fixture.driver(
+            .legDone(
+                LegDone.with {
+                    $0.driverID = "d-1"; $0.leg = leg.leg
+                }), at: arrival + 100)
         let later = bodies(fixture.desk.tick(at: arrival + 400), to: DeskFixture.driversPeer)
         #expect(!later.contains(.driveTo(leg)), "a leg reported done is not sent again")
     }
@@ -192,9 +285,11 @@ struct DeskTests {
     func idempotent() {
         var fixture = DeskFixture()
         fixture.openSessions()
-        let ride = Envelope(.rideRequest(Wire.RideRequest.with {
-            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 1); $0.dropoff = fixture.at(5, 5)
-        }), from: fixture.riders.next())
+        let ride = Envelope(
+            .rideRequest(
+                Wire.RideRequest.with {
+                    $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 1); $0.dropoff = fixture.at(5, 5)
+                }), from: fixture.riders.next())
         let first = fixture.desk.receive(ride, from: DeskFixture.ridersPeer, at: 1)
         let again = fixture.desk.receive(ride, from: DeskFixture.ridersPeer, at: 2)
         #expect(bodies(again, to: DeskFixture.ridersPeer).count == 1 && bodies(first, to: DeskFixture.ridersPeer).count == 1)
@@ -211,13 +306,20 @@ struct DeskTests {
     func retryAfterReconnect() {
         var fixture = DeskFixture()
         fixture.openSessions()
-        let ride = Envelope(.rideRequest(Wire.RideRequest.with {
-            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 1); $0.dropoff = fixture.at(5, 5)
-        }), from: fixture.riders.next())
+        let ride = Envelope(
+            .rideRequest(
+                Wire.RideRequest.with {
+                    $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 1); $0.dropoff = fixture.at(5, 5)
+                }), from: fixture.riders.next())
         _ = fixture.desk.receive(ride, from: DeskFixture.ridersPeer, at: 1)
         let newPeer: [UInt8] = [9]
-        _ = fixture.desk.receive(Envelope(.hello(Hello.with { $0.role = .riders; $0.sessionID = "riders-1" }), from: fixture.riders.next()),
-                                 from: newPeer, at: 2)
+        _ = fixture.desk.receive(
+            Envelope(
+                .hello(
+                    Hello.with {
+                        $0.role = .riders; $0.sessionID = "riders-1"
+                    }), from: fixture.riders.next()),
+            from: newPeer, at: 2)
         let again = fixture.desk.receive(ride, from: newPeer, at: 3)
         #expect(bodies(again, to: newPeer).count == 1 && bodies(again, to: DeskFixture.ridersPeer).isEmpty)
         #expect(fixture.desk.engine.unfinishedRequests.count == 1)
@@ -230,12 +332,18 @@ struct DeskTests {
         var fixture = DeskFixture()
         fixture.openSessions()
         for index in 1...2 {
-            var envelope = Envelope(.rideRequest(Wire.RideRequest.with {
-                $0.requestID = "req-\(index)"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 1); $0.dropoff = fixture.at(5, 5)
-            }), from: fixture.riders.next())
+            var envelope = Envelope(
+                .rideRequest(
+                    Wire.RideRequest.with {
+                        $0.requestID = "req-\(index)"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 1);
+                        $0.dropoff = fixture.at(5, 5)
+                    }), from: fixture.riders.next())
             envelope.messageID = ""
             let out = fixture.desk.receive(envelope, from: DeskFixture.ridersPeer, at: Double(index))
-            #expect(bodies(out, to: DeskFixture.ridersPeer).contains { if case .requestReceived(let r) = $0 { r.requestID == "req-\(index)" } else { false } })
+            #expect(
+                bodies(out, to: DeskFixture.ridersPeer).contains {
+                    if case .requestReceived(let r) = $0 { r.requestID == "req-\(index)" } else { false }
+                })
         }
         #expect(fixture.desk.engine.unfinishedRequests.count == 2)
     }
@@ -244,23 +352,44 @@ struct DeskTests {
     func expiry() throws {
         var fixture = DeskFixture()
         fixture.openSessions()
-        _ = fixture.driver(.driverOnline(DriverOnline.with { $0.driverID = "d-1"; $0.location = fixture.at(0, 0) }), at: 1)
-        let request = fixture.rider(.rideRequest(Wire.RideRequest.with {
-            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 0); $0.dropoff = fixture.at(5, 5)
-        }), at: 2)
-        guard case .offer(let offer)? = bodies(request, to: DeskFixture.driversPeer).first else { Issue.record("no offer"); return }
-        _ = fixture.driver(.acceptOffer(AcceptOffer.with { $0.offerID = offer.offerID; $0.driverID = "d-1" }), at: 3)
+        _ = fixture.driver(
+            .driverOnline(
+                DriverOnline.with {
+                    $0.driverID = "d-1"; $0.location = fixture.at(0, 0)
+                }), at: 1)
+        let request = fixture.rider(
+            .rideRequest(
+                Wire.RideRequest.with {
+                    $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 0); $0.dropoff = fixture.at(5, 5)
+                }), at: 2)
+        guard case .offer(let offer)? = bodies(request, to: DeskFixture.driversPeer).first else {
+            Issue.record("no offer"); return
+        }
+        _ = fixture.driver(
+            .acceptOffer(
+                AcceptOffer.with {
+                    $0.offerID = offer.offerID; $0.driverID = "d-1"
+                }), at: 3)
         _ = fixture.rider(.heartbeat(Heartbeat()), at: 6)
         let quiet = fixture.desk.tick(at: 7)
         #expect(!published(quiet).contains(.sessionExpired), "5 s have not passed for either session")
         _ = fixture.rider(.heartbeat(Heartbeat()), at: 8.5)
         let expired = fixture.desk.tick(at: 9)
         #expect(published(expired).contains(.sessionExpired))
-        #expect(bodies(expired, to: DeskFixture.ridersPeer).contains { if case .tripUpdate(let u) = $0 { u.state == .matching } else { false } })
+        #expect(
+            bodies(expired, to: DeskFixture.ridersPeer).contains {
+                if case .tripUpdate(let u) = $0 { u.state == .matching } else { false }
+            })
         #expect(fixture.desk.engine.state(of: DriverID(1)) == .offline)
         #expect(fixture.desk.sessionCount == 1)
-        let late = fixture.driver(.legDone(LegDone.with { $0.driverID = "d-1"; $0.leg = 1 }), at: 10)
-        guard case .error(let refusal)? = bodies(late, to: DeskFixture.driversPeer).first else { Issue.record("no refusal"); return }
+        let late = fixture.driver(
+            .legDone(
+                LegDone.with {
+                    $0.driverID = "d-1"; $0.leg = 1
+                }), at: 10)
+        guard case .error(let refusal)? = bodies(late, to: DeskFixture.driversPeer).first else {
+            Issue.record("no refusal"); return
+        }
         #expect(refusal.code == .unknownSession)
     }
 
@@ -268,23 +397,47 @@ struct DeskTests {
     func badValuesAndSnapshot() {
         var fixture = DeskFixture()
         fixture.openSessions()
-        let far = fixture.rider(.rideRequest(Wire.RideRequest.with {
-            $0.requestID = "req-9"; $0.riderID = "r-9"; $0.pickup = LatLon.with { $0.lat = 41.5; $0.lon = -74 }; $0.dropoff = fixture.at(5, 5)
-        }), at: 1)
-        guard case .error(let error)? = bodies(far, to: DeskFixture.ridersPeer).first(where: { if case .error = $0 { true } else { false } }) else {
+        let far = fixture.rider(
+            .rideRequest(
+                Wire.RideRequest.with {
+                    $0.requestID = "req-9"; $0.riderID = "r-9";
+                    $0.pickup = LatLon.with {
+                        $0.lat = 41.5; $0.lon = -74
+                    }; $0.dropoff = fixture.at(5, 5)
+                }), at: 1)
+        guard
+            case .error(let error)? = bodies(far, to: DeskFixture.ridersPeer).first(where: {
+                if case .error = $0 { true } else { false }
+            })
+        else {
             Issue.record("no error")
             return
         }
         #expect(error.code == .invalidState && error.reason.hasPrefix("pickup is"))
-        let unknown = fixture.driver(.acceptOffer(AcceptOffer.with { $0.offerID = "offer-77"; $0.driverID = "d-1" }), at: 2)
-        guard case .error(let missing)? = bodies(unknown, to: DeskFixture.driversPeer).first else { Issue.record("no error"); return }
+        let unknown = fixture.driver(
+            .acceptOffer(
+                AcceptOffer.with {
+                    $0.offerID = "offer-77"; $0.driverID = "d-1"
+                }), at: 2)
+        guard case .error(let missing)? = bodies(unknown, to: DeskFixture.driversPeer).first else {
+            Issue.record("no error"); return
+        }
         #expect(missing.code == .unknownRequest)
-        _ = fixture.driver(.driverOnline(DriverOnline.with { $0.driverID = "d-1"; $0.location = fixture.at(8, 8) }), at: 3)
-        _ = fixture.rider(.rideRequest(Wire.RideRequest.with {
-            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 1); $0.dropoff = fixture.at(5, 5)
-        }), at: 4)
+        _ = fixture.driver(
+            .driverOnline(
+                DriverOnline.with {
+                    $0.driverID = "d-1"; $0.location = fixture.at(8, 8)
+                }), at: 3)
+        _ = fixture.rider(
+            .rideRequest(
+                Wire.RideRequest.with {
+                    $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 1); $0.dropoff = fixture.at(5, 5)
+                }), at: 4)
         let snapshot = fixture.desk.snapshot()
         #expect(snapshot.contains { $0.kind == .driverStateChanged && $0.driverID == "d-1" && $0.driverState == .offered })
-        #expect(snapshot.contains { $0.kind == .requestCreated && $0.requestID == "req-1" && $0.tripState == .matching && $0.driverID == "d-1" })
+        #expect(
+            snapshot.contains {
+                $0.kind == .requestCreated && $0.requestID == "req-1" && $0.tripState == .matching && $0.driverID == "d-1"
+            })
     }
 }

@@ -1,7 +1,7 @@
 import City
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Wire
 import ZeroMQ
 
@@ -18,7 +18,9 @@ final class RoleProcess: Sendable {
         process.arguments = arguments
         process.standardOutput = output
         let (exit, ended) = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { ended.yield($0.terminationStatus); ended.finish() }
+        process.terminationHandler = {
+            ended.yield($0.terminationStatus); ended.finish()
+        }
         self.exit = exit
         try process.run()
     }
@@ -57,8 +59,9 @@ struct DispatchProcessTests {
         return topology
     }
 
-    @Test("ribcity dispatch serves a session over ipc, counts and survives a malformed frame, and stops on Stop",
-          .enabled(if: ribcityBinary.map { FileManager.default.isExecutableFile(atPath: $0) } ?? false))
+    @Test(
+        "ribcity dispatch serves a session over ipc, counts and survives a malformed frame, and stops on Stop",
+        .enabled(if: ribcityBinary.map { FileManager.default.isExecutableFile(atPath: $0) } ?? false))
     func realProcess() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-dispatch-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -66,7 +69,9 @@ struct DispatchProcessTests {
         let topology = try Self.topology(in: directory)
         let sessions = directory.appendingPathComponent("s").path, bus = directory.appendingPathComponent("b").path
 
-        let dispatch = try RoleProcess(["dispatch", "--topology", topology.path, "--sessions", "ipc://" + sessions, "--bus", "ipc://" + bus, "--speed", "10"])
+        let dispatch = try RoleProcess([
+            "dispatch", "--topology", topology.path, "--sessions", "ipc://" + sessions, "--bus", "ipc://" + bus, "--speed", "10",
+        ])
 
         // A hang guard only: starting processes under a sanitizer on a busy machine takes time.
         try await within(120) {
@@ -80,13 +85,29 @@ struct DispatchProcessTests {
             }
             func next() async throws -> Envelope { try Frames.direct(await dealer.receive().frames) }
             let graph = GridCity(width: 2_000, height: 2_000, blockLength: 250, speedKmh: 36).build()
-            func at(_ node: Int) -> LatLon { LatLon.with { $0.lat = graph.positions[node].lat; $0.lon = graph.positions[node].lon } }
+            func at(_ node: Int) -> LatLon {
+                LatLon.with {
+                    $0.lat = graph.positions[node].lat; $0.lon = graph.positions[node].lon
+                }
+            }
 
             try await dealer.send(Message([Array("not an envelope".utf8)]))
-            try await send(.hello(Hello.with { $0.role = .tool; $0.sessionID = "client" }))
+            try await send(
+                .hello(
+                    Hello.with {
+                        $0.role = .tool; $0.sessionID = "client"
+                    }))
             guard case .welcome? = try await next().body else { Issue.record("no Welcome"); return }
-            try await send(.driverOnline(DriverOnline.with { $0.driverID = "d-1"; $0.location = at(0) }))
-            try await send(.rideRequest(Wire.RideRequest.with { $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = at(2); $0.dropoff = at(40) }))
+            try await send(
+                .driverOnline(
+                    DriverOnline.with {
+                        $0.driverID = "d-1"; $0.location = at(0)
+                    }))
+            try await send(
+                .rideRequest(
+                    Wire.RideRequest.with {
+                        $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = at(2); $0.dropoff = at(40)
+                    }))
             var offered = false
             while !offered { if case .offer? = try await next().body { offered = true } }
             try await send(.stop(Stop.with { $0.reason = "test over" }))
@@ -97,19 +118,26 @@ struct DispatchProcessTests {
         #expect(printed.contains("ready") && printed.contains("dispatch stopped: 1 malformed"), "\(printed)")
     }
 
-    @Test("Dispatch publishes through the bus proxy process; a subscriber of the bus sees its events; both stop on SIGINT",
-          .enabled(if: ribcityBinary.map { FileManager.default.isExecutableFile(atPath: $0) } ?? false))
+    @Test(
+        "Dispatch publishes through the bus proxy process; a subscriber of the bus sees its events; both stop on SIGINT",
+        .enabled(if: ribcityBinary.map { FileManager.default.isExecutableFile(atPath: $0) } ?? false))
     func throughTheBus() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-bus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let topology = try Self.topology(in: directory)
-        let (busIn, busOut, sessions) = (directory.appendingPathComponent("in").path, directory.appendingPathComponent("out").path,
-                                         directory.appendingPathComponent("s").path)
-        let bus = try RoleProcess(["bus", "--topology", topology.path, "--publish", "ipc://" + busIn, "--subscribe", "ipc://" + busOut])
+        let (busIn, busOut, sessions) = (
+            directory.appendingPathComponent("in").path, directory.appendingPathComponent("out").path,
+            directory.appendingPathComponent("s").path
+        )
+        let bus = try RoleProcess([
+            "bus", "--topology", topology.path, "--publish", "ipc://" + busIn, "--subscribe", "ipc://" + busOut,
+        ])
         try await within(120) {
             try await RoleProcess.waitForSockets([busIn, busOut])
-            let dispatch = try RoleProcess(["dispatch", "--topology", topology.path, "--sessions", "ipc://" + sessions, "--publish-to", "ipc://" + busIn])
+            let dispatch = try RoleProcess([
+                "dispatch", "--topology", topology.path, "--sessions", "ipc://" + sessions, "--publish-to", "ipc://" + busIn,
+            ])
             try await RoleProcess.waitForSockets([sessions])
             let transport = try Transport(name: "bus-client-io")
             let sub = try await transport.socket(.sub)

@@ -1,9 +1,10 @@
 import City
 import Foundation
-import Testing
 import RideDispatch
+import Testing
 import Wire
 import ZeroMQ
+
 @testable import DispatchService
 
 /// A ride scripted as journal entries: what sessions send (as the ROUTER hands it over) and the
@@ -22,28 +23,65 @@ struct ScriptedRide {
     }
 
     func request(_ id: String, at time: Double) -> Envelope.OneOf_Body {
-        .rideRequest(Wire.RideRequest.with {
-            $0.requestID = id; $0.riderID = id; $0.pickup = fixture.at(2, 0); $0.dropoff = fixture.at(6, 0); $0.product = .uberX
-        })
+        .rideRequest(
+            Wire.RideRequest.with {
+                $0.requestID = id; $0.riderID = id; $0.pickup = fixture.at(2, 0); $0.dropoff = fixture.at(6, 0);
+                $0.product = .uberX
+            })
     }
 
     /// Sessions open, two drivers online, three requests, offers answered (one declined), a
     /// pickup, ticks between, a malformed message and a snapshot request.
     mutating func entries() -> [JournalEntry] {
         var entries: [JournalEntry] = [.started(wallOriginMs: 1_700_000_000_000, speed: 1)]
-        entries.append(rider(.hello(Hello.with { $0.role = .riders; $0.sessionID = "riders-1" }), at: 0))
-        entries.append(driver(.hello(Hello.with { $0.role = .drivers; $0.sessionID = "drivers-1" }), at: 0))
-        entries.append(driver(.driverOnline(DriverOnline.with { $0.driverID = "d-1"; $0.location = fixture.at(0, 0) }), at: 1))
-        entries.append(driver(.driverOnline(DriverOnline.with { $0.driverID = "d-2"; $0.location = fixture.at(8, 8) }), at: 1))
+        entries.append(
+            rider(
+                .hello(
+                    Hello.with {
+                        $0.role = .riders; $0.sessionID = "riders-1"
+                    }), at: 0))
+        entries.append(
+            driver(
+                .hello(
+                    Hello.with {
+                        $0.role = .drivers; $0.sessionID = "drivers-1"
+                    }), at: 0))
+        entries.append(
+            driver(
+                .driverOnline(
+                    DriverOnline.with {
+                        $0.driverID = "d-1"; $0.location = fixture.at(0, 0)
+                    }), at: 1))
+        entries.append(
+            driver(
+                .driverOnline(
+                    DriverOnline.with {
+                        $0.driverID = "d-2"; $0.location = fixture.at(8, 8)
+                    }), at: 1))
         entries.append(rider(request("r-1", at: 2), at: 2))
         entries.append(.tick(time: 2.5))
-        entries.append(driver(.acceptOffer(AcceptOffer.with { $0.offerID = "offer-1"; $0.driverID = "d-1" }), at: 3))
+        entries.append(
+            driver(
+                .acceptOffer(
+                    AcceptOffer.with {
+                        $0.offerID = "offer-1"; $0.driverID = "d-1"
+                    }), at: 3))
         entries.append(rider(request("r-2", at: 4), at: 4))
         entries.append(.received(time: 4.5, frames: [[9], [0xFF, 0x01, 0x02]]))
         entries.append(.tick(time: 5))
-        entries.append(driver(.declineOffer(DeclineOffer.with { $0.offerID = "offer-2"; $0.driverID = "d-2" }), at: 6))
+        entries.append(
+            driver(
+                .declineOffer(
+                    DeclineOffer.with {
+                        $0.offerID = "offer-2"; $0.driverID = "d-2"
+                    }), at: 6))
         entries.append(rider(.snapshotRequest(SnapshotRequest()), at: 7))
-        entries.append(driver(.legDone(LegDone.with { $0.driverID = "d-1"; $0.leg = 1 }), at: 54))
+        entries.append(
+            driver(
+                .legDone(
+                    LegDone.with {
+                        $0.driverID = "d-1"; $0.leg = 1
+                    }), at: 54))
         entries.append(rider(request("r-3", at: 60), at: 60))
         entries.append(.tick(time: 61))
         return entries
@@ -67,8 +105,10 @@ func freshCore(_ fixture: DeskFixture) -> DispatchCore {
     // Scripted sessions send no heartbeats: they must not expire between their messages.
     var settings = DispatchDesk.Settings()
     settings.sessionTimeoutMs = 600_000
-    return DispatchCore(desk: DispatchDesk(engine: DispatchEngine(planner: PathFinder(graph: fixture.graph), configuration: configuration),
-                                           settings: settings))
+    return DispatchCore(
+        desk: DispatchDesk(
+            engine: DispatchEngine(planner: PathFinder(graph: fixture.graph), configuration: configuration),
+            settings: settings))
 }
 
 @Suite("Dispatch's journal: its format, and a replay that rebuilds dispatch exactly")
@@ -104,7 +144,8 @@ struct JournalTests {
         handle.write(Data([40, 0, 0, 0, 2, 1, 2]))
         handle.closeFile()
         let torn = try DispatchJournal.read(path: path)
-        #expect(torn.truncated && torn.validBytes == whole && torn.entries == [.started(wallOriginMs: 5, speed: 60), .tick(time: 1)])
+        #expect(
+            torn.truncated && torn.validBytes == whole && torn.entries == [.started(wallOriginMs: 5, speed: 60), .tick(time: 1)])
         let resumed = try DispatchJournal(path: path, validBytes: torn.validBytes)
         try resumed.append([.tick(time: 2)])
         let after = try DispatchJournal.read(path: path)
@@ -121,7 +162,9 @@ struct JournalTests {
         let error = #expect(throws: JournalError.self) { try DispatchJournal.parse(bad, file: "d.journal") }
         #expect(error?.description == "d.journal: at byte 4: unknown record kind 7")
         let noClock = Array("RCJ1".utf8) + [9, 0, 0, 0] + JournalEntry.tick(time: 1).encoded
-        #expect(throws: JournalError(file: "d.journal", offset: 4, reason: .noClock)) { try DispatchJournal.parse(noClock, file: "d.journal") }
+        #expect(throws: JournalError(file: "d.journal", offset: 4, reason: .noClock)) {
+            try DispatchJournal.parse(noClock, file: "d.journal")
+        }
     }
 
     @Test("Replaying the journal rebuilds dispatch: same snapshot, same sequence numbers, the same messages for what comes next")
@@ -151,21 +194,33 @@ struct JournalTests {
             #expect(out.routed.isEmpty && out.published.isEmpty)
             events += out.replayedEvents.map(\.envelope)
         }
-        #expect(quick.stampers.events.lastSequence == live.stampers.events.lastSequence && events.count == Int(live.stampers.events.lastSequence))
+        #expect(
+            quick.stampers.events.lastSequence == live.stampers.events.lastSequence
+                && events.count == Int(live.stampers.events.lastSequence))
         #expect(quick.stampers.replies.lastSequence == live.stampers.replies.lastSequence)
         #expect(quick.desk.snapshot() == live.desk.snapshot())
 
         // What follows (the pickup of r-2, r-3's offer answered, time passing) goes the same way on both.
         let next: [JournalEntry] = [
-            script.driver(.legDone(LegDone.with { $0.driverID = "d-1"; $0.leg = 2 }), at: 154),
+            script.driver(
+                .legDone(
+                    LegDone.with {
+                        $0.driverID = "d-1"; $0.leg = 2
+                    }), at: 154),
             .tick(time: 155),
-            script.driver(.acceptOffer(AcceptOffer.with { $0.offerID = "offer-3"; $0.driverID = "d-1" }), at: 156),
+            script.driver(
+                .acceptOffer(
+                    AcceptOffer.with {
+                        $0.offerID = "offer-3"; $0.driverID = "d-1"
+                    }), at: 156),
             .tick(time: 400),
         ]
         #expect(run(next, on: restored) == run(next, on: live))
     }
 
-    @Test("After recovery, sessions say Hello again: old lines are unknown, the Welcome brings what was missed, a retried request is not done twice")
+    @Test(
+        "After recovery, sessions say Hello again: old lines are unknown, the Welcome brings what was missed, a retried request is not done twice"
+    )
     func recovery() throws {
         var script = ScriptedRide()
         let entries = script.entries()
@@ -182,12 +237,21 @@ struct JournalTests {
         #expect(refusal.error.code == .unknownSession)
 
         let newPeer: [UInt8] = [42]
-        let hello = run([script.rider(.hello(Hello.with { $0.role = .riders; $0.sessionID = "riders-1" }), at: 72, peer: newPeer)], on: core)
+        let hello = run(
+            [
+                script.rider(
+                    .hello(
+                        Hello.with {
+                            $0.role = .riders; $0.sessionID = "riders-1"
+                        }), at: 72, peer: newPeer)
+            ], on: core)
         let replies = try hello.map { try Frames.Routed(frames: $0.frames) }
         #expect(replies.allSatisfy { $0.peer == newPeer })
         #expect(replies.first?.envelope.welcome.sessionID == "riders-1")
         let resent = replies.dropFirst().map(\.envelope.tripUpdate)
-        #expect(resent.contains { $0.requestID == "r-1" && $0.state == .onTrip }, "each rider's last trip update follows the Welcome: \(resent)")
+        #expect(
+            resent.contains { $0.requestID == "r-1" && $0.state == .onTrip },
+            "each rider's last trip update follows the Welcome: \(resent)")
 
         // r-2's request again, as a retry after the crash (a new message id): received, not requested twice.
         let retried = run([script.rider(script.request("r-2", at: 73), at: 73, peer: newPeer)], on: core)

@@ -15,7 +15,11 @@ struct OfferNamingTests {
         var fixture = DeskFixture()
         fixture.openSessions()
         for (name, x, y) in [("d-1", 0, 0), ("d-2", 8, 8), ("d-3", 0, 2)] {
-            _ = fixture.driver(.driverOnline(DriverOnline.with { $0.driverID = name; $0.location = fixture.at(x, y) }), at: 1)
+            _ = fixture.driver(
+                .driverOnline(
+                    DriverOnline.with {
+                        $0.driverID = name; $0.location = fixture.at(x, y)
+                    }), at: 1)
         }
         func offers(_ out: [Outgoing]) -> [Wire.Offer] {
             bodies(out, to: DeskFixture.driversPeer).compactMap { if case .offer(let offer) = $0 { offer } else { nil } }
@@ -45,7 +49,11 @@ struct OfferNamingTests {
         #expect(toFirst.driverID == "d-1" && toSecond.driverID == "d-2")
         #expect(toFirst.offerID != toSecond.offerID)
 
-        let declined = fixture.driver(.declineOffer(DeclineOffer.with { $0.offerID = toFirst.offerID; $0.driverID = "d-1" }), at: 3)
+        let declined = fixture.driver(
+            .declineOffer(
+                DeclineOffer.with {
+                    $0.offerID = toFirst.offerID; $0.driverID = "d-1"
+                }), at: 3)
         let third = offers(declined + fixture.desk.tick(at: 4))
         guard let again = third.first else {
             Issue.record("req-1 was not offered again after the decline")
@@ -54,7 +62,11 @@ struct OfferNamingTests {
         #expect(again.requestID == "req-1" && again.driverID == "d-3")
         #expect(![toFirst.offerID, toSecond.offerID].contains(again.offerID), "a new offer gets a name never used before")
 
-        let accepted = fixture.driver(.acceptOffer(AcceptOffer.with { $0.offerID = toSecond.offerID; $0.driverID = "d-2" }), at: 5)
+        let accepted = fixture.driver(
+            .acceptOffer(
+                AcceptOffer.with {
+                    $0.offerID = toSecond.offerID; $0.driverID = "d-2"
+                }), at: 5)
         let refusals = bodies(accepted, to: DeskFixture.driversPeer).filter { if case .error = $0 { true } else { false } }
         #expect(refusals.isEmpty, "d-2's accept of its own offer was refused: \(refusals)")
         #expect(acks(accepted, to: DeskFixture.driversPeer).count == 1)

@@ -1,10 +1,11 @@
 import City
 import Foundation
-import Testing
-import TestSupport
 import RideDispatch
+import TestSupport
+import Testing
 import Wire
 import ZeroMQ
+
 @testable import DispatchService
 
 @Suite("Dispatch server: the desk over real ZeroMQ sockets")
@@ -22,8 +23,9 @@ struct ServerTests {
             let busEndpoint = try await pub.bind("inproc://bus-\(name)")
             let city = GridCity(width: 2_000, height: 2_000, blockLength: 250, speedKmh: 36)
             let graph = city.build()
-            let server = DispatchServer(hierarchy: ContractionHierarchy(graph: graph), configuration: DispatchConfiguration(),
-                                        router: router, bus: pub, speed: 1)
+            let server = DispatchServer(
+                hierarchy: ContractionHierarchy(graph: graph), configuration: DispatchConfiguration(),
+                router: router, bus: pub, speed: 1)
             let serving = Task { try await server.run() }
 
             let sub = try await transport.socket(.sub)
@@ -38,15 +40,27 @@ struct ServerTests {
             func next() async throws -> Envelope { try Frames.direct(await dealer.receive().frames) }
             func position(_ x: Int, _ y: Int) -> LatLon {
                 let point = graph.positions[city.node(x: x, y: y)]
-                return LatLon.with { $0.lat = point.lat; $0.lon = point.lon }
+                return LatLon.with {
+                    $0.lat = point.lat; $0.lon = point.lon
+                }
             }
 
-            try await send(.hello(Hello.with { $0.role = .tool; $0.sessionID = "tester" }))
+            try await send(
+                .hello(
+                    Hello.with {
+                        $0.role = .tool; $0.sessionID = "tester"
+                    }))
             guard case .welcome? = try await next().body else { Issue.record("no Welcome"); return }
-            try await send(.driverOnline(DriverOnline.with { $0.driverID = "d-1"; $0.location = position(0, 0) }))
-            try await send(.rideRequest(Wire.RideRequest.with {
-                $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = position(2, 0); $0.dropoff = position(6, 0)
-            }))
+            try await send(
+                .driverOnline(
+                    DriverOnline.with {
+                        $0.driverID = "d-1"; $0.location = position(0, 0)
+                    }))
+            try await send(
+                .rideRequest(
+                    Wire.RideRequest.with {
+                        $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = position(2, 0); $0.dropoff = position(6, 0)
+                    }))
             var sawReceived = false, offer: Wire.Offer?
             while offer == nil {
                 switch try await next().body {

@@ -1,6 +1,6 @@
-import Testing
-import TestSupport
 import Faults
+import TestSupport
+import Testing
 
 @Suite("Message faults: the stress layer's specification and draws")
 struct MessageFaultsTests {
@@ -38,7 +38,8 @@ struct MessageFaultsTests {
         }
         let counts = tally(seed: 9)
         #expect(counts == tally(seed: 9), "same seed, same faults")
-        #expect((800...1_200).contains(counts["drop"] ?? 0) && (1_700...2_300).contains(counts["duplicate"] ?? 0)
+        #expect(
+            (800...1_200).contains(counts["drop"] ?? 0) && (1_700...2_300).contains(counts["duplicate"] ?? 0)
                 && (2_700...3_300).contains(counts["delay"] ?? 0), "\(counts)")
     }
 }

@@ -1,13 +1,16 @@
 import Foundation
 import Testing
 import Wire
+
 @testable import Monitor
 
 @Suite("Monitor board: state from the bus, snapshots for late joiners, gaps reported")
 struct MonitorBoardTests {
     var stamper = SequenceStamper(sender: "dispatch-bus")
 
-    mutating func envelope(_ kind: DispatchEventKind, at seconds: Double, _ fill: (inout Wire.DispatchEvent) -> Void = { _ in }) -> Envelope {
+    mutating func envelope(
+        _ kind: DispatchEventKind, at seconds: Double, _ fill: (inout Wire.DispatchEvent) -> Void = { _ in }
+    ) -> Envelope {
         var event = Wire.DispatchEvent.with { $0.kind = kind }
         fill(&event)
         return Envelope(.dispatchEvent(event), from: stamper.next(), simTimeMs: Int64(seconds * 1000))
@@ -16,19 +19,32 @@ struct MonitorBoardTests {
     @Test("Drivers and requests by state, per-minute counts, pickup waits, surge")
     mutating func states() {
         var board = MonitorBoard()
-        board.apply(envelope(.driverStateChanged, at: 1) { $0.driverID = "d-1"; $0.driverState = .idle })
+        board.apply(
+            envelope(.driverStateChanged, at: 1) {
+                $0.driverID = "d-1"; $0.driverState = .idle
+            })
         board.apply(envelope(.requestCreated, at: 2) { $0.requestID = "r-1" })
         board.apply(envelope(.offerAccepted, at: 3) { $0.requestID = "r-1" })
-        board.apply(envelope(.driverStateChanged, at: 3) { $0.driverID = "d-1"; $0.driverState = .enRoute })
-        board.apply(envelope(.tripStarted, at: 60) { $0.requestID = "r-1"; $0.pickupWaitS = 58 })
+        board.apply(
+            envelope(.driverStateChanged, at: 3) {
+                $0.driverID = "d-1"; $0.driverState = .enRoute
+            })
+        board.apply(
+            envelope(.tripStarted, at: 60) {
+                $0.requestID = "r-1"; $0.pickupWaitS = 58
+            })
         board.apply(envelope(.requestCreated, at: 70) { $0.requestID = "r-2" })
         board.apply(envelope(.tripCompleted, at: 200) { $0.requestID = "r-1" })
-        board.apply(envelope(.surgeUpdated, at: 200) { $0.zone = "zone-3"; $0.surgeMultiplier = 1.4 })
+        board.apply(
+            envelope(.surgeUpdated, at: 200) {
+                $0.zone = "zone-3"; $0.surgeMultiplier = 1.4
+            })
         let report = MonitorReport(board)
         #expect(report.drivers["en_route"] == 1 && report.drivers["idle"] == 0)
         #expect(report.openRequests == 1, "r-2 is open, r-1 completed")
         #expect(report.totals["requests"] == 2 && report.totals["completed"] == 1)
-        #expect(report.lastMinute["completed"] == 1 && report.lastMinute["requests"] == 0, "r-2 came 130 s before the latest event")
+        #expect(
+            report.lastMinute["completed"] == 1 && report.lastMinute["requests"] == 0, "r-2 came 130 s before the latest event")
         #expect(report.pickupWaitP50 == 58 && report.maxSurge == 1.4 && report.simTimeSeconds == 200)
         let decoded = try? JSONDecoder().decode(MonitorReport.self, from: Data(report.json.utf8))
         #expect(decoded == report)
@@ -44,8 +60,13 @@ struct MonitorBoardTests {
         let early = envelope(.requestCreated, at: 1) { $0.requestID = "r-1" }
         let snapshotAt = early.sequence
         let later = envelope(.tripCompleted, at: 5) { $0.requestID = "r-1" }
-        board.apply(snapshot: [Wire.DispatchEvent.with { $0.kind = .requestCreated; $0.requestID = "r-1"; $0.tripState = .matching }],
-                    sequenceAt: snapshotAt)
+        board.apply(
+            snapshot: [
+                Wire.DispatchEvent.with {
+                    $0.kind = .requestCreated; $0.requestID = "r-1"; $0.tripState = .matching
+                }
+            ],
+            sequenceAt: snapshotAt)
         board.apply(early)
         #expect(board.skippedBeforeSnapshot == 1 && board.openRequests.count == 1)
         board.apply(later)
@@ -81,7 +102,9 @@ struct MonitorBoardTests {
             envelope(.driverStateChanged, at: 1) {
                 $0.driverID = id
                 $0.driverState = state
-                $0.location = LatLon.with { $0.lat = lat; $0.lon = lon }
+                $0.location = LatLon.with {
+                    $0.lat = lat; $0.lon = lon
+                }
             }
         }
         board.apply(driver("a", .idle, lat: 40.72, lon: -74.01))

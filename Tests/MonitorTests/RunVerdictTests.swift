@@ -68,18 +68,23 @@ struct RunVerdictTests {
         #expect(row(silent, check)?.detail == "dispatch did not report its checks on the bus")
 
         recording.dispatchReport(DispatchChecks())
-        #expect(row(RunVerdict(recording: recording.envelopes, poolCapacity: 1), check) == VerdictRow(check: check, passed: true, detail: "held"))
+        #expect(
+            row(RunVerdict(recording: recording.envelopes, poolCapacity: 1), check)
+                == VerdictRow(check: check, passed: true, detail: "held"))
 
-        recording.dispatchReport(DispatchChecks.with {
-            $0.violations = 2
-            $0.firstViolation = "t=12.0 s: request 3 ended twice"
-        })
+        recording.dispatchReport(
+            DispatchChecks.with {
+                $0.violations = 2
+                $0.firstViolation = "t=12.0 s: request 3 ended twice"
+            })
         let broken = RunVerdict(recording: recording.envelopes, poolCapacity: 1)
         #expect(!broken.passed)
         #expect(row(broken, check)?.detail == "2 broken, first: t=12.0 s: request 3 ended twice")
 
         recording.dispatchReport(DispatchChecks.with { $0.unexpectedRefusals = 1 })
-        #expect(row(RunVerdict(recording: recording.envelopes, poolCapacity: 1), check)?.detail == "1 engine refusals dispatch did not expect")
+        #expect(
+            row(RunVerdict(recording: recording.envelopes, poolCapacity: 1), check)?.detail
+                == "1 engine refusals dispatch did not expect")
     }
 
     @Test("A request that ends twice, one left open, a driver over capacity and a lost message are each named")
@@ -129,8 +134,16 @@ struct RunVerdictTests {
         var recording = Recording()
         recording.ride("r-1", driver: "d-1")
         var status = SequenceStamper(sender: "dispatch-status")
-        recording.envelopes.append(Envelope(.processStatus(ProcessStatus.with { $0.processID = "dispatch"; $0.malformed = 99 }), from: status.next()))
-        #expect(row(RunVerdict(recording: recording.envelopes, poolCapacity: 1, malformedSent: 100), "malformed input counted and survived")?.passed == false)
+        recording.envelopes.append(
+            Envelope(
+                .processStatus(
+                    ProcessStatus.with {
+                        $0.processID = "dispatch"; $0.malformed = 99
+                    }), from: status.next()))
+        #expect(
+            row(
+                RunVerdict(recording: recording.envelopes, poolCapacity: 1, malformedSent: 100),
+                "malformed input counted and survived")?.passed == false)
         let killed = RunVerdict(recording: recording.envelopes, poolCapacity: 1, malformedSent: 100, malformedMayBeLost: 50)
         #expect(row(killed, "malformed input counted and survived")?.passed == true)
         #expect(row(killed, "malformed input counted and survived")?.detail.contains("up to 50 may die unread") == true)
@@ -159,7 +172,11 @@ struct RunVerdictTests {
         await writer.append(recording.envelopes)
         await writer.close()
         let (read, truncated) = try EventLog.read(path: path)
-        #expect(read == recording.envelopes.map { var envelope = $0; envelope.protocolVersion = WireCodec.protocolVersion; return envelope })
+        #expect(
+            read
+                == recording.envelopes.map {
+                    var envelope = $0; envelope.protocolVersion = WireCodec.protocolVersion; return envelope
+                })
         #expect(!truncated)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.seekToEnd()

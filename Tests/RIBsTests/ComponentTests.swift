@@ -1,6 +1,6 @@
 import Testing
-@testable import RIBs
 
+@testable import RIBs
 
 @Suite("Components, builders and the example app")
 struct ComponentTests {

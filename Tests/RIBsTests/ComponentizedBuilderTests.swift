@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RIBs
 
 final class TripComponent: Component<EmptyDependency> {

@@ -33,16 +33,17 @@ final class RootInteractor: Interactor, LoggedOutListener {
     }
 
     override func didBecomeActive() {
-        bindToActivePeriod(auth.session.observe { [weak self] name in
-            guard let self else { return }
-            if name == nil {
-                routed.append("loggedOut")
-                router?.routeToLoggedOut()
-            } else {
-                routed.append("loggedIn")
-                router?.routeToLoggedIn()
-            }
-        })
+        bindToActivePeriod(
+            auth.session.observe { [weak self] name in
+                guard let self else { return }
+                if name == nil {
+                    routed.append("loggedOut")
+                    router?.routeToLoggedOut()
+                } else {
+                    routed.append("loggedIn")
+                    router?.routeToLoggedIn()
+                }
+            })
     }
 
     func didSignIn(as name: String) {
@@ -83,9 +84,10 @@ final class RootBuilder: Builder<EmptyDependency> {
     func build() -> RootRouter {
         let component = RootComponent(dependency: dependency)
         let interactor = RootInteractor(auth: component.authService)
-        return RootRouter(interactor: interactor,
-                          loggedOut: LoggedOutBuilder(dependency: component),
-                          loggedIn: LoggedInBuilder(dependency: component))
+        return RootRouter(
+            interactor: interactor,
+            loggedOut: LoggedOutBuilder(dependency: component),
+            loggedIn: LoggedInBuilder(dependency: component))
     }
 }
 
@@ -131,9 +133,10 @@ final class LoggedInInteractor: Interactor {
     }
 
     override func didBecomeActive() {
-        bindToActivePeriod(session.observe { [weak self] name in
-            self?.greeting = name.map { "Hello, \($0)" } ?? ""
-        })
+        bindToActivePeriod(
+            session.observe { [weak self] name in
+                self?.greeting = name.map { "Hello, \($0)" } ?? ""
+            })
     }
 }
 

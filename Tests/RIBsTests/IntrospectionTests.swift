@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RIBs
 
 /// A clock the test moves by hand.
@@ -72,15 +73,16 @@ struct IntrospectionTests {
         clock.now = .milliseconds(9)
         (root.current as? LoggedOutRouter)?.interactor.signInTapped(name: "Ada")
         let lines = events.map { "\($0.kind.rawValue) \($0.path) \($0.time)" }
-        #expect(lines == [
-            "activated /Root 0.005 seconds",
-            "attached /Root/LoggedOut 0.005 seconds",
-            "activated /Root/LoggedOut 0.005 seconds",
-            "deactivated /Root/LoggedOut 0.009 seconds",
-            "detached /Root/LoggedOut 0.009 seconds",
-            "attached /Root/LoggedIn 0.009 seconds",
-            "activated /Root/LoggedIn 0.009 seconds",
-        ])
+        #expect(
+            lines == [
+                "activated /Root 0.005 seconds",
+                "attached /Root/LoggedOut 0.005 seconds",
+                "activated /Root/LoggedOut 0.005 seconds",
+                "deactivated /Root/LoggedOut 0.009 seconds",
+                "detached /Root/LoggedOut 0.009 seconds",
+                "attached /Root/LoggedIn 0.009 seconds",
+                "activated /Root/LoggedIn 0.009 seconds",
+            ])
         #expect(context.inspector.counts[.attached] == 2)
         _ = subscription
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RIBs
 
 /// An interactor that records its lifecycle.
@@ -128,9 +129,13 @@ struct LifecycleTests {
     func showSwitchesExclusiveChildren() {
         let (root, _, _) = activeTree()
         var built = 0
-        root.show(NodeRouter.self) { built += 1; return node() }
+        root.show(NodeRouter.self) {
+            built += 1; return node()
+        }
         let first = root.shown
-        root.show(NodeRouter.self) { built += 1; return node() }
+        root.show(NodeRouter.self) {
+            built += 1; return node()
+        }
         #expect(built == 1 && root.shown === first && root.children.count == 2)
         let other = node()
         root.show(other)

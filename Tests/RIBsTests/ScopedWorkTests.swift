@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RIBs
 
 @Suite("Work scoped to the active period")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RIBs
 
 // A viewful RIB: a sign-in screen whose button goes through the presenter to the interactor.

@@ -1,5 +1,6 @@
 import City
 import Testing
+
 @testable import RideDispatch
 
 /// A small grid (9 × 9 intersections, 250 m blocks, 36 km/h = 25 s a block) and an engine on it.
@@ -49,7 +50,8 @@ struct EngineTests {
         let engine = fixture.engine
         try engine.driverOnline(a, at: Fixture.node(0, 0), now: 0)
         try engine.driverOnline(b, at: Fixture.node(8, 8), now: 0)
-        try engine.submit(RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(1, 0), destination: Fixture.node(5, 0)), now: 10)
+        try engine.submit(
+            RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(1, 0), destination: Fixture.node(5, 0)), now: 10)
         #expect(fixture.events().contains(.offered(RequestID(1), a, expires: 25, pickupSeconds: 25)))
         #expect(engine.state(of: a) == .offered)
         try engine.respond(driver: a, to: RequestID(1), accept: true, now: 12)
@@ -96,14 +98,16 @@ struct EngineTests {
         var fixture = Fixture()
         let engine = fixture.engine
         try engine.driverOnline(a, at: Fixture.node(0, 0), now: 0)
-        try engine.submit(RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(4, 0), destination: Fixture.node(4, 4)), now: 0)
+        try engine.submit(
+            RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(4, 0), destination: Fixture.node(4, 4)), now: 0)
         try engine.respond(driver: a, to: RequestID(1), accept: true, now: 1)
         try engine.cancel(RequestID(1), by: .rider, reason: "changed my mind", now: 30)
         #expect(engine.outcome(of: RequestID(1)) == .cancelled(by: .rider, reason: "changed my mind"))
         #expect(engine.state(of: a) == .idle)
         #expect(throws: DispatchRefusal.self) { try engine.cancel(RequestID(1), by: .rider, reason: "again", now: 31) }
 
-        try engine.submit(RideRequest(id: RequestID(2), rider: 2, origin: Fixture.node(1, 0), destination: Fixture.node(4, 4)), now: 40)
+        try engine.submit(
+            RideRequest(id: RequestID(2), rider: 2, origin: Fixture.node(1, 0), destination: Fixture.node(4, 4)), now: 40)
         try engine.respond(driver: a, to: RequestID(2), accept: true, now: 41)
         try fixture.arrive(a)
         #expect(throws: DispatchRefusal.self) { try engine.cancel(RequestID(2), by: .rider, reason: "too late", now: 200) }
@@ -115,7 +119,8 @@ struct EngineTests {
         var fixture = Fixture()
         let engine = fixture.engine
         try engine.driverOnline(a, at: Fixture.node(0, 0), now: 0)
-        try engine.submit(RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(2, 0), destination: Fixture.node(6, 6)), now: 0)
+        try engine.submit(
+            RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(2, 0), destination: Fixture.node(6, 6)), now: 0)
         try engine.respond(driver: a, to: RequestID(1), accept: true, now: 1)
         try engine.driverOnline(b, at: Fixture.node(8, 8), now: 5)
         try engine.driverOffline(a, now: 10)
@@ -134,7 +139,9 @@ struct EngineTests {
         var fixture = Fixture { $0.scheduledLeadSeconds = 300 }
         let engine = fixture.engine
         try engine.driverOnline(a, at: Fixture.node(0, 0), now: 0)
-        try engine.submit(RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(2, 2), destination: Fixture.node(6, 6), pickupAt: 1_000), now: 0)
+        try engine.submit(
+            RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(2, 2), destination: Fixture.node(6, 6), pickupAt: 1_000),
+            now: 0)
         #expect(fixture.events().contains(.scheduled(RequestID(1), pickupAt: 1_000)))
         #expect(engine.nextDeadline == 60, "the first surge update comes before the lead time")
         engine.advance(to: 650)
@@ -197,7 +204,11 @@ struct EngineTests {
         }
         #expect(throws: DispatchRefusal.self) { try engine.respond(driver: b, to: RequestID(1), accept: true, now: 1) }
         try engine.respond(driver: a, to: RequestID(1), accept: true, now: 1)
-        let leg = try #require(fixture.lastLeg(of: a) ?? { _ = fixture.events(); return fixture.lastLeg(of: a) }())
+        let leg = try #require(
+            fixture.lastLeg(of: a)
+                ?? {
+                    _ = fixture.events(); return fixture.lastLeg(of: a)
+                }())
         #expect(throws: DispatchRefusal.self) { try engine.arrived(driver: a, leg: leg.number + 1, now: 50) }
         #expect(throws: DispatchRefusal.self) { try engine.cancel(RequestID(99), by: .rider, reason: "?", now: 2) }
         #expect(engine.state(of: a) == .enRoute)

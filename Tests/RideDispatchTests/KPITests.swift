@@ -1,5 +1,6 @@
 import City
 import Testing
+
 @testable import RideDispatch
 
 @Suite("KPIs and quotes, from known rides")
@@ -12,7 +13,8 @@ struct KPITests {
         let engine = fixture.engine
         try engine.driverOnline(a, at: Fixture.node(0, 0), now: 0)
         // Pickup 2 blocks away (50 s), trip 4 blocks (100 s); the driver answers after 10 s.
-        try engine.submit(RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(2, 0), destination: Fixture.node(6, 0)), now: 0)
+        try engine.submit(
+            RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(2, 0), destination: Fixture.node(6, 0)), now: 0)
         try engine.respond(driver: a, to: RequestID(1), accept: true, now: 10)
         try fixture.arrive(a)
         try fixture.arrive(a)
@@ -56,7 +58,8 @@ struct KPITests {
         let b = DriverID(2)
         try engine.driverOnline(a, at: Fixture.node(0, 0), now: 0)
         try engine.driverOnline(b, at: Fixture.node(8, 8), now: 0)
-        try engine.submit(RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(1, 0), destination: Fixture.node(5, 5)), now: 0)
+        try engine.submit(
+            RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(1, 0), destination: Fixture.node(5, 5)), now: 0)
         try engine.respond(driver: a, to: RequestID(1), accept: true, now: 1)
         try engine.cancel(RequestID(1), by: .driver, reason: "flat tyre", now: 5)
         let events = fixture.events()

@@ -1,6 +1,7 @@
 import City
-import Testing
 import TestSupport
+import Testing
+
 @testable import RideDispatch
 
 @Suite("Matching, POOL, pricing and surge, rebalancing")
@@ -42,15 +43,18 @@ struct MatchingTests {
     /// Drivers at x = 0 and x = 8 on the bottom row; riders at x = 3 (first) and x = 0 (second).
     /// Greedy gives the first rider the nearer driver (3 blocks) and the second the far one (8);
     /// the optimal assignment sends the far driver to x = 3 and the near one to x = 0 (5 + 0).
-    @Test("Batched matching minimises total pickup time where greedy does not",
-          arguments: [MatchingStrategy.greedy(interval: 30), .batched(window: 30)])
+    @Test(
+        "Batched matching minimises total pickup time where greedy does not",
+        arguments: [MatchingStrategy.greedy(interval: 30), .batched(window: 30)])
     func batchedBeatsGreedy(strategy: MatchingStrategy) throws {
         var fixture = Fixture { $0.strategy = strategy }
         let engine = fixture.engine
         try engine.driverOnline(DriverID(1), at: Fixture.node(0, 0), now: 0)
         try engine.driverOnline(DriverID(2), at: Fixture.node(8, 0), now: 0)
-        try engine.submit(RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(3, 0), destination: Fixture.node(4, 8)), now: 1)
-        try engine.submit(RideRequest(id: RequestID(2), rider: 2, origin: Fixture.node(0, 0), destination: Fixture.node(0, 8)), now: 2)
+        try engine.submit(
+            RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(3, 0), destination: Fixture.node(4, 8)), now: 1)
+        try engine.submit(
+            RideRequest(id: RequestID(2), rider: 2, origin: Fixture.node(0, 0), destination: Fixture.node(0, 8)), now: 2)
         engine.advance(to: 30)
         let offers = fixture.events().compactMap { event -> Double? in
             if case .offered(_, _, _, let seconds) = event { return seconds }
@@ -66,15 +70,24 @@ struct MatchingTests {
         let engine = fixture.engine
         let driver = DriverID(1)
         try engine.driverOnline(driver, at: Fixture.node(0, 0), now: 0)
-        try engine.submit(RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(1, 0), destination: Fixture.node(8, 0), product: .pool), now: 0)
+        try engine.submit(
+            RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(1, 0), destination: Fixture.node(8, 0), product: .pool),
+            now: 0)
         try engine.respond(driver: driver, to: RequestID(1), accept: true, now: 0)
-        try engine.submit(RideRequest(id: RequestID(2), rider: 2, origin: Fixture.node(2, 0), destination: Fixture.node(7, 0), product: .pool), now: 5)
+        try engine.submit(
+            RideRequest(id: RequestID(2), rider: 2, origin: Fixture.node(2, 0), destination: Fixture.node(7, 0), product: .pool),
+            now: 5)
         #expect(fixture.events().contains { if case .offered(RequestID(2), driver, _, _) = $0 { true } else { false } })
         try engine.respond(driver: driver, to: RequestID(2), accept: true, now: 6)
         #expect(engine.stops(of: driver).map(\.request.rawValue) == [1, 2, 2, 1])
-        try engine.submit(RideRequest(id: RequestID(3), rider: 3, origin: Fixture.node(3, 0), destination: Fixture.node(6, 0), product: .pool), now: 7)
-        try engine.submit(RideRequest(id: RequestID(4), rider: 4, origin: Fixture.node(3, 0), destination: Fixture.node(6, 0)), now: 8)
-        #expect(!fixture.events().contains { if case .offered = $0 { true } else { false } }, "full at two riders; standard is exclusive")
+        try engine.submit(
+            RideRequest(id: RequestID(3), rider: 3, origin: Fixture.node(3, 0), destination: Fixture.node(6, 0), product: .pool),
+            now: 7)
+        try engine.submit(
+            RideRequest(id: RequestID(4), rider: 4, origin: Fixture.node(3, 0), destination: Fixture.node(6, 0)), now: 8)
+        #expect(
+            !fixture.events().contains { if case .offered = $0 { true } else { false } },
+            "full at two riders; standard is exclusive")
         for _ in 0..<4 { try fixture.arrive(driver) }
         for id in [1, 2] {
             guard case .completed(let fare) = engine.outcome(of: RequestID(id)) else {
@@ -106,7 +119,8 @@ struct MatchingTests {
 
     @Test("Fares: distance and time with a minimum, POOL cheaper, surge applied, split conserved")
     func pricing() {
-        let pricing = Pricing(baseCents: 250, centsPerKm: 100, centsPerMinute: 30, minimumCents: 800, poolFactor: 0.75, commissionPercent: 25)
+        let pricing = Pricing(
+            baseCents: 250, centsPerKm: 100, centsPerMinute: 30, minimumCents: 800, poolFactor: 0.75, commissionPercent: 25)
         #expect(pricing.priceCents(metres: 500, seconds: 60, surge: 1, product: .standard) == 800)
         #expect(pricing.priceCents(metres: 10_000, seconds: 1_200, surge: 1, product: .standard) == 250 + 1_000 + 600)
         #expect(pricing.priceCents(metres: 10_000, seconds: 1_200, surge: 1.5, product: .standard) == 2_775)
@@ -124,7 +138,9 @@ struct MatchingTests {
         try engine.driverOnline(DriverID(1), at: Fixture.node(8, 8), now: 0)
         try engine.driverOnline(DriverID(2), at: Fixture.node(8, 7), now: 0)
         for index in 0..<40 {
-            try engine.submit(RideRequest(id: RequestID(index), rider: index, origin: Fixture.node(0, 0), destination: Fixture.node(8, 8)), now: Double(index))
+            try engine.submit(
+                RideRequest(id: RequestID(index), rider: index, origin: Fixture.node(0, 0), destination: Fixture.node(8, 8)),
+                now: Double(index))
             if case .offered(let request, let driver, _, _)? = fixture.events().last {
                 try engine.respond(driver: driver, to: request, accept: true, now: Double(index))
             }
@@ -137,8 +153,9 @@ struct MatchingTests {
         #expect(fixture.events().contains { if case .surge(_, let value) = $0 { value > 1 } else { false } })
     }
 
-    @Test("Rebalancing sends idle drivers toward zones with unmet demand (off by default)",
-          arguments: [false, true])
+    @Test(
+        "Rebalancing sends idle drivers toward zones with unmet demand (off by default)",
+        arguments: [false, true])
     func rebalancing(enabled: Bool) throws {
         var fixture = Fixture {
             $0.zoneSize = 500
@@ -148,7 +165,9 @@ struct MatchingTests {
         let engine = fixture.engine
         for index in 0..<3 { try engine.driverOnline(DriverID(index), at: Fixture.node(8, 8), now: 0) }
         for index in 0..<5 {
-            try engine.submit(RideRequest(id: RequestID(index), rider: index, origin: Fixture.node(0, 0), destination: Fixture.node(1, 1)), now: 1)
+            try engine.submit(
+                RideRequest(id: RequestID(index), rider: index, origin: Fixture.node(0, 0), destination: Fixture.node(1, 1)),
+                now: 1)
         }
         engine.advance(to: 120)
         let moves = fixture.events().filter { if case .drive(_, let leg) = $0 { leg.stop == nil } else { false } }

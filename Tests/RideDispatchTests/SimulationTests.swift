@@ -1,7 +1,8 @@
 import City
-import Testing
-import TestSupport
 import RideDispatch
+import TestSupport
+import Testing
+
 @testable import Simulation
 
 @Suite("In-process runs: invariants on randomised cities, determinism, SUMO's reference run")
@@ -12,33 +13,37 @@ struct SimulationTests {
         let graph = GridCity(width: 3_000, height: 3_000, blockLength: 250, speedKmh: 40).build()
         var random = SplitMix(seed: seed)
         let drivers = (0..<40).map { index in
-            SimulatedDriver(id: DriverID(index), startNode: Int.random(in: 0..<graph.nodeCount, using: &random),
-                            shiftStart: Double.random(in: 0..<300, using: &random),
-                            shiftEnd: index % 4 == 0 ? Double.random(in: 600..<1_800, using: &random) : .infinity,
-                            acceptance: Double.random(in: 0.6...1, using: &random),
-                            responseSeconds: Double.random(in: 0..<20, using: &random))
+            SimulatedDriver(
+                id: DriverID(index), startNode: Int.random(in: 0..<graph.nodeCount, using: &random),
+                shiftStart: Double.random(in: 0..<300, using: &random),
+                shiftEnd: index % 4 == 0 ? Double.random(in: 600..<1_800, using: &random) : .infinity,
+                acceptance: Double.random(in: 0.6...1, using: &random),
+                responseSeconds: Double.random(in: 0..<20, using: &random))
         }
         let trips = (0..<400).map { _ -> TripDemand in
             let time = Double.random(in: 0..<1_800, using: &random)
             let scheduled = Double.random(in: 0..<1, using: &random) < 0.1
-            return TripDemand(time: time, origin: Int.random(in: 0..<graph.nodeCount, using: &random),
-                              destination: Int.random(in: 0..<graph.nodeCount, using: &random),
-                              product: Double.random(in: 0..<1, using: &random) < 0.3 ? .pool : .standard,
-                              pickupAt: scheduled ? time + Double.random(in: 600...2_400, using: &random) : nil,
-                              patienceSeconds: Double.random(in: 120...900, using: &random))
+            return TripDemand(
+                time: time, origin: Int.random(in: 0..<graph.nodeCount, using: &random),
+                destination: Int.random(in: 0..<graph.nodeCount, using: &random),
+                product: Double.random(in: 0..<1, using: &random) < 0.3 ? .pool : .standard,
+                pickupAt: scheduled ? time + Double.random(in: 600...2_400, using: &random) : nil,
+                patienceSeconds: Double.random(in: 120...900, using: &random))
         }.sorted { $0.time < $1.time }
         var dispatch = DispatchConfiguration()
         dispatch.strategy = strategy
         dispatch.offerTimeoutSeconds = 12
         if rebalancing { dispatch.rebalancing = .towardUnmetDemand(interval: 120, maxMoves: 5) }
-        return Scenario(name: "chaotic", graph: graph, drivers: drivers, trips: trips, dispatch: dispatch, duration: 1_800, seed: seed)
+        return Scenario(
+            name: "chaotic", graph: graph, drivers: drivers, trips: trips, dispatch: dispatch, duration: 1_800, seed: seed)
     }
 
-    @Test("Every request ends exactly once, no driver is double-booked, fares are conserved",
-          arguments: [
+    @Test(
+        "Every request ends exactly once, no driver is double-booked, fares are conserved",
+        arguments: [
             (MatchingStrategy.greedyOnArrival, false), (.greedy(interval: 30), false),
             (.batched(window: 30), false), (.batched(window: 20), true),
-          ], [UInt64(1), 2])
+        ], [UInt64(1), 2])
     func invariantsHold(configuration: (MatchingStrategy, Bool), seed: UInt64) {
         let scenario = Self.chaotic(seed: seed, strategy: configuration.0, rebalancing: configuration.1)
         let simulation = Simulation(scenario: scenario)
@@ -72,7 +77,10 @@ struct SimulationTests {
     func sumoReference() {
         let scenario = Scenario.sumoReference()
         #expect(scenario.graph.nodeCount == 441 && scenario.drivers.count == 200 && scenario.trips.count == 2_000)
-        #expect(scenario.trips.allSatisfy { scenario.graph.positions[$0.origin].distance(to: scenario.graph.positions[$0.destination]) >= 500 })
+        #expect(
+            scenario.trips.allSatisfy {
+                scenario.graph.positions[$0.origin].distance(to: scenario.graph.positions[$0.destination]) >= 500
+            })
         let result = Simulation(scenario: scenario).run()
         #expect(result.violations.isEmpty && result.unfinished.isEmpty && result.refusals.isEmpty)
         #expect(result.kpis.completed == 2_000)

@@ -1,13 +1,16 @@
 import Foundation
 import Testing
 import Wire
+
 @testable import RunRecording
 
 @Suite("Recording a run into SQLite")
 struct RunRecorderTests {
     var stamper = SequenceStamper(sender: "dispatch-bus")
 
-    mutating func event(_ kind: DispatchEventKind, _ request: String, at seconds: Double, _ fill: (inout Wire.DispatchEvent) -> Void = { _ in }) -> Envelope {
+    mutating func event(
+        _ kind: DispatchEventKind, _ request: String, at seconds: Double, _ fill: (inout Wire.DispatchEvent) -> Void = { _ in }
+    ) -> Envelope {
         var event = Wire.DispatchEvent.with {
             $0.kind = kind
             $0.requestID = request
@@ -18,11 +21,13 @@ struct RunRecorderTests {
     }
 
     func status(_ stamper: inout SequenceStamper, leaks: UInt64, at seconds: Double) -> Envelope {
-        Envelope(.processStatus(ProcessStatus.with {
-            $0.processID = "drivers-0"
-            $0.role = .drivers
-            $0.leaks = leaks
-        }), from: stamper.next(), simTimeMs: Int64(seconds * 1000))
+        Envelope(
+            .processStatus(
+                ProcessStatus.with {
+                    $0.processID = "drivers-0"
+                    $0.role = .drivers
+                    $0.leaks = leaks
+                }), from: stamper.next(), simTimeMs: Int64(seconds * 1000))
     }
 
     @Test("Events, trips, health reports and per-minute KPIs; repeats left out, restarted senders kept apart")
@@ -32,15 +37,23 @@ struct RunRecorderTests {
         let recorder = try RunRecorder(path: path)
         try await recorder.describe(["topology": "test", "speed": "60"])
         var ride = [
-            event(.requestCreated, "r-1", at: 10) { $0.fareCents = 900; $0.surgeMultiplier = 1.2 },
+            event(.requestCreated, "r-1", at: 10) {
+                $0.fareCents = 900; $0.surgeMultiplier = 1.2
+            },
             event(.offerSent, "r-1", at: 11) { $0.driverID = "d-1" },
             event(.offerDeclined, "r-1", at: 12) { $0.driverID = "d-1" },
             event(.offerSent, "r-1", at: 13) { $0.driverID = "d-2" },
             event(.offerAccepted, "r-1", at: 14) { $0.driverID = "d-2" },
             event(.requestCreated, "r-2", at: 30),
-            event(.tripStarted, "r-1", at: 70) { $0.driverID = "d-2"; $0.pickupWaitS = 60 },
-            event(.requestCancelled, "r-2", at: 80) { $0.cancelledBy = .rider; $0.reason = "waited too long" },
-            event(.tripCompleted, "r-1", at: 130) { $0.driverID = "d-2"; $0.fareCents = 1_000 },
+            event(.tripStarted, "r-1", at: 70) {
+                $0.driverID = "d-2"; $0.pickupWaitS = 60
+            },
+            event(.requestCancelled, "r-2", at: 80) {
+                $0.cancelledBy = .rider; $0.reason = "waited too long"
+            },
+            event(.tripCompleted, "r-1", at: 130) {
+                $0.driverID = "d-2"; $0.fareCents = 1_000
+            },
         ]
         // A restored dispatch publishes its last events again: recorded once.
         ride += ride.suffix(3)
@@ -52,13 +65,21 @@ struct RunRecorderTests {
         let (recorded, repeats) = (await recorder.recorded, await recorder.repeats)
         #expect(recorded == 12 && repeats == 3)
 
-        let trips = try await recorder.query("SELECT request_id, outcome, driver_id, offers, declines, pickup_wait_s, fare_cents, quoted_cents, cancelled_by FROM trips ORDER BY request_id")
-        #expect(trips.map { $0.map(\.value) } == [
-            ["r-1", "completed", "d-2", "2", "1", "60", "1000", "900", ""],
-            ["r-2", "cancelled", "", "0", "0", "", "", "0", "rider"],
-        ])
-        let minutes = try await recorder.query("SELECT minute, requests, completed, cancelled, mean_pickup_wait_s FROM minute_kpis")
-        #expect(minutes.map { $0.map(\.value) } == [["0", "2", "0", "0", ""], ["1", "0", "0", "1", "60.0"], ["2", "0", "1", "0", ""]])
+        let trips = try await recorder.query(
+            "SELECT request_id, outcome, driver_id, offers, declines, pickup_wait_s, fare_cents, quoted_cents, "
+                + "cancelled_by FROM trips ORDER BY request_id"
+        )
+        #expect(
+            trips.map { $0.map(\.value) } == [
+                ["r-1", "completed", "d-2", "2", "1", "60", "1000", "900", ""],
+                ["r-2", "cancelled", "", "0", "0", "", "", "0", "rider"],
+            ])
+        let minutes = try await recorder.query(
+            "SELECT minute, requests, completed, cancelled, mean_pickup_wait_s FROM minute_kpis")
+        #expect(
+            minutes.map { $0.map(\.value) } == [
+                ["0", "2", "0", "0", ""], ["1", "0", "0", "1", "60.0"], ["2", "0", "1", "0", ""],
+            ])
         let lives = try await recorder.query("SELECT COUNT(*) FROM process_status WHERE process_id = 'drivers-0'")
         #expect(lives.first?.first?.value == "3", "a restarted process's reports, numbered from 1 again, are kept")
         let mode = try await recorder.query("PRAGMA journal_mode")

@@ -1,16 +1,19 @@
 import City
 import Foundation
-import Testing
-import TestSupport
 import RideDispatch
+import TestSupport
+import Testing
 import Wire
 import ZeroMQ
+
 @testable import DispatchService
 @testable import SessionClient
 
 @Suite("Session client: replies, incoming messages, Lazy Pirate retries")
 struct SessionClientTests {
-    static let hello = Hello.with { $0.role = .drivers; $0.sessionID = "drivers-1" }
+    static let hello = Hello.with {
+        $0.role = .drivers; $0.sessionID = "drivers-1"
+    }
 
     @Test("Against the real dispatch server: Welcome, a quote as the reply, an offer among incoming messages")
     func withDispatch() async throws {
@@ -26,10 +29,15 @@ struct SessionClientTests {
             // must not expire between requests.
             var desk = DispatchDesk.Settings()
             desk.sessionTimeoutMs = 120_000
-            let server = DispatchServer(hierarchy: ContractionHierarchy(graph: graph), configuration: DispatchConfiguration(), settings: desk,
-                                        router: router, bus: try await transport.socket(.pub), speed: 1)
+            let server = DispatchServer(
+                hierarchy: ContractionHierarchy(graph: graph), configuration: DispatchConfiguration(), settings: desk,
+                router: router, bus: try await transport.socket(.pub), speed: 1)
             let serving = Task { try await server.run() }
-            func at(_ node: Int) -> LatLon { LatLon.with { $0.lat = graph.positions[node].lat; $0.lon = graph.positions[node].lon } }
+            func at(_ node: Int) -> LatLon {
+                LatLon.with {
+                    $0.lat = graph.positions[node].lat; $0.lon = graph.positions[node].lon
+                }
+            }
 
             // A generous timeout: on a loaded machine a slow reply must not count as lost here.
             var settings = SessionClient.Settings()
@@ -37,10 +45,22 @@ struct SessionClientTests {
             let client = SessionClient(transport: transport, endpoint: endpoint, hello: Self.hello, settings: settings)
             let welcome = try await client.connect()
             #expect(welcome.sessionID == "drivers-1")
-            let quote = try await client.request(.quoteRequest(QuoteRequest.with { $0.riderID = "r"; $0.pickup = at(0); $0.dropoff = at(40) }))
+            let quote = try await client.request(
+                .quoteRequest(
+                    QuoteRequest.with {
+                        $0.riderID = "r"; $0.pickup = at(0); $0.dropoff = at(40)
+                    }))
             #expect(quote.quote.distanceM == 2_000)
-            try await client.send(.driverOnline(DriverOnline.with { $0.driverID = "d-1"; $0.location = at(1) }))
-            _ = try await client.request(.rideRequest(Wire.RideRequest.with { $0.requestID = "q"; $0.riderID = "r"; $0.pickup = at(2); $0.dropoff = at(40) }))
+            try await client.send(
+                .driverOnline(
+                    DriverOnline.with {
+                        $0.driverID = "d-1"; $0.location = at(1)
+                    }))
+            _ = try await client.request(
+                .rideRequest(
+                    Wire.RideRequest.with {
+                        $0.requestID = "q"; $0.riderID = "r"; $0.pickup = at(2); $0.dropoff = at(40)
+                    }))
             var offer: Wire.Offer?
             for await message in client.incoming {
                 if case .offer(let received)? = message.body { offer = received; break }
@@ -65,15 +85,17 @@ struct SessionClientTests {
                 var seen: [String] = []
                 var log: [String] = []
                 while !Task.isCancelled {
-                    guard let message = try? await router.receive(), let request = try? Frames.Routed(frames: message.frames) else { return log }
+                    guard let message = try? await router.receive(), let request = try? Frames.Routed(frames: message.frames)
+                    else { return log }
                     let id = request.envelope.messageID
                     log.append(request.envelope.bodyName + " " + id)
                     if !seen.contains(id) { seen.append(id); continue }
-                    let body: Envelope.OneOf_Body = if case .hello? = request.envelope.body {
-                        .welcome(Welcome.with { $0.sessionID = "drivers-1" })
-                    } else {
-                        .requestReceived(RequestReceived.with { $0.requestID = "q" })
-                    }
+                    let body: Envelope.OneOf_Body =
+                        if case .hello? = request.envelope.body {
+                            .welcome(Welcome.with { $0.sessionID = "drivers-1" })
+                        } else {
+                            .requestReceived(RequestReceived.with { $0.requestID = "q" })
+                        }
                     var stamper = SequenceStamper(sender: "lossy")
                     let reply = Envelope(body, from: stamper.next(), inReplyTo: id)
                     try? await router.send(Message(Frames.Routed(peer: request.peer, envelope: reply).frames))
@@ -95,21 +117,30 @@ struct SessionClientTests {
             await router.close()
             let log = await lossy.value
             let requests = log.filter { $0.hasPrefix("rideRequest") }
-            #expect(requests.count >= 2 && Set(requests).count == 1, "every copy of the request carries its first message id: \(log)")
+            #expect(
+                requests.count >= 2 && Set(requests).count == 1, "every copy of the request carries its first message id: \(log)")
             await client.close()
             await transport.shutdown()
         }
     }
 
-    @Test("Dispatch killed and restored from its journal: the sessions say Hello again, a retried request is not done twice, what was missed comes again")
+    @Test(
+        "Dispatch killed and restored from its journal: the sessions say Hello again, a retried request is not done twice, what was missed comes again"
+    )
     func dispatchRestored() async throws {
         try await within(60) {
             let transport = try Transport(name: "restore-test")
             let endpoint = "inproc://restored-\(UInt32.random(in: 0...UInt32.max))"
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("dispatch-\(UUID().uuidString.prefix(8)).journal").path
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "dispatch-\(UUID().uuidString.prefix(8)).journal"
+            ).path
             defer { try? FileManager.default.removeItem(atPath: path) }
             let graph = GridCity(width: 2_000, height: 2_000, blockLength: 250, speedKmh: 36).build()
-            func at(_ node: Int) -> LatLon { LatLon.with { $0.lat = graph.positions[node].lat; $0.lon = graph.positions[node].lon } }
+            func at(_ node: Int) -> LatLon {
+                LatLon.with {
+                    $0.lat = graph.positions[node].lat; $0.lon = graph.positions[node].lon
+                }
+            }
             var desk = DispatchDesk.Settings()
             desk.sessionTimeoutMs = 120_000
             func dispatch(validBytes: Int?, origin: Int64?) async throws -> (DispatchServer, Socket) {
@@ -120,8 +151,9 @@ struct SessionClientTests {
                 options.linger = .zero
                 let router = try await transport.socket(.router, options: options)
                 _ = try await router.bind(endpoint)
-                let server = DispatchServer(hierarchy: ContractionHierarchy(graph: graph), configuration: DispatchConfiguration(), settings: desk,
-                                            router: router, bus: try await transport.socket(.pub), speed: 1, journal: journal, wallOriginMs: origin)
+                let server = DispatchServer(
+                    hierarchy: ContractionHierarchy(graph: graph), configuration: DispatchConfiguration(), settings: desk,
+                    router: router, bus: try await transport.socket(.pub), speed: 1, journal: journal, wallOriginMs: origin)
                 return (server, router)
             }
             let (first, firstRouter) = try await dispatch(validBytes: nil, origin: nil)
@@ -129,16 +161,31 @@ struct SessionClientTests {
             var settings = SessionClient.Settings()
             settings.timeout = .seconds(2)
             let driver = SessionClient(transport: transport, endpoint: endpoint, hello: Self.hello, settings: settings)
-            let rider = SessionClient(transport: transport, endpoint: endpoint,
-                                      hello: Hello.with { $0.role = .riders; $0.sessionID = "riders-1" }, settings: settings)
+            let rider = SessionClient(
+                transport: transport, endpoint: endpoint,
+                hello: Hello.with {
+                    $0.role = .riders; $0.sessionID = "riders-1"
+                }, settings: settings)
             try await driver.connect()
             try await rider.connect()
-            _ = try await driver.request(.driverOnline(DriverOnline.with { $0.driverID = "d-1"; $0.location = at(1) }))
-            let ride = Wire.RideRequest.with { $0.requestID = "q"; $0.riderID = "q"; $0.pickup = at(2); $0.dropoff = at(40) }
+            _ = try await driver.request(
+                .driverOnline(
+                    DriverOnline.with {
+                        $0.driverID = "d-1"; $0.location = at(1)
+                    }))
+            let ride = Wire.RideRequest.with {
+                $0.requestID = "q"; $0.riderID = "q"; $0.pickup = at(2); $0.dropoff = at(40)
+            }
             #expect(try await rider.request(.rideRequest(ride)).requestReceived.requestID == "q")
             var offers = driver.incoming.makeAsyncIterator()
             let offer = try #require(await offers.next()).offer
-            #expect(try await driver.request(.acceptOffer(AcceptOffer.with { $0.offerID = offer.offerID; $0.driverID = "d-1" })).body == .ack(Ack()))
+            #expect(
+                try await driver.request(
+                    .acceptOffer(
+                        AcceptOffer.with {
+                            $0.offerID = offer.offerID; $0.driverID = "d-1"
+                        })
+                ).body == .ack(Ack()))
 
             var updates = rider.incoming.makeAsyncIterator()
             #expect(try #require(await updates.next()).tripUpdate.state == .driverAssigned)
@@ -159,7 +206,8 @@ struct SessionClientTests {
             #expect(try await rider.request(.rideRequest(ride)).requestReceived.requestID == "q")
             #expect(await rider.rehellos + rider.reconnects >= 1)
             let update = try #require(await updates.next()).tripUpdate
-            #expect(update.requestID == "q" && update.state == .driverAssigned, "the last trip update, sent again after the Hello")
+            #expect(
+                update.requestID == "q" && update.state == .driverAssigned, "the last trip update, sent again after the Hello")
             #expect(await second.published[.requestCreated] == 1, "the request is not taken twice")
             await driver.close()
             await rider.close()

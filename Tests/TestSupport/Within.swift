@@ -9,8 +9,10 @@ public struct TimedOut: Error, CustomStringConvertible {
 /// Runs `body`, failing instead of hanging the suite if it takes longer than `seconds` (times
 /// `RIBCITY_HANG_GUARD_SCALE` from the environment: a sanitizer run is several times slower).
 /// A guard against hangs, not a performance assertion.
-public func within<T: Sendable>(_ seconds: Double, _ what: String = #function,
-                                _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+public func within<T: Sendable>(
+    _ seconds: Double, _ what: String = #function,
+    _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
     let scale = ProcessInfo.processInfo.environment["RIBCITY_HANG_GUARD_SCALE"].flatMap(Double.init) ?? 1
     return try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask { try await body() }

@@ -1,7 +1,8 @@
-import Foundation
-import Testing
 import City
+import Foundation
 import RideDispatch
+import Testing
+
 @testable import Simulation
 @testable import Topology
 
@@ -11,8 +12,9 @@ let topologies = URL(fileURLWithPath: #filePath).deletingLastPathComponent().del
 
 @Suite("Topologies: the shipped files, and clear errors for bad ones")
 struct TopologyTests {
-    @Test("Every shipped topology is valid and prepares a runnable scenario",
-          arguments: ["downtown", "grid-sumo", "nyc-replay", "metro"])
+    @Test(
+        "Every shipped topology is valid and prepares a runnable scenario",
+        arguments: ["downtown", "grid-sumo", "nyc-replay", "metro"])
     func shipped(name: String) throws {
         let topology = try TopologyReader.read(path: topologies.appendingPathComponent("\(name).yaml").path)
         #expect(topology.name == name)
@@ -26,12 +28,15 @@ struct TopologyTests {
     func scaledDemand() throws {
         let downtown = try TopologyReader.read(path: topologies.appendingPathComponent("downtown.yaml").path)
         guard case .synthetic(let peak, _, _, _, _) = downtown.riders.demand,
-              case .synthetic(let doubled, _, _, _, _) = try downtown.scalingDemand(by: 2).riders.demand else {
+            case .synthetic(let doubled, _, _, _, _) = try downtown.scalingDemand(by: 2).riders.demand
+        else {
             Issue.record("downtown's demand is synthetic")
             return
         }
         #expect(doubled == peak * 2)
-        #expect(try PreparedTopology(downtown.scalingDemand(by: 2)).scenario.trips.count > PreparedTopology(downtown).scenario.trips.count * 3 / 2)
+        #expect(
+            try PreparedTopology(downtown.scalingDemand(by: 2)).scenario.trips.count > PreparedTopology(downtown).scenario.trips
+                .count * 3 / 2)
         #expect(throws: TopologyError.self) { try downtown.scalingDemand(by: 0) }
         let replay = try TopologyReader.read(path: topologies.appendingPathComponent("nyc-replay.yaml").path)
         let refusal = #expect(throws: TopologyError.self) { try replay.scalingDemand(by: 2) }
@@ -46,29 +51,30 @@ struct TopologyTests {
         let scenario = try PreparedTopology(topology).scenario
         #expect(scenario.drivers.count == 200 && scenario.trips.count == 2_000)
         #expect(scenario.trips.enumerated().allSatisfy { abs($0.element.time - Double($0.offset) * 1.8) < 1e-9 }, "evenly spread")
-        #expect(scenario.trips.allSatisfy {
-            scenario.graph.positions[$0.origin].distance(to: scenario.graph.positions[$0.destination]) >= 500
-        }, "corners at least 500 m apart")
+        #expect(
+            scenario.trips.allSatisfy {
+                scenario.graph.positions[$0.origin].distance(to: scenario.graph.positions[$0.destination]) >= 500
+            }, "corners at least 500 m apart")
         #expect(scenario.drivers.allSatisfy { $0.acceptance == 1 && $0.responseSeconds == 0 })
     }
 
     static let valid = """
-    name: tiny
-    city:
-      grid: { width_m: 1000, height_m: 1000, block_m: 250, speed_kmh: 36 }
-    clock: { speed: 120, duration: 30m, start_time: "07:30" }
-    dispatch:
-      strategy: greedy
-      interval_s: 10
-      pricing: { base_cents: 100 }
-    drivers: { processes: 2, per_process: 5, acceptance: [0.5, 0.9] }
-    riders:
-      processes: 1
-      demand:
-        synthetic: { peak_per_hour: 100 }
-    features: { rider.promotions: false }
-    endpoints: { transport: tcp, base_port: 6000 }
-    """
+        name: tiny
+        city:
+          grid: { width_m: 1000, height_m: 1000, block_m: 250, speed_kmh: 36 }
+        clock: { speed: 120, duration: 30m, start_time: "07:30" }
+        dispatch:
+          strategy: greedy
+          interval_s: 10
+          pricing: { base_cents: 100 }
+        drivers: { processes: 2, per_process: 5, acceptance: [0.5, 0.9] }
+        riders:
+          processes: 1
+          demand:
+            synthetic: { peak_per_hour: 100 }
+        features: { rider.promotions: false }
+        endpoints: { transport: tcp, base_port: 6000 }
+        """
 
     @Test("A valid file: every section read, defaults where silent")
     func parsesValid() throws {
@@ -83,14 +89,16 @@ struct TopologyTests {
 
     /// Each case replaces one section of the valid file (or adds one) and names the bad key, its
     /// line within the new section, and what the error must say.
-    @Test("Bad files: the error names the file, key, line and reason", arguments: [
-        ("dispatch:\n  strategy: greedy\n  intervall_s: 10", "dispatch.intervall_s", 3, "unknown key"),
-        ("dispatch:\n  strategy: gready", "dispatch.strategy", 2, "'gready' is not one of greedy, batched, on-arrival"),
-        ("clock: { speed: fast }", "clock.speed", 1, "must be a number"),
-        ("clock: { duration: 2 days }", "clock.duration", 1, "must be a duration"),
-        ("drivers: { processes: 0 }", "drivers.processes", 1, "must be between 1 and 64"),
-        ("extra: 1", "extra", 1, "unknown key"),
-    ])
+    @Test(
+        "Bad files: the error names the file, key, line and reason",
+        arguments: [
+            ("dispatch:\n  strategy: greedy\n  intervall_s: 10", "dispatch.intervall_s", 3, "unknown key"),
+            ("dispatch:\n  strategy: gready", "dispatch.strategy", 2, "'gready' is not one of greedy, batched, on-arrival"),
+            ("clock: { speed: fast }", "clock.speed", 1, "must be a number"),
+            ("clock: { duration: 2 days }", "clock.duration", 1, "must be a duration"),
+            ("drivers: { processes: 0 }", "drivers.processes", 1, "must be between 1 and 64"),
+            ("extra: 1", "extra", 1, "unknown key"),
+        ])
     func badFiles(change: (yaml: String, key: String, line: Int, reason: String)) {
         let section = String(change.yaml.prefix { $0 != ":" })
         var lines = Self.valid.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -119,7 +127,9 @@ struct TopologyTests {
             ("", "bad.yaml: is empty"),
         ]
         for (text, expected) in cases {
-            let error = #expect(throws: TopologyError.self) { try TopologyReader.parse(text, file: "bad.yaml", directory: "/tmp") }
+            let error = #expect(throws: TopologyError.self) {
+                try TopologyReader.parse(text, file: "bad.yaml", directory: "/tmp")
+            }
             #expect(error?.description.contains(expected) == true, "\(String(describing: error)) should contain \(expected)")
         }
     }

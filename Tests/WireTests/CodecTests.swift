@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Wire
 
 @Suite("Wire codec")
@@ -7,8 +8,12 @@ struct CodecTests {
         var request = RideRequest()
         request.requestID = "r-1"
         request.riderID = "rider-9"
-        request.pickup = LatLon.with { $0.lat = 40.7128; $0.lon = -74.006 }
-        request.dropoff = LatLon.with { $0.lat = 40.73; $0.lon = -73.99 }
+        request.pickup = LatLon.with {
+            $0.lat = 40.7128; $0.lon = -74.006
+        }
+        request.dropoff = LatLon.with {
+            $0.lat = 40.73; $0.lon = -73.99
+        }
         request.product = .pool
         request.seats = 2
         var offer = Offer()
@@ -21,13 +26,22 @@ struct CodecTests {
         event.fareCents = 1_250
         event.cancelledBy = .unspecified
         return [
-            .hello(Hello.with { $0.role = .riders; $0.sessionID = "riders-1"; $0.appIds = ["a", "b"] }),
+            .hello(
+                Hello.with {
+                    $0.role = .riders; $0.sessionID = "riders-1"; $0.appIds = ["a", "b"]
+                }),
             .heartbeat(Heartbeat()),
             .rideRequest(request),
             .offer(offer),
             .dispatchEvent(event),
-            .clockTick(ClockTick.with { $0.simTimeMs = 3_600_000; $0.speed = 60 }),
-            .error(ErrorReply.with { $0.code = .unknownSession; $0.reason = "expired" }),
+            .clockTick(
+                ClockTick.with {
+                    $0.simTimeMs = 3_600_000; $0.speed = 60
+                }),
+            .error(
+                ErrorReply.with {
+                    $0.code = .unknownSession; $0.reason = "expired"
+                }),
         ]
     }
 

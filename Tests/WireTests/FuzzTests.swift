@@ -1,7 +1,7 @@
-import Testing
 import TestSupport
-@testable import Wire
+import Testing
 
+@testable import Wire
 
 @Suite("Decoders never crash")
 struct FuzzTests {

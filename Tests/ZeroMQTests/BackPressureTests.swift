@@ -1,7 +1,8 @@
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import Wire
+
 @testable import ZeroMQ
 
 /// Counts progress across tasks in tests.
@@ -115,11 +116,13 @@ struct BackPressureTests {
     func publisherDropsAreVisible() async throws {
         try await within(60) {
             let transport = try Transport()
-            let sub = try await transport.socket(.sub, options: {
-                var options = Self.smallBuffers()
-                options.subscriptions = [Array("warm".utf8), Array(Topic.dispatch.utf8), Array(Topic.control.utf8)]
-                return options
-            }())
+            let sub = try await transport.socket(
+                .sub,
+                options: {
+                    var options = Self.smallBuffers()
+                    options.subscriptions = [Array("warm".utf8), Array(Topic.dispatch.utf8), Array(Topic.control.utf8)]
+                    return options
+                }())
             let endpoint = try await sub.bind("inproc://drops")
             let pub = try await transport.socket(.pub, options: Self.smallBuffers())
             try await pub.connect(endpoint)
@@ -132,8 +135,9 @@ struct BackPressureTests {
             for _ in 0..<total {
                 var event = DispatchEvent()
                 event.kind = .requestCreated
-                let published = Frames.Published(topic: Topic.dispatchRequest,
-                                                 envelope: Envelope(.dispatchEvent(event), from: stamper.next()))
+                let published = Frames.Published(
+                    topic: Topic.dispatchRequest,
+                    envelope: Envelope(.dispatchEvent(event), from: stamper.next()))
                 try await pub.send(Message(published.frames))
             }
             // End markers continue the same sequence, so that drops just before them show as a
@@ -142,8 +146,9 @@ struct BackPressureTests {
             let marker = Task {
                 var stamper = continued
                 while !Task.isCancelled {
-                    let end = Frames.Published(topic: Topic.stop,
-                                               envelope: Envelope(.stop(Stop()), from: stamper.next()))
+                    let end = Frames.Published(
+                        topic: Topic.stop,
+                        envelope: Envelope(.stop(Stop()), from: stamper.next()))
                     try await pub.send(Message(end.frames))
                     try await Task.sleep(for: .milliseconds(5))
                 }

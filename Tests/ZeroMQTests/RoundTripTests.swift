@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import ZeroMQ
 
 @Suite("Round trips and multipart integrity")
@@ -38,12 +39,13 @@ struct RoundTripTests {
             var generator = SplitMix(seed: 42)
             let sent: [Message] = (0..<2_000).map { index in
                 let frameCount = Int(generator.next() % 5) + 1
-                return Message((0..<frameCount).map { frame in
-                    let size = frame == 0 ? 8 : Int(generator.next() % 300)
-                    var bytes = withUnsafeBytes(of: UInt64(index).bigEndian) { Array($0) }
-                    bytes += (0..<max(0, size - 8)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
-                    return frame == 0 ? bytes : Array(bytes.dropFirst(8))
-                })
+                return Message(
+                    (0..<frameCount).map { frame in
+                        let size = frame == 0 ? 8 : Int(generator.next() % 300)
+                        var bytes = withUnsafeBytes(of: UInt64(index).bigEndian) { Array($0) }
+                        bytes += (0..<max(0, size - 8)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+                        return frame == 0 ? bytes : Array(bytes.dropFirst(8))
+                    })
             }
             let large = Message([Array(repeating: 0xAB, count: 1 << 20), [], [1]])
             try await push.send(contentsOf: sent)
