@@ -166,7 +166,7 @@ let package = Package(
         .target(
             name: "AppHost",
             dependencies: [
-                "AppRuntime", "DriverApp", "RiderApp", "City", "Simulation", "RIBs", "SessionClient", "Wire", "ZeroMQ",
+                "AppRuntime", "DriverApp", "RiderApp", "City", "Scenarios", "RIBs", "SessionClient", "Wire", "ZeroMQ",
             ],
             swiftSettings: strict
         ),
@@ -177,15 +177,21 @@ let package = Package(
             dependencies: ["Randomness", "Topology", "Monitor", "Wire", "ZeroMQ"],
             swiftSettings: strict
         ),
+        // Cities made ready to run: a topology's streets, drivers and rides (or SUMO's reference),
+        // and how they are shared between processes. Used by the runner and by the hosts.
+        .target(
+            name: "Scenarios",
+            dependencies: ["City", "Demand", "Randomness", "RideDispatch", "Topology"],
+            swiftSettings: strict
+        ),
         // The in-process discrete-event runner: simulated drivers and riders around the engine.
         .target(
             name: "Simulation",
             dependencies: [
                 "City",
-                "Demand",
                 "Randomness",
                 "RideDispatch",
-                "Topology",
+                "Scenarios",
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: strict
@@ -216,6 +222,7 @@ let package = Package(
                 "RideDispatch",
                 "Demand",
                 "Topology",
+                "Scenarios",
                 "Simulation",
                 "DispatchService",
                 "Monitor",
@@ -265,17 +272,17 @@ let package = Package(
         ),
         .testTarget(
             name: "RideDispatchTests",
-            dependencies: ["RideDispatch", "Simulation", "City", "TestSupport"],
+            dependencies: ["RideDispatch", "Scenarios", "Simulation", "City", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "DemandTests",
-            dependencies: ["Demand", "City", "Simulation", "TestSupport"],
+            dependencies: ["Demand", "City", "Scenarios", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "TopologyTests",
-            dependencies: ["Topology", "Simulation", "City", "RideDispatch"],
+            dependencies: ["Topology", "Scenarios", "City", "RideDispatch"],
             swiftSettings: strict
         ),
         .testTarget(

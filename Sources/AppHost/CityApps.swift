@@ -1,7 +1,7 @@
 import City
 import DriverApp
 import RiderApp
-import Simulation
+import Scenarios
 import Wire
 
 /// The apps of one rider or driver process of a topology: its share of the topology's drivers
@@ -12,9 +12,7 @@ public enum CityApps {
     public static func drivers(of prepared: PreparedTopology, process index: Int, of processes: Int) -> [ScheduledApp] {
         let scenario = prepared.scenario
         let graph = scenario.graph
-        let share = (scenario.drivers.count + processes - 1) / max(1, processes)
-        let block = min(scenario.drivers.count, index * share)..<min(scenario.drivers.count, (index + 1) * share)
-        return block.map { number in
+        return ProcessShare(index: index, of: processes).drivers(of: scenario.drivers.count).map { number in
             let driver = scenario.drivers[number]
             let profile = DriverProfile(
                 id: WireIDs.driver(number), startNode: driver.startNode, shiftStart: driver.shiftStart,
@@ -34,8 +32,9 @@ public enum CityApps {
         let scenario = prepared.scenario
         let positions = scenario.graph.positions
         let features = prepared.topology.features
+        let share = ProcessShare(index: index, of: processes)
         return scenario.trips.indices.compactMap { number -> ScheduledApp? in
-            guard number % max(1, processes) == index else { return nil }
+            guard share.takesRide(number) else { return nil }
             let trip = scenario.trips[number]
             if let after, trip.time < after { return nil }
             let profile = RiderProfile(

@@ -2,6 +2,7 @@ import City
 import HeapModule
 import Randomness
 import RideDispatch
+import Scenarios
 
 /// What a run produced.
 public struct SimulationResult: Sendable {

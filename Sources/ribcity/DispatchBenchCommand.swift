@@ -3,6 +3,7 @@ import City
 import Foundation
 import Randomness
 import RideDispatch
+import Scenarios
 import Simulation
 
 /// `ribcity bench dispatch`: one matching round with many drivers and open requests (greedy and

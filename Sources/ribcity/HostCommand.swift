@@ -2,6 +2,7 @@ import AppHost
 import ArgumentParser
 import Foundation
 import ProcessSupport
+import Scenarios
 import SessionClient
 import Simulation
 import Topology

@@ -3,6 +3,7 @@ import City
 import Demand
 import Faults
 import Foundation
+import Scenarios
 import Simulation
 import Topology
 import Wire

@@ -3,6 +3,7 @@ import City
 import Demand
 import Foundation
 import RideDispatch
+import Scenarios
 import Simulation
 import Topology
 

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Demand
-@testable import Simulation
+@testable import Scenarios
 
 @Suite("Synthetic demand, the origin–destination model, replay and placement")
 struct DemandModelTests {

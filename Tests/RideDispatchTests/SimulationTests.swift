@@ -1,5 +1,6 @@
 import City
 import RideDispatch
+import Scenarios
 import TestSupport
 import Testing
 

@@ -194,6 +194,9 @@ struct SessionClientTests {
             await first.stop()
             firstRun.cancel()
             _ = try? await firstRun.value
+            // libzmq frees a closed socket's inproc name later, on its reaper thread (a loaded machine
+            // saw the rebind below refused as in use): unbinding frees it at once.
+            try await firstRouter.unbind(endpoint)
             await firstRouter.close()
             let contents = try DispatchJournal.read(path: path)
             guard case .started(let origin, _)? = contents.first else { Issue.record("no clock in the journal"); return }

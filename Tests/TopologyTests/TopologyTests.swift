@@ -3,7 +3,7 @@ import Foundation
 import RideDispatch
 import Testing
 
-@testable import Simulation
+@testable import Scenarios
 @testable import Topology
 
 /// The repository's `Topologies/` folder.
