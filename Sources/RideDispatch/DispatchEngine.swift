@@ -89,7 +89,7 @@ public final class DispatchEngine {
         requests[id].map { max($0.requestedAt, $0.request.pickupAt ?? $0.requestedAt) }
     }
     /// Requests submitted and not yet ended.
-    public private(set) var unfinishedCount = 0
+    public internal(set) var unfinishedCount = 0
     public var driverCount: Int { drivers.count }
 
     /// The number of the leg `driver` is driving, if any.
@@ -103,6 +103,7 @@ public final class DispatchEngine {
 
     /// A driver starts work at `node` (or comes back online).
     public func driverOnline(_ id: DriverID, at node: Int, now time: Double) throws(DispatchRefusal) {
+        defer { checkInvariants() }
         try validate(node: node, "driver position")
         advanceClock(time)
         if let record = drivers[id], record.online { throw DispatchRefusal(reason: "\(id) is already online") }
@@ -117,10 +118,11 @@ public final class DispatchEngine {
     /// A driver stops work. An open offer counts as declined; riders not yet picked up go back to
     /// matching; riders aboard end cancelled by the driver.
     public func driverOffline(_ id: DriverID, now time: Double) throws(DispatchRefusal) {
+        defer { checkInvariants() }
         guard var record = drivers[id], record.online else { throw DispatchRefusal(reason: "\(id) is not online") }
         advanceClock(time)
         if let offer = record.offer { withdraw(offer, from: id, timedOut: false) }
-        record = drivers[id]!
+        record = driverRecord(id)
         let aboard = Set(record.aboard)
         record.node = record.position(at: now).node
         for stop in record.stops where stop.kind == .dropoff {
@@ -163,6 +165,7 @@ public final class DispatchEngine {
     /// A rider asks for a ride. It is quoted, then matched now, at the next matching round, or
     /// (scheduled) in time for its pickup; a ride no road can serve is rejected at once.
     public func submit(_ request: RideRequest, now time: Double) throws(DispatchRefusal) {
+        defer { checkInvariants() }
         guard requests[request.id] == nil else { throw DispatchRefusal(reason: "\(request.id) was already submitted") }
         try validate(node: request.origin, "origin")
         try validate(node: request.destination, "destination")
@@ -194,6 +197,7 @@ public final class DispatchEngine {
 
     /// A driver answers an offer.
     public func respond(driver id: DriverID, to requestID: RequestID, accept: Bool, now time: Double) throws(DispatchRefusal) {
+        defer { checkInvariants() }
         guard let offer = drivers[id]?.offer, offer.request == requestID else {
             throw DispatchRefusal(reason: "\(id) has no open offer for \(requestID)")
         }
@@ -204,45 +208,54 @@ public final class DispatchEngine {
             matchIfOnArrival()
             return
         }
-        let current = drivers[id]!.stops
-        drivers[id]!.offer = nil
-        // Stops done or cancelled while the driver was deciding leave the offered plan.
-        drivers[id]!.stops = offer.plan.filter { $0.request == requestID || current.contains($0) }
-        requests[requestID]!.phase = .assigned(id)
+        let current = driverRecord(id).stops
+        updateDriver(id) { record in
+            record.offer = nil
+            // Stops done or cancelled while the driver was deciding leave the offered plan.
+            record.stops = offer.plan.filter { $0.request == requestID || current.contains($0) }
+        }
+        updateRequest(requestID) { $0.phase = .assigned(id) }
         waiting.remove(requestID)
         emit(.matched(requestID, id, pickupSeconds: offer.pickupSeconds))
-        if drivers[id]!.leg == nil || drivers[id]!.leg?.stop == nil || current.first != drivers[id]!.stops.first { startLeg(id) }
+        let record = driverRecord(id)
+        if record.leg == nil || record.leg?.stop == nil || current.first != record.stops.first { startLeg(id) }
         publishState(of: id)
     }
 
     /// A driver reached the end of leg `number`: picks up or drops off there, then drives on.
     public func arrived(driver id: DriverID, leg number: Int, now time: Double) throws(DispatchRefusal) {
+        defer { checkInvariants() }
         guard let leg = drivers[id]?.leg, leg.number == number else {
             throw DispatchRefusal(reason: "\(id) is not driving leg \(number)")
         }
         advanceClock(time)
-        drivers[id]!.node = leg.timeline.route.nodes.last!
-        drivers[id]!.leg = nil
+        updateDriver(id) { record in
+            record.node = leg.timeline.route.nodes.last ?? record.node
+            record.leg = nil
+            if leg.stop != nil { record.stops.removeFirst() }
+        }
         if let stop = leg.stop {
-            drivers[id]!.stops.removeFirst()
             switch stop.kind {
             case .pickup:
-                requests[stop.request]!.phase = .aboard(id)
-                requests[stop.request]!.pickedUpAt = now
+                updateRequest(stop.request) { [now] in
+                    $0.phase = .aboard(id)
+                    $0.pickedUpAt = now
+                }
                 emit(.pickedUp(stop.request, id))
             case .dropoff:
-                let fare = configuration.pricing.split(requests[stop.request]!.quote.priceCents)
+                let fare = configuration.pricing.split(requestRecord(stop.request).quote.priceCents)
                 finish(stop.request, .completed(fare), driver: id)
             }
-            if !drivers[id]!.stops.isEmpty { startLeg(id) }
+            if !driverRecord(id).stops.isEmpty { startLeg(id) }
         }
         publishState(of: id)
-        if drivers[id]!.isAvailable { matchIfOnArrival() }
+        if driverRecord(id).isAvailable { matchIfOnArrival() }
     }
 
     /// The rider (any time before pickup) or the driver (after accepting, before pickup) cancels.
     /// A rider's cancellation ends the request; a driver's sends it back to matching.
     public func cancel(_ requestID: RequestID, by party: Party, reason: String, now time: Double) throws(DispatchRefusal) {
+        defer { checkInvariants() }
         guard let record = requests[requestID] else { throw DispatchRefusal(reason: "\(requestID) is unknown") }
         advanceClock(time)
         switch (record.phase, party) {
@@ -258,7 +271,7 @@ public final class DispatchEngine {
         case (_, .driver):
             throw DispatchRefusal(reason: "\(requestID) has no driver to cancel it")
         case (.offered(let driver), _):
-            drivers[driver]!.offer = nil
+            updateDriver(driver) { $0.offer = nil }
             finish(requestID, .cancelled(by: party, reason: reason), driver: nil)
             publishState(of: driver)
         case (.assigned(let driver), _):
@@ -274,6 +287,7 @@ public final class DispatchEngine {
     /// Runs every timer due by `time`: offer timeouts, scheduled rides entering matching,
     /// requests waiting too long, surge, rebalancing, and periodic matching.
     public func advance(to time: Double) {
+        defer { checkInvariants() }
         advanceClock(time)
         var changed = false
         // Only the expired offers are sorted (for a deterministic order), not every driver.
@@ -284,17 +298,19 @@ public final class DispatchEngine {
             changed = true
         }
         for id in scheduled.sorted() {
-            let record = requests[id]!
+            let record = requestRecord(id)
             if record.request.pickupAt! - configuration.scheduledLeadSeconds <= now {
                 scheduled.remove(id)
                 waiting.insert(id)
-                requests[id]!.phase = .waiting
-                requests[id]!.waitingSince = now
+                updateRequest(id) { [now] in
+                    $0.phase = .waiting
+                    $0.waitingSince = now
+                }
                 changed = true
             }
         }
         for id in waiting.sorted() {
-            let record = requests[id]!
+            let record = requestRecord(id)
             // The same sum as in `nextDeadline`: `now - since >= limit` can miss by a rounding.
             if record.phase == .waiting, record.waitingSince + configuration.maxMatchWaitSeconds <= now {
                 finish(
@@ -319,7 +335,7 @@ public final class DispatchEngine {
     public var nextDeadline: Double? {
         var times: [Double] = [nextMatching, nextRebalancing, surge.nextUpdate].compactMap { $0 }
         times += drivers.values.compactMap { $0.offer?.expires }
-        times += scheduled.map { requests[$0]!.request.pickupAt! - configuration.scheduledLeadSeconds }
+        times += scheduled.map { requestRecord($0).request.pickupAt! - configuration.scheduledLeadSeconds }
         times += waiting.compactMap { id in
             requests[id].flatMap { $0.phase == .waiting ? $0.waitingSince + configuration.maxMatchWaitSeconds : nil }
         }
@@ -335,7 +351,7 @@ public final class DispatchEngine {
     }
 
     func finish(_ id: RequestID, _ outcome: RequestOutcome, driver: DriverID?) {
-        requests[id]!.phase = .finished(outcome)
+        updateRequest(id) { $0.phase = .finished(outcome) }
         unfinishedCount -= 1
         waiting.remove(id)
         scheduled.remove(id)
@@ -344,28 +360,34 @@ public final class DispatchEngine {
 
     /// Ends an offer without acceptance: the request goes back to matching, without that driver.
     func withdraw(_ offer: DriverRecord.Offer, from driver: DriverID, timedOut: Bool) {
-        drivers[driver]!.offer = nil
-        requests[offer.request]!.declinedBy.insert(driver)
-        requests[offer.request]!.phase = .waiting
+        updateDriver(driver) { $0.offer = nil }
+        updateRequest(offer.request) {
+            $0.declinedBy.insert(driver)
+            $0.phase = .waiting
+        }
         emit(.declined(offer.request, driver, timedOut: timedOut))
     }
 
     func requeue(_ id: RequestID, from driver: DriverID, reason: String) {
-        requests[id]!.phase = .waiting
-        requests[id]!.declinedBy.insert(driver)
-        requests[id]!.waitingSince = now
+        updateRequest(id) { [now] in
+            $0.phase = .waiting
+            $0.declinedBy.insert(driver)
+            $0.waitingSince = now
+        }
         waiting.insert(id)
         emit(.requeued(id, driver, reason: reason))
     }
 
     /// Takes a request's stops out of a driver's plan, re-routing if the leg led to one of them.
     func removeStops(of request: RequestID, from driver: DriverID) {
-        let ledThere = drivers[driver]!.leg?.stop?.request == request
-        drivers[driver]!.stops.removeAll { $0.request == request }
-        if ledThere, let leg = drivers[driver]!.leg {
-            drivers[driver]!.node = drivers[driver]!.position(at: now).node
-            drivers[driver]!.leg = nil
-            if drivers[driver]!.stops.isEmpty {
+        let ledThere = driverRecord(driver).leg?.stop?.request == request
+        updateDriver(driver) { $0.stops.removeAll { $0.request == request } }
+        if ledThere, let leg = driverRecord(driver).leg {
+            updateDriver(driver) { [now] record in
+                record.node = record.position(at: now).node
+                record.leg = nil
+            }
+            if driverRecord(driver).stops.isEmpty {
                 emit(.legCancelled(driver, leg: leg.number))
             } else {
                 startLeg(driver)
@@ -375,20 +397,22 @@ public final class DispatchEngine {
 
     /// Sends the driver from where they are (or are about to be) to their first stop.
     func startLeg(_ id: DriverID) {
-        guard let stop = drivers[id]!.stops.first else { return }
+        guard let stop = driverRecord(id).stops.first else { return }
         drive(id, to: stop.node, stop: stop)
     }
 
     func drive(_ id: DriverID, to target: Int, stop: Stop?) {
-        let from = drivers[id]!.position(at: now)
+        let from = driverRecord(id).position(at: now)
         // Within one strongly connected road network every node reaches every other.
         let route = planner.route(from: from.node, to: target) ?? Route(time: 0, length: 0, nodes: [from.node])
-        drivers[id]!.legsIssued += 1
-        drivers[id]!.node = from.node
-        let leg = Leg(
-            number: drivers[id]!.legsIssued, timeline: RouteTimeline(route: route, departure: from.time, graph: graph), stop: stop
-        )
-        drivers[id]!.leg = leg
+        let leg = updateDriver(id) { record in
+            record.legsIssued += 1
+            record.node = from.node
+            record.leg = Leg(
+                number: record.legsIssued, timeline: RouteTimeline(route: route, departure: from.time, graph: graph), stop: stop)
+            return record.leg
+        }
+        guard let leg else { return }
         emit(.drive(id, leg))
     }
 

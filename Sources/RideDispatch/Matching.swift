@@ -61,7 +61,7 @@ extension DispatchEngine {
     /// Every driver who could take `request` now: nearest idle ones, and for POOL, drivers
     /// already carrying or fetching shared riders with room and detour to spare.
     func candidates(for id: RequestID, idle: [PlacedDriver], sharing: [PlacedDriver]) -> [Candidate] {
-        let record = requests[id]!
+        let record = requestRecord(id)
         let request = record.request
         let limit: Int =
             if case .batched = configuration.strategy { configuration.batchCandidatesPerRequest } else {
@@ -90,7 +90,8 @@ extension DispatchEngine {
         drivers.values.compactMap { record in
             guard record.online, record.offer == nil, !record.stops.isEmpty else { return nil }
             let riders = Set(record.stops.map(\.request))
-            guard riders.count < configuration.poolCapacity, riders.allSatisfy({ requests[$0]!.request.product == .pool }) else {
+            guard riders.count < configuration.poolCapacity, riders.allSatisfy({ requestRecord($0).request.product == .pool })
+            else {
                 return nil
             }
             return record.placed(at: now)
@@ -99,11 +100,11 @@ extension DispatchEngine {
 
     /// One matching round with the configured strategy: offers for waiting requests.
     func match() {
-        let open = waiting.filter { requests[$0]!.phase == .waiting }
-            .sorted { (requests[$0]!.waitingSince, $0) < (requests[$1]!.waitingSince, $1) }
+        let open = waiting.filter { requestRecord($0).phase == .waiting }
+            .sorted { (requestRecord($0).waitingSince, $0) < (requestRecord($1).waitingSince, $1) }
         guard !open.isEmpty else { return }
         let idle = availablePlaced()
-        let sharing = open.contains { requests[$0]!.request.product == .pool } ? sharingPlaced() : []
+        let sharing = open.contains { requestRecord($0).request.product == .pool } ? sharingPlaced() : []
         guard !idle.isEmpty || !sharing.isEmpty else { return }
         switch configuration.strategy {
         case .greedyOnArrival, .greedy:
@@ -157,9 +158,10 @@ extension DispatchEngine {
 
     func offer(_ id: RequestID, to candidate: Candidate) {
         let expires = now + configuration.offerTimeoutSeconds
-        drivers[candidate.driver]!.offer = DriverRecord.Offer(
-            request: id, expires: expires, plan: candidate.plan, pickupSeconds: candidate.seconds)
-        requests[id]!.phase = .offered(candidate.driver)
+        updateDriver(candidate.driver) {
+            $0.offer = DriverRecord.Offer(request: id, expires: expires, plan: candidate.plan, pickupSeconds: candidate.seconds)
+        }
+        updateRequest(id) { $0.phase = .offered(candidate.driver) }
         emit(.offered(id, candidate.driver, expires: expires, pickupSeconds: candidate.seconds))
         publishState(of: candidate.driver)
     }

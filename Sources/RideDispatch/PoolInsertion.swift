@@ -14,10 +14,10 @@ struct PoolInsertion {
     }
 
     mutating func best() -> Candidate? {
-        let record = engine.drivers[driver.id]!
+        let record = engine.driverRecord(driver.id)
         let aboard = record.aboard
         let start = (node: driver.node, time: driver.time)
-        let new = engine.requests[request]!.request
+        let new = engine.requestRecord(request).request
         let pickup = Stop(.pickup, request, at: new.origin)
         let dropoff = Stop(.dropoff, request, at: new.destination)
         var best: (finish: Double, candidate: Candidate)?
@@ -44,7 +44,7 @@ struct PoolInsertion {
         var node = start.node
         var occupancy = aboard.count
         var pickedUp: [RequestID: Double] = [:]
-        for rider in aboard { pickedUp[rider] = engine.requests[rider]!.pickedUpAt ?? engine.now }
+        for rider in aboard { pickedUp[rider] = engine.requestRecord(rider).pickedUpAt ?? engine.now }
         var newPickup = 0.0
         for stop in plan {
             guard let leg = seconds(from: node, to: stop.node) else { return nil }
@@ -61,7 +61,7 @@ struct PoolInsertion {
                 }
             case .dropoff:
                 occupancy -= 1
-                let direct = engine.requests[stop.request]!.quote.tripSeconds
+                let direct = engine.requestRecord(stop.request).quote.tripSeconds
                 guard
                     time - pickedUp[stop.request]! <= direct * (1 + configuration.poolDetourFactor)
                         + configuration.poolDetourSeconds

@@ -4,7 +4,7 @@ extension DispatchEngine {
     func rebalance(maxMoves: Int) {
         let demand = surge.demand(now: now, window: configuration.surgeWindowSeconds, zoneCount: zones.zoneCount)
         var wanted = demand
-        for id in waiting { wanted[zones.zone(of: requests[id]!.request.origin)] += 1 }
+        for id in waiting { wanted[zones.zone(of: requestRecord(id).request.origin)] += 1 }
         var spare: [(driver: DriverID, zone: Int)] = []
         var supply = [Int](repeating: 0, count: zones.zoneCount)
         for record in drivers.values.sorted(by: { $0.id < $1.id }) where record.isAvailable && record.leg == nil {

@@ -1,0 +1,28 @@
+extension DispatchEngine {
+    /// The one way the engine changes a driver's record, in place. A driver that the engine's own
+    /// books name always has a record: a missing one is a bug, and stops the process.
+    @discardableResult
+    func updateDriver<Result>(_ id: DriverID, _ change: (inout DriverRecord) -> Result) -> Result {
+        guard drivers[id] != nil else { preconditionFailure("dispatch's books name \(id), but it has no record of it") }
+        return change(&drivers[id]!)
+    }
+
+    /// The one way the engine changes a request's record, in place (see ``updateDriver(_:_:)``).
+    @discardableResult
+    func updateRequest<Result>(_ id: RequestID, _ change: (inout RequestRecord) -> Result) -> Result {
+        guard requests[id] != nil else { preconditionFailure("dispatch's books name \(id), but it has no record of it") }
+        return change(&requests[id]!)
+    }
+
+    /// The record of a driver the engine's own books name.
+    func driverRecord(_ id: DriverID) -> DriverRecord {
+        guard let record = drivers[id] else { preconditionFailure("dispatch's books name \(id), but it has no record of it") }
+        return record
+    }
+
+    /// The record of a request the engine's own books name.
+    func requestRecord(_ id: RequestID) -> RequestRecord {
+        guard let record = requests[id] else { preconditionFailure("dispatch's books name \(id), but it has no record of it") }
+        return record
+    }
+}
