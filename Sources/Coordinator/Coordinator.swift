@@ -38,8 +38,6 @@ public actor Coordinator {
     private let readiness = ReadinessBoard()
     private var stopRequested = false
     private var chaosCounts = ChaosCounts()
-    /// When each process was last restarted, for the restart budget.
-    private var restartTimes: [String: [ContinuousClock.Instant]] = [:]
     /// When dispatch was killed on purpose, until it serves again (its recovery time).
     private var dispatchKilledAt: ContinuousClock.Instant?
     private var log: (String) -> Void
@@ -139,92 +137,58 @@ public actor Coordinator {
         }
     }
 
+    /// Carries out what ``RunSupervision`` decides, turn by turn, until the run is over.
     private func supervise() async throws -> RunOutcome {
-        let upAt = ContinuousClock.now
-        let deadline = upAt + options.wallLimit
-        var random = SeededGenerator(seed: options.chaos.seed)
-        var nextKill = options.chaos.killEvery.map { upAt + Self.exponential($0, &random) }
-        var pendingKills = options.kills
-        var nextStall = options.chaos.stallMonitorEvery.map { upAt + $0 }
-        var resumeMonitorAt: ContinuousClock.Instant?
-        var finished: Set<String> = []
-        var allFinishedAt: ContinuousClock.Instant?
-        let finishers = Set(plan.processes.filter(\.finishesRun).map(\.name))
+        var supervision = RunSupervision(
+            .init(
+                processes: plan.processes, wallLimit: options.wallLimit, settleGrace: options.settleGrace, kills: options.kills,
+                chaos: options.chaos),
+            upAt: .now)
         while true {
-            if stopRequested { return .stopped }
-            if ContinuousClock.now >= deadline { return .wallLimitReached(seconds: options.wallLimit / .seconds(1)) }
-            for (index, kill) in pendingKills.enumerated().reversed() where ContinuousClock.now - upAt >= kill.after {
-                pendingKills.remove(at: index)
-                await self.kill(kill.name)
-            }
-            if let at = nextKill, ContinuousClock.now >= at, let every = options.chaos.killEvery {
-                var candidates: [String] = []
-                for spec in plan.processes where spec.hostsApps {
-                    if !finished.contains(spec.name), await supervisor.isRunning(spec.name) { candidates.append(spec.name) }
+            var running: Set<String> = []
+            for spec in plan.processes where await supervisor.isRunning(spec.name) { running.insert(spec.name) }
+            let lastExits = await supervisor.records.compactMapValues(\.exits.last)
+            let actions = try supervision.step(
+                now: .now, running: running, lastExits: lastExits, openRides: await board.current.openRequests.count,
+                stopRequested: stopRequested)
+            for action in actions {
+                switch action {
+                case .end(let outcome):
+                    return outcome
+                case .kill(let name):
+                    await kill(name)
+                case .stallMonitor(let name):
+                    log("chaos: stalling the monitor for \(options.chaos.stallFor)")
+                    await supervisor.signal(name, SIGSTOP)
+                    chaosCounts.monitorStalls += 1
+                case .resumeMonitor(let name):
+                    await supervisor.signal(name, SIGCONT)
+                case .finished(let name):
+                    log("\(name) finished")
+                case .restart(let name, let backoff):
+                    try await restart(name, after: backoff, lastExit: lastExits[name])
                 }
-                if let victim = candidates.randomElement(using: &random) { await kill(victim) }
-                nextKill = .now + Self.exponential(every, &random)
-            }
-            if let at = nextStall, ContinuousClock.now >= at, let every = options.chaos.stallMonitorEvery, let monitor,
-                await supervisor.isRunning(monitor)
-            {
-                log("chaos: stalling the monitor for \(options.chaos.stallFor)")
-                await supervisor.signal(monitor, SIGSTOP)
-                chaosCounts.monitorStalls += 1
-                resumeMonitorAt = .now + options.chaos.stallFor
-                nextStall = .now + every
-            }
-            if let at = resumeMonitorAt, ContinuousClock.now >= at, let monitor {
-                resumeMonitorAt = nil
-                await supervisor.signal(monitor, SIGCONT)
             }
             try await Task.sleep(for: .milliseconds(100))
-            for spec in plan.processes where !finished.contains(spec.name) {
-                guard await !supervisor.isRunning(spec.name) else { continue }
-                let record = await supervisor.records[spec.name]
-                let lastExit = record?.exits.last
-                if spec.finishesRun, lastExit?.isClean == true {
-                    finished.insert(spec.name)
-                    log("\(spec.name) finished")
-                    continue
-                }
-                switch spec.restart {
-                case .never:
-                    throw SupervisionError.died(spec.name, lastExit)
-                case .withBackoff(let limit, let window):
-                    // Only recent restarts count: a process that ran well for a while starts afresh.
-                    let recent = restartTimes[spec.name, default: []].filter { ContinuousClock.now - $0 < window }
-                    guard recent.count < limit else {
-                        throw SupervisionError.gaveUp(spec.name, restarts: recent.count, within: window)
-                    }
-                    restartTimes[spec.name] = recent + [ContinuousClock.now]
-                    let backoff = Duration.milliseconds(250 * (1 << min(recent.count, 5)))
-                    // When it died, on the simulated clock: what was due before was its own to do
-                    // (and dispatch ends it with its session); what falls due after, the new run does.
-                    let simulated = Double(await board.current.simTimeMs) / 1000
-                    log("\(spec.name) \(lastExit.map { "\($0)" } ?? "exited"); restarting in \(backoff)")
-                    try await Task.sleep(for: backoff)
-                    try await supervisor.start(
-                        spec.name, executable: spec.executable, arguments: spec.arguments + spec.restartArguments(simulated),
-                        toTerminal: toTerminal(spec))
-                    try await supervisor.waitUntilReady(spec.name, timeout: options.readyTimeout)
-                    log("\(spec.name) restarted (pid \(await supervisor.pid(of: spec.name) ?? 0))")
-                    if spec.role == .dispatch, let killed = dispatchKilledAt {
-                        dispatchKilledAt = nil
-                        chaosCounts.dispatchRecoverySeconds.append((ContinuousClock.now - killed) / .seconds(1))
-                    }
-                }
-            }
-            if !finishers.isEmpty, finished == finishers {
-                // Every rider process is done, but rides of a killed one end only when dispatch
-                // expires its session: the run ends once the bus says no ride is open (or after a
-                // grace well past the session timeout, and the verdict names what stayed open).
-                let since = allFinishedAt ?? .now
-                allFinishedAt = since
-                if await board.current.openRequests.isEmpty || ContinuousClock.now - since > options.settleGrace {
-                    return .completed
-                }
-            }
+        }
+    }
+
+    /// Starts a process that died again, after `backoff`, and waits until it is ready.
+    private func restart(_ name: String, after backoff: Duration, lastExit: Supervisor.Exit?) async throws {
+        guard let spec = plan.processes.first(where: { $0.name == name }) else { return }
+        // When it died, on the simulated clock: what was due before was its own to do
+        // (and dispatch ends it with its session); what falls due after, the new run does.
+        let simulated = Double(await board.current.simTimeMs) / 1000
+        log("\(name) \(lastExit.map { "\($0)" } ?? "exited"); restarting in \(backoff)")
+        try await Task.sleep(for: backoff)
+        try await supervisor.start(
+            name, executable: spec.executable, arguments: spec.arguments + spec.restartArguments(simulated),
+            toTerminal: toTerminal(spec))
+        try await supervisor.waitUntilReady(name, timeout: options.readyTimeout)
+        log("\(name) restarted (pid \(await supervisor.pid(of: name) ?? 0))")
+        if spec.role == .dispatch, let killed = dispatchKilledAt {
+            dispatchKilledAt = nil
+            chaosCounts.dispatchRecoverySeconds.append((ContinuousClock.now - killed) / .seconds(1))
         }
     }
 }
@@ -247,12 +211,6 @@ extension Coordinator {
             dispatchKilledAt = .now
             chaosCounts.malformedMayBeLost += Int(options.chaos.malformedPerSecond.rounded(.up))
         }
-    }
-
-    /// A wait drawn from the exponential distribution with mean `mean` (faults at random times).
-    static func exponential(_ mean: Duration, _ random: inout SeededGenerator) -> Duration {
-        let uniform = Double.random(in: Double.leastNonzeroMagnitude..<1, using: &random)
-        return mean * (-Foundation.log(uniform))
     }
 
     /// The verdict of a recorded run in `directory`: the recording's checks (dispatch's own among

@@ -17,13 +17,17 @@ extension DispatchEngine {
         var unfinished = 0
         for (id, record) in requests {
             if !record.isFinished { unfinished += 1 }
-            if scheduled.contains(id) != (record.phase == .scheduled) { return "\(id) is \(record.phase) but scheduled is \(scheduled.contains(id))" }
+            if scheduled.contains(id) != (record.phase == .scheduled) {
+                return "\(id) is \(record.phase) but scheduled is \(scheduled.contains(id))"
+            }
             switch record.phase {
             case .waiting:
                 guard waiting.contains(id) else { return "\(id) waits but is not in matching" }
             case .offered(let driver):
                 guard waiting.contains(id) else { return "\(id) is offered but not in matching" }
-                guard drivers[driver]?.offer?.request == id else { return "\(id) is offered to \(driver), who holds no offer of it" }
+                guard drivers[driver]?.offer?.request == id else {
+                    return "\(id) is offered to \(driver), who holds no offer of it"
+                }
             case .assigned(let driver):
                 guard !waiting.contains(id) else { return "\(id) is assigned to \(driver) but still in matching" }
                 guard let stops = drivers[driver]?.stops, stops.contains(where: { $0.request == id && $0.kind == .pickup }) else {
@@ -37,7 +41,9 @@ extension DispatchEngine {
                 guard !waiting.contains(id) else { return "\(id) is \(record.phase) but in matching" }
             }
         }
-        guard unfinished == unfinishedCount else { return "\(unfinished) requests are unfinished, the count says \(unfinishedCount)" }
+        guard unfinished == unfinishedCount else {
+            return "\(unfinished) requests are unfinished, the count says \(unfinishedCount)"
+        }
         for id in waiting where requests[id] == nil { return "\(id) is in matching without a record" }
         for (id, driver) in drivers {
             if let broken = brokenPlan(of: driver) { return "\(id): \(broken)" }
@@ -47,7 +53,9 @@ extension DispatchEngine {
 
     private func brokenPlan(of driver: DriverRecord) -> String? {
         if !driver.online {
-            guard driver.stops.isEmpty, driver.offer == nil, driver.leg == nil else { return "offline with a plan, an offer or a leg" }
+            guard driver.stops.isEmpty, driver.offer == nil, driver.leg == nil else {
+                return "offline with a plan, an offer or a leg"
+            }
             return nil
         }
         if let offer = driver.offer, requests[offer.request]?.phase != .offered(driver.id) {
@@ -59,7 +67,9 @@ extension DispatchEngine {
             default: return "plans a \(stop.kind.rawValue) for \(stop.request), which is not theirs"
             }
         }
-        if let stop = driver.leg?.stop, stop != driver.stops.first { return "drives to a stop that is not the first of their plan" }
+        if let stop = driver.leg?.stop, stop != driver.stops.first {
+            return "drives to a stop that is not the first of their plan"
+        }
         let riders = Set(driver.stops.map(\.request)).count
         guard riders <= max(1, configuration.poolCapacity) else { return "carries or fetches \(riders) riders" }
         return nil

@@ -34,7 +34,9 @@ struct EngineInvariantTests {
         #expect(engine.brokenInvariant() == nil && engine.unfinishedCount == 0)
     }
 
-    @Test("An offer lost from the driver's record, a request left out of matching, a wrong count and a stranger's stop are each named")
+    @Test(
+        "An offer lost from the driver's record, a request left out of matching, a wrong count and a stranger's stop are each named"
+    )
     func disagreementsNamed() throws {
         var engine = try offered()
         engine.drivers[a]?.offer = nil
