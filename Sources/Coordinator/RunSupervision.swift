@@ -91,7 +91,9 @@ struct RunSupervision {
             actions.append(.kill(kill.name))
         }
         if let at = nextKill, now >= at, let every = settings.chaos.killEvery {
-            let candidates = settings.processes.filter { $0.hostsApps && !finished.contains($0.name) && running.contains($0.name) }
+            let candidates = settings.processes.filter {
+                $0.hostsApps && !finished.contains($0.name) && running.contains($0.name)
+            }
             if let victim = candidates.randomElement(using: &random) { actions.append(.kill(victim.name)) }
             nextKill = now + Self.exponential(every, &random)
         }
@@ -108,7 +110,9 @@ struct RunSupervision {
     }
 
     /// A process found not running: finished, restarted, or the end of the run.
-    private mutating func exited(_ spec: ProcessSpec, _ exit: Supervisor.Exit?, now: ContinuousClock.Instant)
+    private mutating func exited(
+        _ spec: ProcessSpec, _ exit: Supervisor.Exit?, now: ContinuousClock.Instant
+    )
         throws(SupervisionError) -> Action
     {
         if spec.finishesRun, exit?.isClean == true {

@@ -36,6 +36,15 @@ public actor DispatchServer {
     /// The fault layer on what dispatch sends to sessions (stress mode), with what it did so far.
     public private(set) var faults: FaultInjector
     private var stopped = false
+    private var tracer: (@Sendable (TraceLine) -> Void)?
+
+    /// What crosses dispatch's ROUTER, for a transcript (`ribcity demo`).
+    public enum TraceLine: Sendable {
+        case received(Envelope)
+        case sent(Envelope)
+        /// A frame that is not a ribcity envelope, and why.
+        case malformed(String)
+    }
 
     /// - Parameters:
     ///   - router: a bound (or to-be-bound) ROUTER socket for sessions.
@@ -165,7 +174,17 @@ public actor DispatchServer {
         (core.malformed.total, desk.refused, router.statistics().sendFailures)
     }
 
+    /// Tells `observer` every envelope received and sent, and every malformed frame.
+    public func trace(with observer: @escaping @Sendable (TraceLine) -> Void) { tracer = observer }
+
     private func handle(_ batch: [Message]) async throws {
+        if let tracer {
+            for message in batch {
+                do { tracer(.received(try Frames.Routed(frames: message.frames).envelope)) } catch {
+                    tracer(.malformed("\(error)"))
+                }
+            }
+        }
         try await act(on: batch.map { JournalEntry.received(time: simulatedTime, frames: $0.frames) })
         if core.stopRequested { stopped = true }
     }
@@ -225,6 +244,9 @@ public actor DispatchServer {
         // Not confirmed one by one: waiting on a session that does not read would stop dispatch
         // reading everyone else. What libzmq refuses (a peer gone, or full for too long) is counted.
         let routed = withFaults(out.routed)
+        if let tracer {
+            for message in routed { if let sent = try? Frames.Routed(frames: message.frames) { tracer(.sent(sent.envelope)) } }
+        }
         if !routed.isEmpty { try await router.send(contentsOf: routed) }
     }
 }

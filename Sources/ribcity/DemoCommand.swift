@@ -1,15 +1,21 @@
 import ArgumentParser
 import City
+import DispatchService
 import Foundation
+import RideDispatch
+import SessionClient
 import TransportBench
 import Wire
 import ZeroMQ
 
-/// `ribcity demo`: the transport shown end to end between two ribcity processes.
+/// `ribcity demo`: the transport and the real dispatch shown end to end between two ribcity
+/// processes.
 ///
-/// This process plays dispatch (a ROUTER for sessions, a PUB for events); it starts a second
-/// ribcity process that plays a rider session (a DEALER and a SUB). Both print every message
-/// that crosses, and the rider also sends one malformed frame, which is counted and dropped.
+/// This process runs the real dispatch (`DispatchServer`: the desk and the engine behind a ROUTER
+/// for sessions and a PUB for events) on a small grid of lower Manhattan, with one scripted driver
+/// on a session of its own; it starts a second ribcity process that plays a rider session (a
+/// DEALER and a SUB). Both print every message that crosses, and the rider also sends one
+/// malformed frame, which dispatch counts and drops.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
@@ -23,6 +29,12 @@ struct DemoCommand: AsyncParsableCommand {
         help: "Start no rider process: serve one outside client (e.g. the Python one in docs/PROTOCOL.md) until it says goodbye.")
     var external = false
 
+    /// Wall Street to Times Square and around: 4 km east–west, 7 km north, 250 m blocks.
+    static let city = GridCity(
+        width: 4_000, height: 7_000, blockLength: 250, speedKmh: 36, origin: GeoPoint(lat: 40.70, lon: -74.02))
+    /// Simulated seconds per wall second: a 6 km ride takes a few seconds.
+    static let speed = 300.0
+
     func run() async throws {
         let log = Transcript(process: "dispatch pid \(getpid())")
         let transport = try Transport(name: "dispatch-io")
@@ -33,8 +45,31 @@ struct DemoCommand: AsyncParsableCommand {
         let base = "ipc://\(NSTemporaryDirectory())ribcity-demo-\(getpid())"
         let sessions = try await router.bind(tcp ? "tcp://127.0.0.1:*" : "\(base)-sessions")
         let bus = try await events.bind(tcp ? "tcp://127.0.0.1:*" : "\(base)-events")
-        log.note("dispatch listening: sessions on \(sessions), events on \(bus)")
-
+        let graph = Self.city.build()
+        // The demo's sessions send no heartbeats: a minute of silence is allowed, not five seconds.
+        var settings = DispatchDesk.Settings()
+        settings.sessionTimeoutMs = 60_000
+        let server = DispatchServer(
+            hierarchy: ContractionHierarchy(graph: graph), configuration: DispatchConfiguration(), settings: settings,
+            router: router,
+            bus: events, speed: Self.speed)
+        let malformed = MalformedCount()
+        await server.trace { line in
+            switch line {
+            case .received(let envelope): log.received(envelope, from: envelope.sender)
+            case .sent(let envelope): log.sent(envelope, to: "session")
+            case .malformed(let reason):
+                log.note("dropped a malformed frame: \(reason)")
+                Task { await malformed.add() }
+            }
+        }
+        log.note(
+            "dispatch listening: sessions on \(sessions), events on \(bus); \(graph.nodeCount) road nodes, \(Self.speed)× wall time"
+        )
+        let serving = Task { try await server.run() }
+        let driver = DemoDriver(transport: transport, endpoint: sessions, graph: graph, speed: Self.speed, log: log)
+        let driving = Task { try await driver.drive() }
+        let ended = try await Self.sessionEnded(on: bus, transport: transport, except: DemoDriver.session)
         let rider =
             external
             ? nil
@@ -42,127 +77,104 @@ struct DemoCommand: AsyncParsableCommand {
                 try await PeerProcess.run(arguments: ["demo-peer", "--sessions", sessions, "--events", bus])
             }
         if external { log.note("waiting for a client: connect a DEALER to \(sessions)") }
-        var dispatch = DemoDispatch(log: log, router: router, events: events)
-        try await dispatch.serve()
         try await rider?.value
+        _ = await ended.value
+        driving.cancel()
+        await driver.close()
+        await server.stop()
+        _ = try? await serving.value
         let stats = router.statistics()
-        log.note("done: \(stats.received) messages in, \(stats.sent) out, \(dispatch.malformed.total) malformed dropped")
+        log.note("done: \(stats.received) messages in, \(stats.sent) out, \(await malformed.count) malformed dropped")
         await transport.shutdown()
+    }
+
+    /// Finishes when the bus says a session other than `except` has closed (the rider's, or the
+    /// outside client's): the demo is over.
+    static func sessionEnded(on bus: String, transport: Transport, except: String) async throws -> Task<Void, Never> {
+        let watcher = try await transport.socket(.sub)
+        try await watcher.connect(bus)
+        try await watcher.subscribe(Topic.dispatchSession)
+        return Task {
+            do {
+                for try await batch in watcher.batches() {
+                    for message in batch {
+                        guard let published = try? Frames.Published(frames: message.frames),
+                            case .dispatchEvent(let event)? = published.envelope.body,
+                            [.sessionClosed, .sessionExpired].contains(event.kind), event.sessionID != except
+                        else { continue }
+                        return
+                    }
+                }
+            } catch {}
+        }
     }
 }
 
-/// The dispatch side of the demo: answers a session's requests and walks its ride to the end.
-struct DemoDispatch {
-    let log: Transcript
-    let router: Socket
-    let events: Socket
-    var stamper = SequenceStamper(sender: "dispatch")
-    var busStamper = SequenceStamper(sender: "dispatch-bus")
-    var malformed = WireErrorCounts()
+/// How many malformed frames dispatch dropped (its tracer counts them from the I/O side).
+actor MalformedCount {
+    private(set) var count = 0
+    func add() { count += 1 }
+}
 
-    init(log: Transcript, router: Socket, events: Socket) {
+/// The demo's one driver, on a session of its own in the dispatch process: online near the
+/// rider's pickup, accepts what it is offered, and reports each leg done when the simulated
+/// clock reaches its arrival.
+actor DemoDriver {
+    static let session = "drivers-demo"
+    static let driverID = "driver-42"
+    private let client: SessionClient
+    private let graph: RoadGraph
+    private let log: Transcript
+
+    init(transport: Transport, endpoint: String, graph: RoadGraph, speed: Double, log: Transcript) {
+        var settings = SessionClient.Settings()
+        settings.speed = speed
+        client = SessionClient(
+            transport: transport, endpoint: endpoint,
+            hello: Hello.with {
+                $0.role = .drivers
+                $0.sessionID = Self.session
+                $0.appIds = [Self.driverID]
+            }, settings: settings)
+        self.graph = graph
         self.log = log
-        self.router = router
-        self.events = events
     }
 
-    mutating func serve() async throws {
-        while true {
-            let message = try await router.receive()
-            let request: Frames.Routed
-            do {
-                request = try Frames.Routed(frames: message.frames)
-            } catch {
-                malformed.record(error)
-                log.note("dropped a malformed frame: \(error)")
+    func drive() async throws {
+        try await client.connect()
+        // A few blocks north of Wall Street.
+        let start = GeoPoint(lat: 40.712, lon: -74.006)
+        _ = try await client.request(
+            .driverOnline(
+                DriverOnline.with {
+                    $0.driverID = Self.driverID
+                    $0.location = LatLon(start)
+                }))
+        log.note("\(Self.driverID) is online on its own session (\(Self.session))")
+        for await envelope in client.incoming {
+            switch envelope.body {
+            case .offer(let offer)?:
+                _ = try await client.request(
+                    .acceptOffer(
+                        AcceptOffer.with {
+                            $0.offerID = offer.offerID
+                            $0.driverID = Self.driverID
+                        }))
+            case .driveTo(let leg)? where !leg.cancelled:
+                let now = await client.clock?.now() ?? 0
+                let wait = max(0, Double(leg.arriveAtMs) / 1000 - now) / DemoCommand.speed
+                try await Task.sleep(for: .milliseconds(Int64(wait * 1000)))
+                _ = try await client.request(
+                    .legDone(
+                        LegDone.with {
+                            $0.driverID = Self.driverID
+                            $0.leg = leg.leg
+                        }))
+            default:
                 continue
             }
-            let peer = request.envelope.sender
-            log.received(request.envelope, from: peer)
-            switch request.envelope.body {
-            case let .hello(hello)?:
-                try await reply(
-                    to: request,
-                    .welcome(
-                        Welcome.with {
-                            $0.sessionID = hello.sessionID
-                            $0.heartbeatIntervalMs = 1_000
-                            $0.sessionTimeoutMs = 5_000
-                        }))
-            case let .quoteRequest(quote)?:
-                try await reply(to: request, .quote(Self.quote(for: quote)))
-            case let .rideRequest(ride)?:
-                try await reply(to: request, .requestReceived(RequestReceived.with { $0.requestID = ride.requestID }))
-                try await publish(.requestCreated, ride.requestID)
-                for state in [TripState.driverAssigned, .driverArrived, .onTrip, .completed] {
-                    try await Task.sleep(for: .milliseconds(150))
-                    try await reply(
-                        to: request,
-                        .tripUpdate(
-                            TripUpdate.with {
-                                $0.requestID = ride.requestID
-                                $0.tripID = "trip-1"
-                                $0.state = state
-                                $0.driverID = "driver-42"
-                                $0.fareCents = state == .completed ? Self.quote(for: ride).priceCents : 0
-                            }))
-                    if state == .completed { try await publish(.tripCompleted, ride.requestID) }
-                }
-            case .rateTrip?:
-                break
-            case .goodbye?:
-                return
-            default:
-                try await reply(
-                    to: request,
-                    .error(
-                        ErrorReply.with {
-                            $0.code = .invalidState
-                            $0.reason = "the demo does not serve \(request.envelope.bodyName)"
-                        }))
-            }
         }
     }
 
-    private mutating func reply(to request: Frames.Routed, _ body: Envelope.OneOf_Body) async throws {
-        let envelope = Envelope(body, from: stamper.next(), inReplyTo: request.envelope.messageID)
-        log.sent(envelope, to: request.envelope.sender)
-        try await router.sendConfirmed(Message(Frames.Routed(peer: request.peer, envelope: envelope).frames))
-    }
-
-    private mutating func publish(_ kind: DispatchEventKind, _ requestID: String) async throws {
-        let event = DispatchEvent.with {
-            $0.kind = kind
-            $0.requestID = requestID
-        }
-        let published = Frames.Published(
-            topic: Topic.dispatchRequest,
-            envelope: Envelope(.dispatchEvent(event), from: busStamper.next()))
-        try await events.send(Message(published.frames))
-    }
-
-    /// A plausible fare from straight-line distance; the real pricing comes with the dispatch engine.
-    static func quote(for request: QuoteRequest) -> Quote {
-        let kilometres = GeoPoint(request.pickup).distance(to: GeoPoint(request.dropoff)) / 1000
-        return Quote.with {
-            $0.quoteID = "q-\(request.riderID)"
-            $0.riderID = request.riderID
-            $0.product = request.product
-            $0.distanceM = UInt32(kilometres * 1000)
-            $0.tripDurationS = UInt32(kilometres / 20 * 3600)
-            $0.priceCents = Int64(250 + 175 * kilometres + 35 * kilometres / 20 * 60)
-            $0.surgeMultiplier = 1
-            $0.pickupEtaS = 240
-        }
-    }
-
-    static func quote(for ride: RideRequest) -> Quote {
-        quote(
-            for: QuoteRequest.with {
-                $0.riderID = ride.riderID
-                $0.pickup = ride.pickup
-                $0.dropoff = ride.dropoff
-                $0.product = ride.product
-            })
-    }
+    func close() async { await client.close() }
 }

@@ -30,7 +30,10 @@ struct RunSupervisionTests {
     func quietAndEnds() throws {
         var run = supervision()
         #expect(try run.step(now: at(1), running: Self.everyone, lastExits: [:], openRides: 3, stopRequested: false) == [])
-        #expect(try run.step(now: at(2), running: Self.everyone, lastExits: [:], openRides: 3, stopRequested: true) == [.end(.stopped)])
+        #expect(
+            try run.step(now: at(2), running: Self.everyone, lastExits: [:], openRides: 3, stopRequested: true) == [
+                .end(.stopped)
+            ])
         #expect(
             try run.step(now: at(600), running: Self.everyone, lastExits: [:], openRides: 3, stopRequested: false)
                 == [.end(.wallLimitReached(seconds: 600))])
@@ -44,7 +47,8 @@ struct RunSupervisionTests {
         let killed = ["drivers-0": Self.exit("drivers-0", status: 9, signalled: true)]
         var backoffs: [Duration] = []
         for turn in 0..<5 {
-            let actions = try run.step(now: at(Double(turn)), running: running, lastExits: killed, openRides: 1, stopRequested: false)
+            let actions = try run.step(
+                now: at(Double(turn)), running: running, lastExits: killed, openRides: 1, stopRequested: false)
             guard case .restart("drivers-0", let backoff)? = actions.first else {
                 Issue.record("no restart: \(actions)")
                 return
@@ -57,7 +61,9 @@ struct RunSupervisionTests {
         }
         // A minute later the old restarts no longer count.
         var later = supervision()
-        for turn in 0..<5 { _ = try later.step(now: at(Double(turn)), running: running, lastExits: killed, openRides: 1, stopRequested: false) }
+        for turn in 0..<5 {
+            _ = try later.step(now: at(Double(turn)), running: running, lastExits: killed, openRides: 1, stopRequested: false)
+        }
         let afterAMinute = try later.step(now: at(70), running: running, lastExits: killed, openRides: 1, stopRequested: false)
         #expect(afterAMinute == [.restart("drivers-0", backoff: .milliseconds(250))])
     }
@@ -68,7 +74,9 @@ struct RunSupervisionTests {
         var running = Self.everyone
         running.remove("dispatch")
         #expect {
-            try run.step(now: at(3), running: running, lastExits: ["dispatch": Self.exit("dispatch", status: 1)], openRides: 0, stopRequested: false)
+            try run.step(
+                now: at(3), running: running, lastExits: ["dispatch": Self.exit("dispatch", status: 1)], openRides: 0,
+                stopRequested: false)
         } throws: { error in
             "\(error)" == "dispatch exited with status 1, and is not restarted"
         }
@@ -80,27 +88,42 @@ struct RunSupervisionTests {
         var running = Self.everyone
         running.remove("riders-0")
         let clean = ["riders-0": Self.exit("riders-0")]
-        #expect(try run.step(now: at(10), running: running, lastExits: clean, openRides: 2, stopRequested: false) == [.finished("riders-0")])
+        #expect(
+            try run.step(now: at(10), running: running, lastExits: clean, openRides: 2, stopRequested: false) == [
+                .finished("riders-0")
+            ])
         #expect(try run.step(now: at(20), running: running, lastExits: clean, openRides: 2, stopRequested: false) == [])
-        #expect(try run.step(now: at(31), running: running, lastExits: clean, openRides: 2, stopRequested: false) == [.end(.completed)])
+        #expect(
+            try run.step(now: at(31), running: running, lastExits: clean, openRides: 2, stopRequested: false) == [
+                .end(.completed)
+            ])
 
         var settled = supervision()
         _ = try settled.step(now: at(10), running: running, lastExits: clean, openRides: 1, stopRequested: false)
-        #expect(try settled.step(now: at(11), running: running, lastExits: clean, openRides: 0, stopRequested: false) == [.end(.completed)])
+        #expect(
+            try settled.step(now: at(11), running: running, lastExits: clean, openRides: 0, stopRequested: false) == [
+                .end(.completed)
+            ])
 
         // A rider process killed is restarted, not finished.
         var killed = supervision()
         let actions = try killed.step(
-            now: at(10), running: running, lastExits: ["riders-0": Self.exit("riders-0", status: 9, signalled: true)], openRides: 1,
+            now: at(10), running: running, lastExits: ["riders-0": Self.exit("riders-0", status: 9, signalled: true)],
+            openRides: 1,
             stopRequested: false)
         #expect(actions == [.restart("riders-0", backoff: .milliseconds(250))])
     }
 
-    @Test("Faults: kills asked for at their time, random kills only of running driver and rider processes, seeded; the monitor stalled and resumed")
+    @Test(
+        "Faults: kills asked for at their time, random kills only of running driver and rider processes, seeded; the monitor stalled and resumed"
+    )
     func faults() throws {
         var asked = supervision(kills: [("dispatch", .seconds(5))])
         #expect(try asked.step(now: at(4), running: Self.everyone, lastExits: [:], openRides: 1, stopRequested: false) == [])
-        #expect(try asked.step(now: at(5), running: Self.everyone, lastExits: [:], openRides: 1, stopRequested: false) == [.kill("dispatch")])
+        #expect(
+            try asked.step(now: at(5), running: Self.everyone, lastExits: [:], openRides: 1, stopRequested: false) == [
+                .kill("dispatch")
+            ])
         #expect(try asked.step(now: at(6), running: Self.everyone, lastExits: [:], openRides: 1, stopRequested: false) == [])
 
         func victims(seed: UInt64) throws -> [String] {
@@ -120,8 +143,14 @@ struct RunSupervisionTests {
         #expect(try victims(seed: 3) == first, "the same seed kills the same processes at the same times")
 
         var stalls = supervision(chaos: ChaosPlan(stallMonitorEvery: .seconds(10), stallFor: .seconds(2)))
-        #expect(try stalls.step(now: at(10), running: Self.everyone, lastExits: [:], openRides: 1, stopRequested: false) == [.stallMonitor("monitor")])
+        #expect(
+            try stalls.step(now: at(10), running: Self.everyone, lastExits: [:], openRides: 1, stopRequested: false) == [
+                .stallMonitor("monitor")
+            ])
         #expect(try stalls.step(now: at(11), running: Self.everyone, lastExits: [:], openRides: 1, stopRequested: false) == [])
-        #expect(try stalls.step(now: at(12), running: Self.everyone, lastExits: [:], openRides: 1, stopRequested: false) == [.resumeMonitor("monitor")])
+        #expect(
+            try stalls.step(now: at(12), running: Self.everyone, lastExits: [:], openRides: 1, stopRequested: false) == [
+                .resumeMonitor("monitor")
+            ])
     }
 }
