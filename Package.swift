@@ -134,13 +134,13 @@ let package = Package(
         // The monitor: what the event bus says, summarised; gaps reported, late joins via snapshots.
         .target(
             name: "Monitor",
-            dependencies: ["RideDispatch", "Wire"],
+            dependencies: ["RideDispatch", "SimulatedTime", "Wire"],
             swiftSettings: strict
         ),
         // A session with dispatch for rider and driver hosts: replies matched, Lazy Pirate retries.
         .target(
             name: "SessionClient",
-            dependencies: ["Faults", "Wire", "ZeroMQ"],
+            dependencies: ["Faults", "SimulatedTime", "Wire", "ZeroMQ"],
             swiftSettings: strict
         ),
         // What rider and driver apps share: their line to dispatch (an outbox drained by the host)
@@ -159,14 +159,15 @@ let package = Package(
         // The rider app: a RIB tree per rider, from sign-in through request, trip and rating.
         .target(
             name: "RiderApp",
-            dependencies: ["AppRuntime", "RIBs", "City", "Randomness", "Wire"],
+            dependencies: ["AppRuntime", "RIBs", "City", "Randomness", "SimulatedTime", "Wire"],
             swiftSettings: strict
         ),
         // A rider or driver process: many apps on their own actors over one session with dispatch.
         .target(
             name: "AppHost",
             dependencies: [
-                "AppRuntime", "DriverApp", "RiderApp", "City", "Scenarios", "RIBs", "SessionClient", "Wire", "ZeroMQ",
+                "AppRuntime", "DriverApp", "RiderApp", "City", "Scenarios", "RIBs", "SessionClient", "SimulatedTime", "Wire",
+                "ZeroMQ",
             ],
             swiftSettings: strict
         ),
@@ -174,7 +175,7 @@ let package = Package(
         // restarts them, stops them in reverse, and writes the run's directory and summary.
         .target(
             name: "Coordinator",
-            dependencies: ["Randomness", "Topology", "Monitor", "Wire", "ZeroMQ"],
+            dependencies: ["Randomness", "SimulatedTime", "Topology", "Monitor", "Wire", "ZeroMQ"],
             swiftSettings: strict
         ),
         // Cities made ready to run: a topology's streets, drivers and rides (or SUMO's reference),

@@ -2,6 +2,7 @@ import AppRuntime
 import Foundation
 import RIBs
 import SessionClient
+import SimulatedTime
 import Wire
 import ZeroMQ
 
@@ -228,7 +229,8 @@ public actor AppHost {
             $0.leaks = UInt64(totals.leaks)
         }
         lateness = 0
-        let envelope = Envelope(.processStatus(status), from: statusStamper.next(), simTimeMs: Int64(time * 1000))
+        var envelope = Envelope(.processStatus(status), from: statusStamper.next())
+        envelope.simTime = SimTime(seconds: time)
         try? await bus.send(Message(Frames.Published(topic: Topic.status(of: processID), envelope: envelope).frames))
     }
 

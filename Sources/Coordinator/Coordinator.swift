@@ -1,6 +1,7 @@
 import Foundation
 import Monitor
 import Randomness
+import SimulatedTime
 import Wire
 import ZeroMQ
 
@@ -178,7 +179,7 @@ public actor Coordinator {
         guard let spec = plan.processes.first(where: { $0.name == name }) else { return }
         // When it died, on the simulated clock: what was due before was its own to do
         // (and dispatch ends it with its session); what falls due after, the new run does.
-        let simulated = Double(await board.current.simTimeMs) / 1000
+        let simulated = SimTime(wireMilliseconds: await board.current.simTimeMs).seconds
         log("\(name) \(lastExit.map { "\($0)" } ?? "exited"); restarting in \(backoff)")
         try await Task.sleep(for: backoff)
         try await supervisor.start(

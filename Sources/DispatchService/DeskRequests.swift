@@ -81,7 +81,7 @@ extension DispatchDesk {
         }
         let origin = try node(ride.pickup, "pickup")
         let destination = try node(ride.dropoff, "dropoff")
-        let pickupAt = ride.scheduledPickupMs > 0 ? SimTime(wireMilliseconds: ride.scheduledPickupMs).seconds : nil
+        let pickupAt = ride.scheduledPickup?.seconds
         let id = requests.nextID
         try refuse { () throws(DispatchRefusal) in
             try engine.submit(

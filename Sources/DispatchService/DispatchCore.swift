@@ -50,7 +50,7 @@ final class DispatchCore {
         if case .stop? = request.envelope.body { stopRequested = true }
         // Sessions stamp their simulated time: how late their messages get here.
         if request.envelope.simTimeMs > 0 {
-            lateness = max(lateness, time - SimTime(wireMilliseconds: request.envelope.simTimeMs).seconds)
+            lateness = max(lateness, time - request.envelope.simTime.seconds)
         }
         out.add(desk.receive(request.envelope, from: request.peer, at: time), at: time, stampers: &stampers)
     }

@@ -156,7 +156,7 @@ public final class DispatchDesk {
         for (name, line) in driverLines.sorted(by: { $0.key < $1.key }) {
             guard let drive = line.lastLeg, !drive.cancelled, let driver = drivers[name],
                 engine.currentLeg(of: driver) == Int(drive.leg),
-                time > SimTime(wireMilliseconds: drive.arriveAtMs).seconds + settings.legGrace,
+                time > drive.arrival.seconds + settings.legGrace,
                 time - (line.legResent ?? -.infinity) >= settings.legGrace,
                 let peer = self.line(of: line.session)
             else { continue }
@@ -204,7 +204,7 @@ public final class DispatchDesk {
                     $0.sessionID = hello.sessionID
                     $0.heartbeatIntervalMs = settings.heartbeatIntervalMs
                     $0.sessionTimeoutMs = settings.sessionTimeoutMs
-                    $0.simTimeMs = SimTime(seconds: time).wireMilliseconds
+                    $0.simTime = SimTime(seconds: time)
                 }), inReplyTo: envelope.messageID)
         if var existing = sessions[hello.sessionID] {
             // A reconnect: same session, perhaps a new socket identity. Whatever was sent to the old

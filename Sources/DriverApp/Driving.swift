@@ -47,7 +47,7 @@ final class DrivingInteractor: PresentableInteractor<DrivingView> {
             .init(
                 activity: label, position: vehicle.position.value,
                 destination: leg.map { GeoPoint($0.destination) },
-                arriveAt: leg.map { Double($0.arriveAtMs) / 1000 }))
+                arriveAt: leg.map(\.arrival.seconds)))
     }
 }
 

@@ -38,7 +38,7 @@ final class OfferBuilder: Builder<any OnlineDependency> {
         let view = OfferView(
             showing: .init(
                 requestID: offer.requestID, pickupETA: offer.pickupEtaS, fareCents: offer.fareCents,
-                expiresAt: Double(offer.expiresAtMs) / 1000))
+                expiresAt: offer.expiry.seconds))
         let interactor = OfferInteractor(presenter: view)
         interactor.listener = listener
         return OfferRouter(interactor: interactor, view: view)

@@ -32,9 +32,9 @@ final class VehicleService {
             badRoutes += 1
             return false
         }
-        let seconds = max(0, Double(leg.arriveAtMs - leg.departAtMs) / 1000)
+        let seconds = max(0, leg.arrival.seconds - leg.departure.seconds)
         timeline = RouteTimeline(
-            route: Route(time: seconds, length: 0, nodes: nodes), departure: Double(leg.departAtMs) / 1000, graph: graph)
+            route: Route(time: seconds, length: 0, nodes: nodes), departure: leg.departure.seconds, graph: graph)
         return true
     }
 

@@ -88,7 +88,7 @@ final class WorkService {
 
     /// An offer past its expiry is gone (dispatch counts it as declined).
     func expireOffer(at time: Double) {
-        if let open = offer.value, Double(open.expiresAtMs) / 1000 <= time { offer.send(nil) }
+        if let open = offer.value, open.expiry.seconds <= time { offer.send(nil) }
     }
 
     /// What dispatch sent this driver. A leg replaces an older one; a cancelled leg ends it. The

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 import Wire
 
 /// One interval's summary of the board: what the monitor prints, as a line or as JSON.
@@ -30,7 +31,7 @@ public struct MonitorReport: Codable, Sendable, Equatable {
     }
 
     public init(_ board: MonitorBoard) {
-        simTimeSeconds = Double(board.simTimeMs) / 1000
+        simTimeSeconds = SimTime(wireMilliseconds: board.simTimeMs).seconds
         drivers = [
             "idle": board.driverCount(.idle), "offered": board.driverCount(.offered), "en_route": board.driverCount(.enRoute),
             "on_trip": board.driverCount(.onTrip), "offline": board.driverCount(.offline),
@@ -55,7 +56,8 @@ public struct MonitorReport: Codable, Sendable, Equatable {
                     ProcessHealth(
                         messagesIn: status.messagesIn, messagesOut: status.messagesOut,
                         residentMB: Double(status.rssBytes) / 1_048_576, cpuSeconds: status.cpuSeconds,
-                        lagSeconds: Double(status.lagMs) / 1000, maxLagSeconds: Double(board.maxLagMs[name] ?? 0) / 1000)
+                        lagSeconds: status.lag.seconds,
+                        maxLagSeconds: SimDuration(wireMilliseconds: Int64(board.maxLagMs[name] ?? 0)).seconds)
                 )
             })
     }

@@ -83,8 +83,18 @@ open class Router<InteractorType>: Routing {
     /// Called once, on the first `load()`. Attach permanent children here.
     open func didLoad() {}
 
+    /// Attaches `child` below this router. Attaching a child twice, or one that another router
+    /// holds, is a wiring mistake: it stops a debug build (as RIBs-iOS asserts), and is ignored in
+    /// a release build.
     public final func attachChild(_ child: any Routing) {
-        guard !children.contains(where: { $0 === child }) else { return }
+        guard !children.contains(where: { $0 === child }) else {
+            assertionFailure("\(path): \(child.path) is attached here already")
+            return
+        }
+        if let holder = (child as? any TreeNode)?.attachedParent, holder !== self {
+            assertionFailure("\(path): \(child.path) is attached to \(holder.path) already; detach it there first")
+            return
+        }
         children.append(child)
         (child as? any TreeNode)?.adopt(parent: self, context: context)
         if let node = child as? any TreeNode { node.recordAttached() }
@@ -154,11 +164,15 @@ open class LaunchRouter<InteractorType>: Router<InteractorType> {
 /// How a router hands the tree's context and its place in the tree to a child it attaches.
 protocol TreeNode: AnyObject {
     func adopt(parent: (any Routing)?, context: RIBContext?)
+    /// The router this one is attached to, if any.
+    var attachedParent: (any Routing)? { get }
     func recordAttached()
     func recordDetached()
 }
 
 extension Router: TreeNode {
+    var attachedParent: (any Routing)? { parent }
+
     func adopt(parent: (any Routing)?, context: RIBContext?) {
         self.parent = parent
         self.context = context

@@ -1,6 +1,7 @@
 import AppRuntime
 import City
 import RIBs
+import SimulatedTime
 import Wire
 
 /// Where a ride is, as the rider app knows it.
@@ -112,7 +113,7 @@ final class RideService {
             $0.dropoff = LatLon(dropoff)
             $0.product = product
             $0.seats = 1
-            if let scheduledPickup { $0.scheduledPickupMs = Int64(scheduledPickup * 1000) }
+            $0.scheduledPickup = scheduledPickup.map { SimTime(seconds: $0) }
         }
         asked = ride
         link.request(.rideRequest(ride))

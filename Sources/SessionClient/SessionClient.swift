@@ -1,4 +1,5 @@
 import Faults
+import SimulatedTime
 import Wire
 import ZeroMQ
 
@@ -92,7 +93,7 @@ public actor SessionClient {
             throw Failure.refused(reply.error.reason.isEmpty ? "answered Hello with \(reply.bodyName)" : reply.error.reason)
         }
         self.welcome = welcome
-        if clock == nil { clock = SessionClock(origin: Double(welcome.simTimeMs) / 1000, speed: settings.speed) }
+        if clock == nil { clock = SessionClock(origin: welcome.simTime.seconds, speed: settings.speed) }
         return welcome
     }
 
@@ -157,7 +158,7 @@ public actor SessionClient {
     // MARK: Internals
 
     /// Now on the session's clock, in whole milliseconds (0 before the first Welcome).
-    private var simTimeMs: Int64 { clock.map { Int64($0.now() * 1000) } ?? 0 }
+    private var simTimeMs: Int64 { clock.map { SimTime(seconds: $0.now()).wireMilliseconds } ?? 0 }
 
     /// The socket, opened if there is none. Callers that come while one is being opened get that
     /// one: two sockets opened at once would leave one connected with nobody reading it, and

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedTime
 
 /// CPU time and resident memory of this process, for its `ProcessStatus` reports.
 public struct ProcessUsage: Sendable {
@@ -34,7 +35,7 @@ extension ProcessStatus {
             $0.apps = UInt32(apps)
             $0.cpuSeconds = usage.cpuSeconds
             $0.rssBytes = usage.residentBytes
-            $0.lagMs = UInt32(min(Double(UInt32.max), max(0, lagSeconds) * 1000))
+            $0.lag = SimDuration(seconds: lagSeconds)
         }
         fill(&status)
         return status

@@ -162,7 +162,7 @@ actor DemoDriver {
                         }))
             case .driveTo(let leg)? where !leg.cancelled:
                 let now = await client.clock?.now() ?? 0
-                let wait = max(0, Double(leg.arriveAtMs) / 1000 - now) / DemoCommand.speed
+                let wait = max(0, leg.arrival.seconds - now) / DemoCommand.speed
                 try await Task.sleep(for: .milliseconds(Int64(wait * 1000)))
                 _ = try await client.request(
                     .legDone(

@@ -6,7 +6,9 @@ import Testing
 /// completed by the engine, not by a stand-in.
 @Suite("ribcity demo: a rider process and the real dispatch")
 struct DemoProcessTests {
-    @Test("The demo's ride is quoted by the engine, offered to the scripted driver, driven leg by leg and completed; the malformed frame is counted")
+    @Test(
+        "The demo's ride is quoted by the engine, offered to the scripted driver, driven leg by leg and completed; the malformed frame is counted"
+    )
     func demoRide() async throws {
         let transcript = try await within(60) {
             let process = Process()
@@ -25,7 +27,9 @@ struct DemoProcessTests {
         #expect(output.contains("← drivers-demo") && output.contains("accept_offer { offer_id: \"offer-1\""), "\(output)")
         #expect(output.contains("leg_done { driver_id: \"driver-42\" leg: 2 }"), "\(output)")
         let lines = output.split(separator: "\n")
-        #expect(lines.contains { $0.hasPrefix("[riders") && $0.contains("TRIP_STATE_COMPLETED") && $0.contains("fare_cents: ") }, "\(output)")
+        #expect(
+            lines.contains { $0.hasPrefix("[riders") && $0.contains("TRIP_STATE_COMPLETED") && $0.contains("fare_cents: ") },
+            "\(output)")
         #expect(lines.contains { $0.contains("DISPATCH_EVENT_KIND_TRIP_COMPLETED") }, "the bus carried the completion: \(output)")
         #expect(output.contains("dropped a malformed frame") && output.contains("1 malformed dropped"), "\(output)")
     }

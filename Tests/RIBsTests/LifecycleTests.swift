@@ -65,11 +65,27 @@ struct LifecycleTests {
         root.interactable.activate()
         root.load()
         root.attachChild(child)
-        root.attachChild(child)
         #expect(root.children.count == 1)
         #expect(child.loads == 1)
         #expect(child.interactable.isActive)
         #expect(grandchild.interactable.isActive)
+    }
+
+    @Test("Wiring mistakes stop a debug build: a child attached twice, or attached where another parent holds it")
+    func wiringMistakes() async {
+        await #expect(processExitsWith: .failure) {
+            let root = node()
+            let child = node()
+            root.attachChild(child)
+            root.attachChild(child)
+        }
+        await #expect(processExitsWith: .failure) {
+            let first = node()
+            let second = node()
+            let child = node()
+            first.attachChild(child)
+            second.attachChild(child)
+        }
     }
 
     @Test("A child attached to an inactive parent waits for the parent's activation")
