@@ -45,7 +45,7 @@ public actor SessionClient {
     /// Everything dispatch sends that is not a reply to a request.
     public nonisolated let incoming: AsyncStream<Envelope>
     /// How many times the socket was dropped and opened again.
-    public private(set) var reconnects = 0
+    public var reconnects: Int { line.reconnects }
     public private(set) var welcome: Welcome?
     /// Simulated time, from the first Welcome on.
     public private(set) var clock: SessionClock?
@@ -54,26 +54,15 @@ public actor SessionClient {
     private var stamper: SequenceStamper
     private var socket: Socket?
     private var reader: Task<Void, Never>?
-    private var generation = 0
-    private var replies: [String: ReplySlot] = [:]
+    private var line = SessionLine()
+    private var replies = ReplyBook()
     private let inbox: AsyncStream<Envelope>.Continuation
-    private var closed = false
     /// The fault layer (stress mode), with what it did so far.
     public private(set) var faults: FaultInjector
     private var opening: Task<Socket, any Error>?
     private var reopening: Task<Void, any Error>?
-    /// A Hello on the current line is on its way (after dispatch said it did not know us).
-    private var greeting = false
     /// How many times dispatch forgot this session and was greeted again on the same line.
-    public private(set) var rehellos = 0
-    /// When the current socket last received anything.
-    private var lastHeard: ContinuousClock.Instant?
-
-    private enum ReplySlot {
-        case expected
-        case waiting(CheckedContinuation<Envelope, any Error>)
-        case arrived(Envelope)
-    }
+    public var rehellos: Int { line.rehellos }
 
     public init(transport: Transport, endpoint: String, hello: Hello, settings: Settings = Settings()) {
         self.transport = transport
@@ -101,14 +90,10 @@ public actor SessionClient {
     public func request(_ body: Envelope.OneOf_Body) async throws -> Envelope {
         let stamp = stamper.next()
         for attempt in 1...settings.attempts {
-            guard !closed else { throw Failure.closed }
-            // A line that carried something else meanwhile is alive: the request or its reply was
-            // lost, so it goes again on the same socket. A silent line is reopened (Lazy Pirate),
-            // which also loses whatever the old socket still held for the other requests.
-            if attempt > 1, lastHeard.map({ ContinuousClock.now - $0 >= settings.timeout }) ?? true {
-                try await reopen()
-            }
-            replies[stamp.messageID] = .expected
+            guard !line.closed else { throw Failure.closed }
+            // Reopening loses whatever the old socket still held for the other requests too.
+            if line.retry(attempt: attempt, now: .now, timeout: settings.timeout) == .reopen { try await reopen() }
+            replies.expect(stamp.messageID)
             try await transmit(Message([WireCodec.encode(Envelope(body, from: stamp, simTimeMs: simTimeMs))]))
             guard let reply = try await awaitReply(to: stamp.messageID) else { continue }
             if Self.isUnknownSession(reply), !isHello(body) {
@@ -124,7 +109,7 @@ public actor SessionClient {
 
     /// Sends a message that needs no reply (a heartbeat, a location, an answer to an offer).
     public func send(_ body: Envelope.OneOf_Body) async throws {
-        guard !closed else { throw Failure.closed }
+        guard !line.closed else { throw Failure.closed }
         try await transmit(Message([WireCodec.encode(Envelope(body, from: stamper.next(), simTimeMs: simTimeMs))]))
     }
 
@@ -144,15 +129,14 @@ public actor SessionClient {
 
     /// Says goodbye and closes the socket.
     public func close(reason: String = "done") async {
-        guard !closed else { return }
+        guard !line.closed else { return }
         try? await send(.goodbye(Goodbye.with { $0.reason = reason }))
-        closed = true
+        _ = line.close()
         reader?.cancel()
         await socket?.close()
         socket = nil
         inbox.finish()
-        for (_, slot) in replies { if case .waiting(let continuation) = slot { continuation.resume(throwing: Failure.closed) } }
-        replies = [:]
+        for waiter in replies.closeAll() { waiter.resume(throwing: Failure.closed) }
     }
 
     // MARK: Internals
@@ -176,8 +160,7 @@ public actor SessionClient {
         let opened = try await transport.socket(.dealer)
         try await opened.connect(endpoint)
         socket = opened
-        generation += 1
-        let generation = generation
+        let generation = line.opened()
         reader = Task { [weak self] in
             do {
                 for try await batch in opened.batches() { await self?.deliver(batch, generation: generation) }
@@ -192,7 +175,7 @@ public actor SessionClient {
     private func reopen() async throws {
         if let reopening { return try await reopening.value }
         let task = Task {
-            reconnects += 1
+            line.reopening()
             reader?.cancel()
             let old = socket
             socket = nil
@@ -207,7 +190,7 @@ public actor SessionClient {
     /// Says Hello on `socket` and waits (one timeout at most) for the Welcome.
     private func sayHello(on socket: Socket) async throws {
         let stamp = stamper.next()
-        replies[stamp.messageID] = .expected
+        replies.expect(stamp.messageID)
         try await socket.send(Message([WireCodec.encode(Envelope(.hello(hello), from: stamp, simTimeMs: simTimeMs))]))
         _ = try await awaitReply(to: stamp.messageID)
     }
@@ -216,10 +199,8 @@ public actor SessionClient {
     /// session": it restarted. Hello again at once, so that what it has for this session's riders
     /// and drivers comes back without waiting for their next request. One Hello at a time.
     private func greetAgain() async {
-        guard !greeting, !closed else { return }
-        greeting = true
-        defer { greeting = false }
-        rehellos += 1
+        guard line.beginGreeting() else { return }
+        defer { line.endGreeting() }
         try? await sayHello(on: currentSocket())
     }
 
@@ -234,22 +215,18 @@ public actor SessionClient {
     }
 
     private func deliver(_ batch: [Message], generation: Int) {
-        guard generation == self.generation else { return }
-        lastHeard = .now
+        guard line.delivered(generation: generation, at: .now) else { return }
         for message in batch {
             // Dispatch never sends what a DEALER cannot decode; anything else is dropped.
             guard let envelope = try? Frames.direct(message.frames) else { continue }
-            if Self.isUnknownSession(envelope), replies[envelope.inReplyTo] == nil {
+            if Self.isUnknownSession(envelope), !replies.isExpected(envelope.inReplyTo) {
                 Task { await self.greetAgain() }
                 continue
             }
-            switch replies[envelope.inReplyTo] {
-            case .expected?: replies[envelope.inReplyTo] = .arrived(envelope)
-            case .waiting(let continuation)?:
-                replies[envelope.inReplyTo] = nil
-                continuation.resume(returning: envelope)
-            case .arrived?, nil:
-                if envelope.inReplyTo.isEmpty { inbox.yield(envelope) }
+            switch replies.deliver(envelope) {
+            case .resume(let waiter, let reply): waiter.resume(returning: reply)
+            case .incoming(let push): inbox.yield(push)
+            case .kept, .late: break
             }
         }
     }
@@ -270,20 +247,16 @@ public actor SessionClient {
     }
 
     private func reply(to messageID: String) async throws -> Envelope {
-        if case .arrived(let envelope)? = replies[messageID] {
-            replies[messageID] = nil
-            return envelope
-        }
+        switch replies.claim(messageID) {
+        case .arrived(let envelope): return envelope
         // Abandoned already (timed out before this waiter got here): nobody would resume it.
-        guard case .expected? = replies[messageID] else { throw CancellationError() }
-        return try await withCheckedThrowingContinuation { continuation in
-            replies[messageID] = .waiting(continuation)
+        case .abandoned: throw CancellationError()
+        case .pending: return try await withCheckedThrowingContinuation { replies.wait(for: messageID, $0) }
         }
     }
 
     /// Gives up on a reply: a waiting receiver is released, a late reply will be ignored.
     private func abandon(_ messageID: String) {
-        if case .waiting(let continuation)? = replies[messageID] { continuation.resume(throwing: CancellationError()) }
-        replies[messageID] = nil
+        replies.abandon(messageID)?.resume(throwing: CancellationError())
     }
 }
