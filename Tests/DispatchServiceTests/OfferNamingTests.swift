@@ -24,24 +24,17 @@ struct OfferNamingTests {
         func offers(_ out: [Outgoing]) -> [Wire.Offer] {
             bodies(out, to: DeskFixture.driversPeer).compactMap { if case .offer(let offer) = $0 { offer } else { nil } }
         }
-        let first = offers(
-            fixture.rider(
-                .rideRequest(
-                    Wire.RideRequest.with {
-                        $0.requestID = "req-1"
-                        $0.riderID = "r-1"
-                        $0.pickup = fixture.at(0, 0)
-                        $0.dropoff = fixture.at(4, 0)
-                    }), at: 2))
-        let second = offers(
-            fixture.rider(
-                .rideRequest(
-                    Wire.RideRequest.with {
-                        $0.requestID = "req-2"
-                        $0.riderID = "r-2"
-                        $0.pickup = fixture.at(8, 8)
-                        $0.dropoff = fixture.at(4, 8)
-                    }), at: 2))
+        func request(_ id: Int, from pickup: (Int, Int), to dropoff: (Int, Int)) -> [Wire.Offer] {
+            let ride = Wire.RideRequest.with {
+                $0.requestID = "req-\(id)"
+                $0.riderID = "r-\(id)"
+                $0.pickup = fixture.at(pickup.0, pickup.1)
+                $0.dropoff = fixture.at(dropoff.0, dropoff.1)
+            }
+            return offers(fixture.rider(.rideRequest(ride), at: 2))
+        }
+        let first = request(1, from: (0, 0), to: (4, 0))
+        let second = request(2, from: (8, 8), to: (4, 8))
         guard let toFirst = first.first, let toSecond = second.first else {
             Issue.record("two offers expected, got \(first) and \(second)")
             return
