@@ -49,6 +49,25 @@ struct DeskFixture {
                     $0.role = .drivers; $0.sessionID = "drivers-1"
                 }), at: 0)
     }
+
+    /// Driver d-1 comes online at (0, 0) at 1 s, `ride` is asked for at 2 s, and d-1 accepts its
+    /// offer at 3 s: what the acceptance sent, or nil (recorded as an issue) if no offer came.
+    mutating func acceptedRide(_ ride: Wire.RideRequest) -> [Outgoing]? {
+        _ = driver(
+            .driverOnline(
+                DriverOnline.with {
+                    $0.driverID = "d-1"; $0.location = at(0, 0)
+                }), at: 1)
+        guard case .offer(let offer)? = bodies(rider(.rideRequest(ride), at: 2), to: Self.driversPeer).first else {
+            Issue.record("no offer for \(ride.requestID)")
+            return nil
+        }
+        return driver(
+            .acceptOffer(
+                AcceptOffer.with {
+                    $0.offerID = offer.offerID; $0.driverID = "d-1"
+                }), at: 3)
+    }
 }
 
 /// Bodies sent to a peer (acknowledgements left out), and events published, from a batch of
@@ -186,25 +205,11 @@ struct DeskTests {
     func resendAfterReconnect() {
         var fixture = DeskFixture()
         fixture.openSessions()
-        _ = fixture.driver(
-            .driverOnline(
-                DriverOnline.with {
-                    $0.driverID = "d-1"; $0.location = fixture.at(0, 0)
-                }), at: 1)
-        let requested = fixture.rider(
-            .rideRequest(
-                Wire.RideRequest.with {
-                    $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(2, 0); $0.dropoff = fixture.at(6, 0);
-                    $0.product = .uberX
-                }), at: 2)
-        guard case .offer(let offer)? = bodies(requested, to: DeskFixture.driversPeer).first else {
-            Issue.record("no offer"); return
+        let ride = Wire.RideRequest.with {
+            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(2, 0); $0.dropoff = fixture.at(6, 0)
+            $0.product = .uberX
         }
-        _ = fixture.driver(
-            .acceptOffer(
-                AcceptOffer.with {
-                    $0.offerID = offer.offerID; $0.driverID = "d-1"
-                }), at: 3)
+        guard fixture.acceptedRide(ride) != nil else { return }
         // Both sessions lose their sockets (Lazy Pirate) and say Hello again from new ones.
         let newRiders: [UInt8] = [11], newDrivers: [UInt8] = [12]
         let riders = fixture.desk.receive(
@@ -239,24 +244,11 @@ struct DeskTests {
         settings.sessionTimeoutMs = 600_000
         var fixture = DeskFixture(settings: settings)
         fixture.openSessions()
-        _ = fixture.driver(
-            .driverOnline(
-                DriverOnline.with {
-                    $0.driverID = "d-1"; $0.location = fixture.at(0, 0)
-                }), at: 1)
         let ride = Wire.RideRequest.with {
-            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(2, 0); $0.dropoff = fixture.at(6, 0);
+            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(2, 0); $0.dropoff = fixture.at(6, 0)
             $0.product = .uberX
         }
-        let requested = fixture.rider(.rideRequest(ride), at: 2)
-        guard case .offer(let offer)? = bodies(requested, to: DeskFixture.driversPeer).first else {
-            Issue.record("no offer"); return
-        }
-        let accepted = fixture.driver(
-            .acceptOffer(
-                AcceptOffer.with {
-                    $0.offerID = offer.offerID; $0.driverID = "d-1"
-                }), at: 3)
+        guard let accepted = fixture.acceptedRide(ride) else { return }
         guard case .driveTo(let leg)? = bodies(accepted, to: DeskFixture.driversPeer).first else {
             Issue.record("no leg"); return
         }
@@ -352,24 +344,10 @@ struct DeskTests {
     func expiry() throws {
         var fixture = DeskFixture()
         fixture.openSessions()
-        _ = fixture.driver(
-            .driverOnline(
-                DriverOnline.with {
-                    $0.driverID = "d-1"; $0.location = fixture.at(0, 0)
-                }), at: 1)
-        let request = fixture.rider(
-            .rideRequest(
-                Wire.RideRequest.with {
-                    $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 0); $0.dropoff = fixture.at(5, 5)
-                }), at: 2)
-        guard case .offer(let offer)? = bodies(request, to: DeskFixture.driversPeer).first else {
-            Issue.record("no offer"); return
+        let ride = Wire.RideRequest.with {
+            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 0); $0.dropoff = fixture.at(5, 5)
         }
-        _ = fixture.driver(
-            .acceptOffer(
-                AcceptOffer.with {
-                    $0.offerID = offer.offerID; $0.driverID = "d-1"
-                }), at: 3)
+        guard fixture.acceptedRide(ride) != nil else { return }
         _ = fixture.rider(.heartbeat(Heartbeat()), at: 6)
         let quiet = fixture.desk.tick(at: 7)
         #expect(!published(quiet).contains(.sessionExpired), "5 s have not passed for either session")
