@@ -71,7 +71,10 @@ struct RunSupervision {
         for spec in settings.processes where !finished.contains(spec.name) && !running.contains(spec.name) {
             actions.append(try exited(spec, lastExits[spec.name], now: now))
         }
-        if !finishers.isEmpty, finished.isSuperset(of: finishers) {
+        // A process killed in this turn is seen dead, and restarted, in the next: the run does not
+        // end before it has come back.
+        let killing = actions.contains { if case .kill = $0 { true } else { false } }
+        if !killing, !finishers.isEmpty, finished.isSuperset(of: finishers) {
             // Every rider process is done, but rides of a killed one end only when dispatch
             // expires its session: the run ends once the bus says no ride is open (or after a
             // grace well past the session timeout, and the verdict names what stayed open).

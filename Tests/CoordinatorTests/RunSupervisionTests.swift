@@ -114,6 +114,22 @@ struct RunSupervisionTests {
         #expect(actions == [.restart("riders-0", backoff: .milliseconds(250))])
     }
 
+    /// Found by a ThreadSanitizer run of the stress test: a driver process killed in the turn the
+    /// run ended was never restarted, and the verdict failed "killed processes restarted".
+    @Test("A kill in the turn the run would end holds the end until the killed process is restarted")
+    func killAtTheEnd() throws {
+        var run = supervision(kills: [("drivers-0", .seconds(10))])
+        var running = Self.everyone
+        running.remove("riders-0")
+        let clean = ["riders-0": Self.exit("riders-0")]
+        let first = try run.step(now: at(10), running: running, lastExits: clean, openRides: 0, stopRequested: false)
+        #expect(first == [.kill("drivers-0"), .finished("riders-0")])
+        running.remove("drivers-0")
+        let killed = clean.merging(["drivers-0": Self.exit("drivers-0", status: 9, signalled: true)]) { $1 }
+        let second = try run.step(now: at(10.1), running: running, lastExits: killed, openRides: 0, stopRequested: false)
+        #expect(second == [.restart("drivers-0", backoff: .milliseconds(250)), .end(.completed)])
+    }
+
     @Test(
         "Faults: kills asked for at their time, random kills only of running driver and rider processes, seeded; the monitor stalled and resumed"
     )
