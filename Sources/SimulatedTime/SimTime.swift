@@ -39,19 +39,12 @@ public struct SimDuration: Hashable, Comparable, Sendable, CustomStringConvertib
     public static let zero = SimDuration(seconds: 0)
 
     public static func seconds(_ seconds: Double) -> SimDuration { SimDuration(seconds: seconds) }
-    public static func milliseconds(_ milliseconds: Double) -> SimDuration { SimDuration(seconds: milliseconds / 1_000) }
 
     /// A duration as the wire carries it (`*_ms` fields such as a lag).
     public init(wireMilliseconds: Int64) { seconds = Double(wireMilliseconds) / 1_000 }
 
     /// This duration as the wire carries it: whole milliseconds, rounded to nearest.
     public var wireMilliseconds: Int64 { Int64((seconds * 1_000).rounded()) }
-
-    /// The simulated time that passes in `wall` seconds of wall time at `speed` simulated seconds
-    /// per wall second.
-    public static func passing(wallSeconds wall: Double, atSpeed speed: Double) -> SimDuration {
-        SimDuration(seconds: wall * speed)
-    }
 
     public static func < (a: SimDuration, b: SimDuration) -> Bool { a.seconds < b.seconds }
     public static func + (a: SimDuration, b: SimDuration) -> SimDuration { SimDuration(seconds: a.seconds + b.seconds) }

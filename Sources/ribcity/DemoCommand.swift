@@ -53,14 +53,12 @@ struct DemoCommand: AsyncParsableCommand {
             hierarchy: ContractionHierarchy(graph: graph), configuration: DispatchConfiguration(), settings: settings,
             router: router,
             bus: events, speed: Self.speed)
-        let malformed = MalformedCount()
         await server.trace { line in
             switch line {
             case .received(let envelope): log.received(envelope, from: envelope.sender)
             case .sent(let envelope): log.sent(envelope, to: "session")
             case .malformed(let reason):
                 log.note("dropped a malformed frame: \(reason)")
-                Task { await malformed.add() }
             }
         }
         log.note(
@@ -84,7 +82,7 @@ struct DemoCommand: AsyncParsableCommand {
         await server.stop()
         _ = try? await serving.value
         let stats = router.statistics()
-        log.note("done: \(stats.received) messages in, \(stats.sent) out, \(await malformed.count) malformed dropped")
+        log.note("done: \(stats.received) messages in, \(stats.sent) out, \(await server.counts.malformed) malformed dropped")
         await transport.shutdown()
     }
 
@@ -108,12 +106,6 @@ struct DemoCommand: AsyncParsableCommand {
             } catch {}
         }
     }
-}
-
-/// How many malformed frames dispatch dropped (its tracer counts them from the I/O side).
-actor MalformedCount {
-    private(set) var count = 0
-    func add() { count += 1 }
 }
 
 /// The demo's one driver, on a session of its own in the dispatch process: online near the
