@@ -32,7 +32,7 @@ struct RiderPerson {
                 confirmation.perform(.cancel(reason: "waited longer than the rider's patience"))
             }
         }
-        if let trip = root.activeView(of: OnTripView.self), case .assigned = trip.screen.value,
+        if let trip = root.activeView(of: OnTripView.self), case .assigned = trip.screen.value.status,
             outOfPatience(at: time, requestedAt: requestedAt)
         {
             trip.perform(.cancel(reason: "waited longer than the rider's patience"))

@@ -39,12 +39,14 @@ struct ComponentizedBuilderTests {
         #expect(first.component.riderID == "rider-1" && second.product == "uberX")
     }
 
-    @Test("A component builder that hands out the same component is refused")
-    func reusedComponent() {
-        let only = TripComponent(riderID: "rider-1")
-        let builder = TripBuilder { _ in only }
-        #expect(builder.build(componentDependency: "", buildDependency: "POOL") != nil)
-        #expect(builder.build(componentDependency: "", buildDependency: "POOL") == nil)
+    @Test("A component builder that hands out the same component twice stops a debug build")
+    func reusedComponent() async {
+        await #expect(processExitsWith: .failure) {
+            let only = TripComponent(riderID: "rider-1")
+            let builder = TripBuilder { _ in only }
+            _ = builder.build(componentDependency: "", buildDependency: "POOL")
+            _ = builder.build(componentDependency: "", buildDependency: "POOL")
+        }
     }
 
     @Test("A simple componentized builder needs no dynamic dependencies")

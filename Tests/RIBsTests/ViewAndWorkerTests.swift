@@ -12,41 +12,67 @@ struct SignInScreen: Equatable, CustomStringConvertible {
 
 final class SignInView: View<SignInScreen, SignInAction> {}
 
-final class SignInPresenter: Presenter<SignInView> {
+/// What the sign-in interactor asks of its presenter.
+protocol SignInPresentable: AnyObject {
+    var listener: (any SignInPresentableListener)? { get set }
+    func show(name: String)
+}
+
+/// What the user asked for on the sign-in screen.
+protocol SignInPresentableListener: AnyObject {
+    func type(_ text: String)
+    func submit()
+}
+
+final class SignInPresenter: Presenter<SignInView>, SignInPresentable {
+    weak var listener: (any SignInPresentableListener)?
+
+    init() {
+        super.init(view: SignInView(showing: SignInScreen()))
+        view.onAction = { [weak self] action in self?.handle(action) }
+    }
+
     func show(name: String) {
         view.render(SignInScreen(name: name, canSubmit: !name.isEmpty))
     }
+
+    private func handle(_ action: SignInAction) {
+        guard let listener else { return view.drop(action) }
+        switch action {
+        case let .typed(text): listener.type(text)
+        case .tappedSignIn: listener.submit()
+        }
+    }
 }
 
-final class SignInInteractor: PresentableInteractor<SignInPresenter> {
+final class SignInInteractor: PresentableInteractor<any SignInPresentable>, SignInPresentableListener {
     private(set) var name = ""
     private(set) var submitted: [String] = []
 
     override func didBecomeActive() {
-        presenter.view.onAction = { [weak self] action in self?.handle(action) }
+        presenter.listener = self
         presenter.show(name: name)
     }
 
     override func willResignActive() {
-        presenter.view.onAction = nil
+        presenter.listener = nil
     }
 
-    private func handle(_ action: SignInAction) {
-        switch action {
-        case let .typed(text):
-            name = text
-            presenter.show(name: name)
-        case .tappedSignIn:
-            submitted.append(name)
-        }
+    func type(_ text: String) {
+        name = text
+        presenter.show(name: name)
+    }
+
+    func submit() {
+        submitted.append(name)
     }
 }
 
 final class SignInRouter: ViewableRouter<SignInInteractor, SignInView> {}
 
 func signIn() -> SignInRouter {
-    let view = SignInView(showing: SignInScreen())
-    return SignInRouter(interactor: SignInInteractor(presenter: SignInPresenter(view: view)), view: view)
+    let presenter = SignInPresenter()
+    return SignInRouter(interactor: SignInInteractor(presenter: presenter), view: presenter.view)
 }
 
 final class CountingWorker: Worker {
@@ -58,7 +84,9 @@ final class CountingWorker: Worker {
 
 @Suite("Views, presenters and workers")
 struct ViewAndWorkerTests {
-    @Test("A headless view renders what the presenter says and hands user actions to the interactor")
+    @Test(
+        "A headless view renders what the presenter says; its actions reach the interactor through the presenter while it is active"
+    )
     func headlessView() {
         let router = signIn()
         let view = router.viewController

@@ -1,0 +1,30 @@
+import City
+import RIBs
+import Wire
+
+/// What Driving's interactor asks of its presenter.
+protocol DrivingPresentable: AnyObject {
+    func present(_ activity: DriverActivity, leg: DriveTo?, position: GeoPoint)
+}
+
+/// Follows the car's position and its leg as it moves.
+final class DrivingInteractor: PresentableInteractor<any DrivingPresentable> {
+    private let activity: DriverActivity
+    private let work: WorkService
+    private let vehicle: VehicleService
+
+    init(presenter: any DrivingPresentable, activity: DriverActivity, work: WorkService, vehicle: VehicleService) {
+        self.activity = activity
+        self.work = work
+        self.vehicle = vehicle
+        super.init(presenter: presenter)
+    }
+
+    override func didBecomeActive() {
+        bindToActivePeriod(
+            vehicle.position.observe { [weak self] position in
+                guard let self else { return }
+                presenter.present(activity, leg: work.leg.value, position: position)
+            })
+    }
+}

@@ -1,0 +1,12 @@
+import RIBs
+import Wire
+
+/// Builds the screen of the offer dispatch made.
+final class OfferBuilder: Builder<any OnlineDependency> {
+    func build(listener: any OfferListener) -> OfferRouter {
+        let presenter = OfferPresenter(offer: dependency.work.offer.value ?? Wire.Offer())
+        let interactor = OfferInteractor(presenter: presenter)
+        interactor.listener = listener
+        return OfferRouter(interactor: interactor, view: presenter.view)
+    }
+}

@@ -1,0 +1,4 @@
+import RIBs
+
+/// The offer screen's router (no children).
+final class OfferRouter: ViewableRouter<OfferInteractor, OfferView> {}

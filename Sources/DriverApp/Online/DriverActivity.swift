@@ -1,0 +1,18 @@
+import Wire
+
+/// What the driver is doing while online, and so which child is on screen.
+enum DriverActivity: Equatable {
+    case idle, offer, enRoute, onTrip
+
+    init(offer: Wire.Offer?, leg: DriveTo?) {
+        if offer != nil {
+            self = .offer
+        } else {
+            switch leg?.stop {
+            case .pickup?: self = .enRoute
+            case .dropoff?: self = .onTrip
+            default: self = .idle
+            }
+        }
+    }
+}

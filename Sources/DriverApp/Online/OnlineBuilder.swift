@@ -1,0 +1,22 @@
+import AppRuntime
+import RIBs
+
+/// What Online and everything below it needs: the link, the work and the car.
+protocol OnlineDependency: Dependency {
+    var link: AppLink { get }
+    var work: WorkService { get }
+    var vehicle: VehicleService { get }
+}
+
+/// Builds the online screen, with its leg follower and the builders of its children.
+final class OnlineBuilder: Builder<any OnlineDependency> {
+    func build(listener: any OnlineListener) -> OnlineRouter {
+        let presenter = OnlinePresenter()
+        let follower = LegFollower(link: dependency.link, work: dependency.work, vehicle: dependency.vehicle)
+        let interactor = OnlineInteractor(presenter: presenter, work: dependency.work, follower: follower)
+        interactor.listener = listener
+        return OnlineRouter(
+            interactor: interactor, view: presenter.view, offer: OfferBuilder(dependency: dependency),
+            driving: DrivingBuilder(dependency: dependency))
+    }
+}

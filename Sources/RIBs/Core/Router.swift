@@ -1,0 +1,172 @@
+/// What a parent sees of a child RIB: its router.
+public protocol Routing: AnyObject {
+    /// The RIB's interactor.
+    var interactable: any Interactable { get }
+    /// The attached children, in attachment order.
+    var children: [any Routing] { get }
+    /// A short name for the RIB (the type name without "Router" by default), for paths and trees.
+    var name: String { get }
+    /// Where the RIB sits: its ancestors' names and its own, e.g. `/Root/LoggedIn`.
+    var path: String { get }
+    /// The RIB's view, or `nil` for a viewless RIB.
+    var view: (any ViewControllable)? { get }
+    /// Loads the router once: calls `didLoad`, where a router attaches its permanent children.
+    func load()
+    /// Attaches a child: it becomes part of the tree, is loaded, and its subtree is activated
+    /// when this router's interactor is active.
+    func attachChild(_ child: any Routing)
+    /// Detaches a child and deactivates its subtree.
+    func detachChild(_ child: any Routing)
+    /// Activates or deactivates this RIB and everything below it.
+    func setSubtreeActive(_ active: Bool)
+}
+
+/// Attaches and detaches child RIBs, forming the app as a tree, and drives its interactor.
+///
+/// Routing follows business logic: the interactor decides, the router changes the tree.
+/// A router follows its interactor's active state with its whole subtree, and a router that is
+/// released deactivates and detaches everything below it.
+open class Router<InteractorType>: Routing {
+    /// The interactor, with its concrete type.
+    public let interactor: InteractorType
+    public let interactable: any Interactable
+    public private(set) var children: [any Routing] = []
+    /// The tree's clock, leak detector and inspector, inherited from the parent on attach.
+    public private(set) var context: RIBContext?
+    private weak var parent: (any Routing)?
+    private var didLoadOnce = false
+    private var activeStateSubscription: Subscription?
+    private var didReportActive = false
+
+    /// - Precondition: `interactor` conforms to ``Interactable``.
+    public init(interactor: InteractorType) {
+        self.interactor = interactor
+        guard let interactable = interactor as? any Interactable else {
+            preconditionFailure("\(InteractorType.self) must conform to Interactable")
+        }
+        self.interactable = interactable
+    }
+
+    deinit {
+        interactable.deactivate()
+        for child in children {
+            child.setSubtreeActive(false)
+        }
+        children.removeAll()
+    }
+
+    public var path: String { (parent?.path ?? "") + "/" + name }
+
+    open var view: (any ViewControllable)? { nil }
+
+    open var name: String {
+        let typeName = String(describing: type(of: self))
+        let base = typeName.split(separator: "<").first.map(String.init) ?? typeName
+        return base.hasSuffix("Router") && base != "Router" ? String(base.dropLast(6)) : base
+    }
+
+    public final func load() {
+        guard !didLoadOnce else { return }
+        didLoadOnce = true
+        activeStateSubscription = interactable.isActiveStream.observe { [weak self] active in
+            guard let self else { return }
+            // The stream replays `false` at once; only real changes are events.
+            if active || self.didReportActive {
+                self.didReportActive = active
+                self.record(active ? .activated : .deactivated)
+            }
+            self.children.forEach { $0.setSubtreeActive(active) }
+        }
+        didLoad()
+    }
+
+    /// Called once, on the first `load()`. Attach permanent children here.
+    open func didLoad() {}
+
+    /// Attaches `child` below this router. Attaching a child twice, or one that another router
+    /// holds, is a wiring mistake: it stops a debug build (as RIBs-iOS asserts), and is ignored in
+    /// a release build.
+    public final func attachChild(_ child: any Routing) {
+        guard !children.contains(where: { $0 === child }) else {
+            assertionFailure("\(path): \(child.path) is attached here already")
+            return
+        }
+        if let holder = (child as? any TreeNode)?.attachedParent, holder !== self {
+            assertionFailure("\(path): \(child.path) is attached to \(holder.path) already; detach it there first")
+            return
+        }
+        children.append(child)
+        (child as? any TreeNode)?.adopt(parent: self, context: context)
+        if let node = child as? any TreeNode { node.recordAttached() }
+        child.load()
+        if interactable.isActive { child.setSubtreeActive(true) }
+    }
+
+    public final func detachChild(_ child: any Routing) {
+        guard let index = children.firstIndex(where: { $0 === child }) else { return }
+        if shown === child { shown = nil }
+        child.setSubtreeActive(false)
+        children.remove(at: index)
+        if let node = child as? any TreeNode { node.recordDetached() }
+        if let detector = context?.leakDetector {
+            let path = child.path
+            detector.expectDeallocate(child, path: path)
+            detector.expectDeallocate(child.interactable, path: path + " (interactor)")
+            if let view = child.view { detector.expectDeallocate(view, path: path + " (view)") }
+        }
+        (child as? any TreeNode)?.adopt(parent: nil, context: context)
+    }
+
+    /// The child shown by ``show(_:)``, for routers that switch between exclusive children
+    /// (LoggedOut or LoggedIn, Request or OnTrip).
+    public private(set) var shown: (any Routing)?
+
+    /// Shows `child` in place of the child shown now, which is detached first.
+    public final func show(_ child: any Routing) {
+        if let shown { detachChild(shown) }
+        shown = child
+        attachChild(child)
+    }
+
+    /// Shows a child of type `Child`, made by `make`, unless one is shown already.
+    public final func show<Child: Routing>(_ type: Child.Type, _ make: () -> Child) {
+        guard !(shown is Child) else { return }
+        show(make())
+    }
+
+    /// Detaches every child, last attached first.
+    public final func detachAllChildren() {
+        for child in children.reversed() { detachChild(child) }
+    }
+
+    public final func setSubtreeActive(_ active: Bool) {
+        if active {
+            interactable.activate()
+        } else {
+            // Children first, so that no child is active under an inactive parent.
+            children.reversed().forEach { $0.setSubtreeActive(false) }
+            interactable.deactivate()
+        }
+    }
+}
+
+extension Router: TreeNode {
+    var attachedParent: (any Routing)? { parent }
+
+    func adopt(parent: (any Routing)?, context: RIBContext?) {
+        self.parent = parent
+        self.context = context
+        for child in children {
+            (child as? any TreeNode)?.adopt(parent: self, context: context)
+        }
+    }
+
+    func recordAttached() { record(.attached) }
+
+    func recordDetached() { record(.detached) }
+
+    private func record(_ kind: RIBEvent.Kind) {
+        guard let context else { return }
+        context.inspector.record(RIBEvent(kind: kind, path: path, time: context.now()))
+    }
+}

@@ -1,0 +1,4 @@
+import RIBs
+
+/// The confirmation's router (no children).
+final class ConfirmationRouter: ViewableRouter<ConfirmationInteractor, ConfirmationView> {}

@@ -1,0 +1,25 @@
+import RIBs
+import Wire
+
+/// The ride chosen, its price, and the button to ask for it; then "finding a driver" and cancel.
+struct ConfirmationScreen: Equatable, CustomStringConvertible {
+    var product: Wire.Product?
+    var quote: Wire.Quote?
+    var status: RideStatus
+
+    var description: String {
+        let price = quote.map { " · \(Money(cents: $0.priceCents)) ×\($0.surgeMultiplier) surge" } ?? ""
+        let name = product == .pool ? "POOL" : "UberX"
+        switch status {
+        case .drafting: return "\(name)\(price) · [Confirm]"
+        case .requesting, .matching: return "\(name)\(price) · finding a driver… · [Cancel]"
+        default: return "\(name) · \(status)"
+        }
+    }
+}
+
+/// What a user can do on the confirmation screen.
+enum ConfirmationAction { case confirm, cancel(reason: String) }
+
+/// The confirmation screen.
+final class ConfirmationView: View<ConfirmationScreen, ConfirmationAction> {}

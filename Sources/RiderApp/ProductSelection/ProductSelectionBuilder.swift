@@ -1,0 +1,10 @@
+import RIBs
+
+/// Builds the screen where the rider picks UberX or POOL.
+final class ProductSelectionBuilder: Builder<any RideDependency> {
+    func build() -> ProductSelectionRouter {
+        let presenter = ProductSelectionPresenter()
+        return ProductSelectionRouter(
+            interactor: ProductSelectionInteractor(presenter: presenter, ride: dependency.ride), view: presenter.view)
+    }
+}

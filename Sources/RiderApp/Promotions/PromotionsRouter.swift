@@ -1,0 +1,4 @@
+import RIBs
+
+/// The promotions banner's router (no children).
+final class PromotionsRouter: ViewableRouter<PromotionsInteractor, PromotionsView> {}
