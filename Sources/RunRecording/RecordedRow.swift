@@ -34,8 +34,9 @@ struct RecordedRow: Sendable {
         func text(_ value: String) -> String? { value.isEmpty ? nil : value }
         try db.cachedStatement(
             sql: """
-                INSERT OR IGNORE INTO events (sender, generation, sequence, sim_time_ms, kind, request_id, rider_id, driver_id, trip_state,
-                                              driver_state, lat, lon, fare_cents, surge, pickup_wait_s, cancelled_by, reason, zone, session_id)
+                INSERT OR IGNORE INTO events (sender, generation, sequence, sim_time_ms, kind, request_id, rider_id,
+                                              driver_id, trip_state, driver_state, lat, lon, fare_cents, surge,
+                                              pickup_wait_s, cancelled_by, reason, zone, session_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [

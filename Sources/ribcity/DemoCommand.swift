@@ -62,8 +62,8 @@ struct DemoCommand: AsyncParsableCommand {
             }
         }
         log.note(
-            "dispatch listening: sessions on \(sessions), events on \(bus); \(graph.nodeCount) road nodes, \(Self.speed)× wall time"
-        )
+            "dispatch listening: sessions on \(sessions), events on \(bus); "
+                + "\(graph.nodeCount) road nodes, \(Self.speed)× wall time")
         let serving = Task { try await server.run() }
         let driver = DemoDriver(transport: transport, endpoint: sessions, graph: graph, speed: Self.speed, log: log)
         let driving = Task { try await driver.drive() }

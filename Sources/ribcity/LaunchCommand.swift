@@ -44,8 +44,8 @@ struct LaunchOptions: ParsableArguments {
         if record && !sqlite {
             FileHandle.standardError.write(
                 Data(
-                    "launch: no run.sqlite: ribcity-recorder is not built beside ribcity (swift build --product ribcity-recorder)\n"
-                        .utf8))
+                    ("launch: no run.sqlite: ribcity-recorder is not built beside ribcity "
+                        + "(swift build --product ribcity-recorder)\n").utf8))
         }
         let launch = LaunchPlan(
             topology: plan, topologyPath: (topology as NSString).standardizingPath, speed: speed, monitor: !noMonitor,
@@ -60,8 +60,8 @@ struct LaunchOptions: ParsableArguments {
             guard parts.count == 2, let seconds = Double(parts[1]), launch.processes.contains(where: { $0.name == parts[0] })
             else {
                 throw ValidationError(
-                    "--kill \(entry): expected PROCESS@SECONDS with one of \(launch.processes.map(\.name).joined(separator: ", "))"
-                )
+                    "--kill \(entry): expected PROCESS@SECONDS with one of "
+                        + launch.processes.map(\.name).joined(separator: ", "))
             }
             return (String(parts[0]), .milliseconds(Int64(seconds * 1000)))
         }
