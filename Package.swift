@@ -75,6 +75,12 @@ let package = Package(
             name: "SimulatedTime",
             swiftSettings: strict
         ),
+        // Virtual time: the keeper's windows and a participant's ordered inbox (no sockets, no clocks).
+        .target(
+            name: "VirtualTime",
+            dependencies: ["SimulatedTime"],
+            swiftSettings: strict
+        ),
         .target(
             name: "Wire",
             dependencies: [
@@ -259,6 +265,11 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["City", "Randomness"],
             path: "Tests/TestSupport",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "VirtualTimeTests",
+            dependencies: ["VirtualTime", "SimulatedTime", "Randomness"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,0 +1,69 @@
+import SimulatedTime
+
+/// A participant's inbox in virtual time: holds what arrives, counts it by sender life, and hands
+/// out what is due before a window's end in the fixed order of ``TimedInput/precedes(_:_:)``.
+///
+/// What counts is the unbroken run of link numbers from each sender: a message the sender sent in
+/// the window in progress may overtake an older one, and must not stand in for it.
+public struct WindowInbox<Payload: Sendable>: Sendable {
+    private var held: [TimedInput<Payload>] = []
+    /// By sender life: every link number up to this one has arrived (what the keeper's
+    /// expectations are compared with).
+    public private(set) var received: [String: UInt64] = [:]
+    /// By sender life: link numbers arrived beyond the unbroken run.
+    private var ahead: [String: Set<UInt64>] = [:]
+    /// Copies of messages already arrived (a duplicating network): handed out, not counted.
+    public private(set) var duplicates = 0
+    /// Everything before this time has been handed out.
+    public private(set) var handedOutTo = SimTime.zero
+    /// Messages that arrived due before what was already handed out: impossible while every
+    /// participant keeps the protocol, possible after a crash. They are handed out at once.
+    public private(set) var late = 0
+
+    public init() {}
+
+    /// Takes in a message that arrived.
+    public mutating func arrive(_ input: TimedInput<Payload>) {
+        count(input)
+        var input = input
+        if input.time < handedOutTo {
+            late += 1
+            input.time = handedOutTo
+        }
+        held.append(input)
+    }
+
+    private mutating func count(_ input: TimedInput<Payload>) {
+        let run = received[input.sender] ?? 0
+        guard input.link > run, !(ahead[input.sender]?.contains(input.link) ?? false) else {
+            duplicates += 1
+            return
+        }
+        guard input.link == run + 1 else {
+            ahead[input.sender, default: []].insert(input.link)
+            return
+        }
+        var top = input.link
+        while ahead[input.sender]?.remove(top + 1) != nil { top += 1 }
+        received[input.sender] = top
+    }
+
+    /// Whether every message in `expected` (by sender life, in all) has arrived.
+    public func hasReceived(_ expected: [String: UInt64]) -> Bool {
+        expected.allSatisfy { (received[$0.key] ?? 0) >= $0.value }
+    }
+
+    /// The messages due before `end`, in order; afterwards nothing before `end` is held.
+    public mutating func take(before end: SimTime) -> [TimedInput<Payload>] {
+        let due = held.filter { $0.time < end }.sorted(by: TimedInput.precedes)
+        held.removeAll { $0.time < end }
+        handedOutTo = max(handedOutTo, end)
+        return due
+    }
+
+    /// When the earliest message held is due.
+    public var next: SimTime? { held.map(\.time).min() }
+
+    /// How many messages are held.
+    public var count: Int { held.count }
+}

@@ -1,0 +1,275 @@
+import SimulatedTime
+
+/// The keeper of virtual time (the coordinator runs it): opens windows no longer than the
+/// lookahead, and the next only when every participant has reported the last one done; jumps over
+/// stretches in which nobody has anything to do (Nicol's YAWNS windows); drains the network before
+/// a planned kill; and tells which participant each window waited for.
+///
+/// A state machine in the manner of swift-nio's `NIOAsyncWriter`: events in, ``Action``s out, no
+/// sockets or clocks, so that it is tested event by event and the coordinator does the I/O.
+public struct WindowKeeper: Sendable {
+    /// What the keeper asks its owner to do.
+    public enum Action: Hashable, Sendable {
+        /// Publish this opening to every participant.
+        case open(WindowOpening)
+        /// Kill this participant now (a planned fault); the network holds nothing to or from it.
+        case kill(String)
+        /// Nothing is left to do before the run's end: the run is over at this simulated time.
+        case finish(SimTime)
+    }
+
+    public struct Settings: Hashable, Sendable {
+        /// The lookahead: the simulated delay of every message between participants, and the
+        /// longest a window may be.
+        public var latency: SimDuration
+        /// Where simulated time starts.
+        public var start: SimTime
+        /// Where the run ends (no window reaches past it); `nil`: when nobody has anything to do.
+        public var end: SimTime?
+
+        public init(latency: SimDuration, start: SimTime = .zero, end: SimTime? = nil) {
+            precondition(latency.wireMilliseconds >= 1, "the lookahead is at least 1 ms")
+            self.latency = latency
+            self.start = start
+            self.end = end
+        }
+    }
+
+    /// How the windows went, for the monitor and the summary.
+    public struct Statistics: Hashable, Sendable {
+        /// Windows opened to advance time (drains not counted).
+        public var windows: UInt64 = 0
+        public var drains: UInt64 = 0
+        /// How many windows each participant (by name) was the last to report.
+        public var waitedFor: [String: UInt64] = [:]
+        /// Wall time each participant spent on windows, in all.
+        public var busy: [String: Duration] = [:]
+        /// Simulated time skipped because nobody had anything to do.
+        public var skipped = SimDuration.zero
+        /// Participants that came back without a planned kill (their messages in flight may be lost).
+        public var crashes: [String: UInt64] = [:]
+    }
+
+    private struct Member: Sendable {
+        var life: UInt32 = 0
+        /// Messages each life of this participant sent, by receiver life (cumulative per life).
+        var sentByLife: [UInt32: [String: UInt64]] = [:]
+        /// What this participant's current life received so far, by sender life.
+        var received: [String: UInt64] = [:]
+        /// Caps on what is expected from dead lives that were not drained (a crash lost their queue).
+        var caps: [String: UInt64] = [:]
+        var next: SimTime?
+        /// The index of the last window this life reported done.
+        var reported: UInt64 = 0
+    }
+
+    private enum Phase: Hashable, Sendable {
+        /// Waiting for every participant's first life.
+        case gathering
+        case running(WindowOpening)
+        /// Drained; waiting for the killed participant's next life.
+        case restarting(name: String, after: WindowOpening)
+        case finished(SimTime)
+    }
+
+    public let settings: Settings
+    public private(set) var statistics = Statistics()
+    private var members: [String: Member]
+    private var phase = Phase.gathering
+    /// Planned kills: when, and whom; earliest first.
+    private var kills: [(time: SimTime, name: String)] = []
+    private var nextIndex: UInt64 = 1
+
+    /// A keeper for these participants (by name); it opens the first window once each has joined.
+    public init(participants: [String], settings: Settings) {
+        precondition(!participants.isEmpty, "virtual time needs at least one participant")
+        self.settings = settings
+        members = Dictionary(uniqueKeysWithValues: participants.map { ($0, Member()) })
+    }
+
+    /// The window in progress, if any.
+    public var current: WindowOpening? {
+        switch phase {
+        case .running(let opening): opening
+        case .restarting(_, let opening): opening
+        case .gathering, .finished: nil
+        }
+    }
+
+    /// Whether the run is over.
+    public var isFinished: Bool { if case .finished = phase { true } else { false } }
+
+    /// Participants the window in progress still waits for, by name.
+    public var waitingFor: [String] {
+        guard case .running(let opening) = phase else { return [] }
+        return members.filter { $0.value.life > 0 && $0.value.reported < opening.window.index }.map(\.key).sorted()
+    }
+
+    /// Plans `name` to be killed at simulated `time` (stress mode): at the first window boundary at
+    /// or after it, once the network is drained.
+    public mutating func planKill(of name: String, at time: SimTime) {
+        precondition(members[name] != nil, "\(name) is not a participant")
+        kills.append((time, name))
+        kills.sort { ($0.time, $0.name) < ($1.time, $1.name) }
+    }
+
+    /// A participant's life began (its first start, or a restart): it will do the window in progress.
+    public mutating func joined(_ participant: ParticipantID) -> [Action] {
+        guard var member = members[participant.name], participant.incarnation > member.life else { return [] }
+        let planned: Bool
+        if case .restarting(let name, _) = phase, name == participant.name { planned = true } else { planned = false }
+        if member.life > 0 && !planned {
+            statistics.crashes[participant.name, default: 0] += 1
+            capDeadLife(of: participant.name, life: member.life)
+        }
+        member.life = participant.incarnation
+        member.received = [:]
+        member.reported = 0
+        member.next = nil
+        member.caps = [:]
+        members[participant.name] = member
+        defer { checkInvariants() }
+        switch phase {
+        case .gathering:
+            guard members.values.allSatisfy({ $0.life > 0 }) else { return [] }
+            return advance(from: settings.start, exactly: true)
+        case .running(let opening):
+            // A life that came back on its own: the window in progress is re-sent (with what its
+            // receivers may still expect from the life that died capped) and waits for it.
+            return [.open(reissued(opening))]
+        case .restarting(let name, let after):
+            // Another life that came back meanwhile does the next window with everyone.
+            guard name == participant.name else { return [] }
+            return advance(from: after.window.start, exactly: true, skippingKills: true)
+        case .finished:
+            return []
+        }
+    }
+
+    /// A participant reports a window done.
+    public mutating func reported(_ report: WindowReport) -> [Action] {
+        guard var member = members[report.participant.name], report.participant.incarnation == member.life,
+            case .running(let opening) = phase, report.window == opening.window.index
+        else { return [] }
+        guard member.reported < report.window else { return [] }
+        member.reported = report.window
+        member.sentByLife[member.life] = report.sent
+        member.received = report.received
+        member.next = report.next
+        members[report.participant.name] = member
+        statistics.busy[report.participant.name, default: .zero] += report.busy
+        guard waitingFor.isEmpty else { return [] }
+        statistics.waitedFor[report.participant.name, default: 0] += 1
+        defer { checkInvariants() }
+        if opening.purpose == .drain, let due = kills.first {
+            kills.removeFirst()
+            phase = .restarting(name: due.name, after: opening)
+            return [.kill(due.name)]
+        }
+        return advance(from: opening.window.end, exactly: false)
+    }
+
+    /// Opens the next window at the earliest time anyone has something to do (never before
+    /// `from`; exactly at `from` when a life has just begun and its timers are not known yet), or a
+    /// drain first if a kill is due by then, or finishes.
+    private mutating func advance(from: SimTime, exactly: Bool, skippingKills: Bool = false) -> [Action] {
+        var start = from
+        if !exactly {
+            let soonest = [members.values.compactMap(\.next).min(), kills.first?.time].compactMap { $0 }.min()
+            guard let soonest else { return finish(at: settings.end ?? from) }
+            start = max(from, soonest)
+        }
+        if let end = settings.end, start >= end { return finish(at: end) }
+        if !skippingKills, let kill = kills.first, kill.time <= start {
+            let opening = WindowOpening(
+                window: makeWindow(from: start), purpose: .drain, expected: expectations(), incarnations: incarnations())
+            statistics.drains += 1
+            phase = .running(opening)
+            return [.open(opening)]
+        }
+        statistics.skipped = statistics.skipped + (start - from)
+        let opening = WindowOpening(window: makeWindow(from: start), expected: expectations(), incarnations: incarnations())
+        statistics.windows += 1
+        phase = .running(opening)
+        return [.open(opening)]
+    }
+
+    private mutating func finish(at time: SimTime) -> [Action] {
+        phase = .finished(time)
+        return [.finish(time)]
+    }
+
+    private mutating func makeWindow(from start: SimTime) -> Window {
+        var endMs = start.wireMilliseconds + settings.latency.wireMilliseconds
+        if let end = settings.end { endMs = min(endMs, end.wireMilliseconds) }
+        defer { nextIndex += 1 }
+        return Window(index: nextIndex, start: start, end: SimTime(wireMilliseconds: endMs))
+    }
+
+    /// The opening in progress, again, with the expectations and lives as they now stand: the new
+    /// life works through it, those that already did report again, those still waiting for
+    /// messages wait for what can still come.
+    private mutating func reissued(_ opening: WindowOpening) -> WindowOpening {
+        var again = opening
+        again.expected = expectations()
+        again.incarnations = incarnations()
+        phase = .running(again)
+        return again
+    }
+
+    /// What each participant's current life must have received, from each sender life.
+    private func expectations() -> [String: [String: UInt64]] {
+        var table: [String: [String: UInt64]] = [:]
+        for (receiver, member) in members where member.life > 0 {
+            var row: [String: UInt64] = [:]
+            for (key, count) in sentSoFar(to: ParticipantID(receiver, incarnation: member.life)) {
+                var expected = count
+                if let cap = member.caps[key] { expected = min(expected, cap) }
+                if expected > 0 { row[key] = expected }
+            }
+            table[receiver] = row
+        }
+        return table
+    }
+
+    /// Every sender life's messages to `receiver`'s life, as reported (cumulative).
+    private func sentSoFar(to receiver: ParticipantID) -> [String: UInt64] {
+        var row: [String: UInt64] = [:]
+        for (sender, member) in members {
+            for (life, sent) in member.sentByLife {
+                if let count = sent[receiver.senderKey], count > 0 {
+                    row[ParticipantID(sender, incarnation: life).senderKey] = count
+                }
+            }
+        }
+        return row
+    }
+
+    /// A life died without a drain: its receivers expect from it no more than they had when they
+    /// last reported (what it still queued is lost).
+    private mutating func capDeadLife(of name: String, life: UInt32) {
+        let key = ParticipantID(name, incarnation: life).senderKey
+        for receiver in members.keys {
+            guard let member = members[receiver] else { continue }
+            members[receiver]?.caps[key] = member.received[key] ?? 0
+        }
+    }
+
+    private func incarnations() -> [String: UInt32] { members.mapValues(\.life) }
+
+    /// The keeper's promises, checked after every event in debug builds.
+    private func checkInvariants() {
+        #if DEBUG
+            if case .running(let opening) = phase {
+                precondition(opening.window.index < nextIndex, "a window's index comes from the counter")
+                precondition(
+                    opening.window.end.wireMilliseconds - opening.window.start.wireMilliseconds
+                        <= settings.latency.wireMilliseconds,
+                    "a window is never longer than the lookahead")
+                for (name, member) in members where member.life > 0 {
+                    precondition(member.reported <= opening.window.index, "\(name) reported a window not yet opened")
+                }
+            }
+        #endif
+    }
+}

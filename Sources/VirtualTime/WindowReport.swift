@@ -1,0 +1,29 @@
+import SimulatedTime
+
+/// What a participant tells the keeper when it is done with a window.
+public struct WindowReport: Hashable, Sendable {
+    /// The window done (its index).
+    public var window: UInt64
+    public var participant: ParticipantID
+    /// Messages sent in this life so far, by receiver life (``ParticipantID/senderKey``; cumulative).
+    public var sent: [String: UInt64]
+    /// Messages received in this life so far, by sender life (cumulative).
+    public var received: [String: UInt64]
+    /// The earliest simulated time at which this participant has something to do: its next timer,
+    /// the earliest input it holds, or the earliest delivery of what it sent. `nil`: nothing.
+    public var next: SimTime?
+    /// Wall time the participant spent on the window, from its opening to this report.
+    public var busy: Duration
+
+    public init(
+        window: UInt64, participant: ParticipantID, sent: [String: UInt64] = [:], received: [String: UInt64] = [:],
+        next: SimTime?, busy: Duration = .zero
+    ) {
+        self.window = window
+        self.participant = participant
+        self.sent = sent
+        self.received = received
+        self.next = next
+        self.busy = busy
+    }
+}

@@ -1,0 +1,127 @@
+import SimulatedTime
+import Testing
+import VirtualTime
+
+private func ms(_ value: Int64) -> SimTime { SimTime(wireMilliseconds: value) }
+
+@Suite("Virtual time: the keeper's windows, event by event")
+struct WindowKeeperTests {
+    let settings = WindowKeeper.Settings(latency: SimDuration(wireMilliseconds: 500))
+
+    @Test("The first window opens once every participant has joined, at the start, one lookahead long")
+    func firstWindow() {
+        var keeper = WindowKeeper(participants: ["dispatch", "riders-1"], settings: settings)
+        #expect(keeper.joined(ParticipantID("dispatch")).isEmpty)
+        let actions = keeper.joined(ParticipantID("riders-1"))
+        #expect(
+            actions == [
+                .open(
+                    WindowOpening(
+                        window: Window(index: 1, start: ms(0), end: ms(500)), expected: ["dispatch": [:], "riders-1": [:]],
+                        incarnations: ["dispatch": 1, "riders-1": 1]))
+            ])
+    }
+
+    @Test("The next window waits for every report, carries what each must have received, and starts when someone next has work")
+    func nextWindow() {
+        var keeper = WindowKeeper(participants: ["dispatch", "riders-1"], settings: settings)
+        _ = keeper.joined(ParticipantID("dispatch"))
+        _ = keeper.joined(ParticipantID("riders-1"))
+        let riders = WindowReport(window: 1, participant: ParticipantID("riders-1"), sent: ["dispatch#1": 3], next: ms(400 + 500))
+        #expect(keeper.reported(riders).isEmpty)
+        #expect(keeper.waitingFor == ["dispatch"])
+        let dispatch = WindowReport(window: 1, participant: ParticipantID("dispatch"), received: [:], next: ms(7_000))
+        guard case .open(let opening)? = keeper.reported(dispatch).first else {
+            Issue.record("no window opened")
+            return
+        }
+        #expect(opening.window == Window(index: 2, start: ms(900), end: ms(1_400)))
+        #expect(opening.expectations(of: "dispatch") == ["riders-1#1": 3])
+        #expect(opening.expectations(of: "riders-1") == [:])
+        #expect(keeper.statistics.waitedFor == ["dispatch": 1])
+        #expect(keeper.statistics.skipped == SimDuration(wireMilliseconds: 400))
+    }
+
+    @Test("With nobody having anything to do the run is over; with an end, windows stop there")
+    func finishing() {
+        var keeper = WindowKeeper(participants: ["a"], settings: settings)
+        _ = keeper.joined(ParticipantID("a"))
+        #expect(keeper.reported(WindowReport(window: 1, participant: ParticipantID("a"), next: nil)) == [.finish(ms(500))])
+        var bounded = WindowKeeper(participants: ["a"], settings: .init(latency: settings.latency, end: ms(1_200)))
+        _ = bounded.joined(ParticipantID("a"))
+        guard
+            case .open(let second)? = bounded.reported(WindowReport(window: 1, participant: ParticipantID("a"), next: ms(1_000)))
+                .first
+        else {
+            Issue.record("no second window")
+            return
+        }
+        #expect(second.window.end == ms(1_200), "no window reaches past the run's end")
+        #expect(
+            bounded.reported(WindowReport(window: 2, participant: ParticipantID("a"), next: ms(5_000))) == [.finish(ms(1_200))])
+    }
+
+    @Test("A report from a dead life, for another window, or twice, changes nothing")
+    func strayReports() {
+        var keeper = WindowKeeper(participants: ["a", "b"], settings: settings)
+        _ = keeper.joined(ParticipantID("a"))
+        _ = keeper.joined(ParticipantID("b"))
+        #expect(keeper.reported(WindowReport(window: 1, participant: ParticipantID("a", incarnation: 0), next: nil)).isEmpty)
+        #expect(keeper.reported(WindowReport(window: 7, participant: ParticipantID("a"), next: nil)).isEmpty)
+        #expect(keeper.reported(WindowReport(window: 1, participant: ParticipantID("a"), next: nil)).isEmpty)
+        #expect(keeper.reported(WindowReport(window: 1, participant: ParticipantID("a"), next: nil)).isEmpty)
+        #expect(keeper.waitingFor == ["b"])
+    }
+
+    @Test("A planned kill drains the network first, then kills, waits for the next life and opens the window it missed")
+    func plannedKill() {
+        var keeper = WindowKeeper(participants: ["dispatch", "riders-1"], settings: settings)
+        keeper.planKill(of: "dispatch", at: ms(2_000))
+        _ = keeper.joined(ParticipantID("dispatch"))
+        _ = keeper.joined(ParticipantID("riders-1"))
+        _ = keeper.reported(
+            WindowReport(window: 1, participant: ParticipantID("dispatch"), sent: ["riders-1#1": 2], next: ms(5_000)))
+        guard
+            case .open(let drain)? = keeper.reported(
+                WindowReport(window: 1, participant: ParticipantID("riders-1"), sent: ["dispatch#1": 1], next: ms(3_000))
+            ).first
+        else {
+            Issue.record("no drain")
+            return
+        }
+        #expect(drain.purpose == .drain && drain.window.start == ms(2_000))
+        #expect(drain.expectations(of: "riders-1") == ["dispatch#1": 2])
+        _ = keeper.reported(WindowReport(window: drain.window.index, participant: ParticipantID("riders-1"), next: ms(3_000)))
+        let kill = keeper.reported(
+            WindowReport(window: drain.window.index, participant: ParticipantID("dispatch"), next: ms(5_000)))
+        #expect(kill == [.kill("dispatch")])
+        #expect(keeper.current?.window == drain.window, "nothing opens while dispatch is down")
+        guard case .open(let next)? = keeper.joined(ParticipantID("dispatch", incarnation: 2)).first else {
+            Issue.record("no window after the restart")
+            return
+        }
+        #expect(next.purpose == .advance && next.window.start == ms(2_000), "the new life starts where the old one stopped")
+        #expect(next.incarnations["dispatch"] == 2)
+        #expect(next.expectations(of: "dispatch") == [:], "what was sent to the old life is not expected by the new")
+        #expect(keeper.statistics.crashes.isEmpty && keeper.statistics.drains == 1)
+    }
+
+    @Test("A life that comes back on its own mid-window gets the window again; its dead life's lost messages are not waited for")
+    func crashMidWindow() {
+        var keeper = WindowKeeper(participants: ["a", "b"], settings: settings)
+        _ = keeper.joined(ParticipantID("a"))
+        _ = keeper.joined(ParticipantID("b"))
+        _ = keeper.reported(WindowReport(window: 1, participant: ParticipantID("a"), sent: ["b#1": 5], next: ms(600)))
+        _ = keeper.reported(WindowReport(window: 1, participant: ParticipantID("b"), next: ms(600)))
+        // b received 3 of a's 5 by the time a crashed mid-window 2; a's new life comes back.
+        _ = keeper.reported(WindowReport(window: 2, participant: ParticipantID("b"), received: ["a#1": 3], next: ms(1_200)))
+        guard case .open(let again)? = keeper.joined(ParticipantID("a", incarnation: 2)).first else {
+            Issue.record("the window was not sent again")
+            return
+        }
+        #expect(again.window.index == 2 && again.incarnations["a"] == 2)
+        #expect(again.expectations(of: "b") == ["a#1": 3], "capped at what b had: the rest died with a's first life")
+        #expect(keeper.waitingFor == ["a"])
+        #expect(keeper.statistics.crashes == ["a": 1])
+    }
+}
