@@ -86,6 +86,7 @@ let package = Package(
             dependencies: [
                 "City",
                 "SimulatedTime",
+                "VirtualTime",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             exclude: ["Proto"],
@@ -345,7 +346,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WireTests",
-            dependencies: ["Wire", "TestSupport"],
+            dependencies: ["Wire", "TestSupport", "VirtualTime", "SimulatedTime"],
             swiftSettings: strict
         ),
     ]

@@ -24,6 +24,20 @@ public struct Topology: Sendable {
     /// Feature flags by name, for the apps.
     public var features: [String: Bool]
     public var endpoints: Endpoints
+    /// How simulated time moves: with the wall clock at ``speed``, or as fast as every process is
+    /// done with it (virtual time, docs/ARCHITECTURE.md).
+    public var clockMode: ClockMode = .wall
+    /// The simulated delay of every message between processes, in milliseconds: in virtual time,
+    /// the lookahead (the longest window).
+    public var latencyMs: Int64 = 500
+
+    /// How simulated time moves.
+    public enum ClockMode: String, Sendable, Equatable {
+        /// `speed` simulated seconds per wall second: to watch a city live.
+        case wall
+        /// As fast as the machine allows, the same run every time.
+        case virtual
+    }
 
     /// A topology built in code (the YAML reader builds one the same way); silent keys of a file
     /// get these defaults.

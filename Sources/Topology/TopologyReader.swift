@@ -75,7 +75,11 @@ public enum TopologyReader {
                 }
                 return Double(parts[0] * 3_600 + parts[1] * 60)
             } ?? 8 * 3_600
+        let clockMode = try clock?.choice("mode", ["wall", "virtual"]).flatMap(Topology.ClockMode.init) ?? .wall
         try clock?.finish()
+        var network = try top.fields("network")
+        let latencyMs = try network?.int("latency_ms", in: 1...60_000) ?? 500
+        try network?.finish()
         let seed = UInt64(try top.int("seed", in: 0...Int.max) ?? 1)
 
         let dispatch = try readDispatch(&top)
@@ -157,9 +161,12 @@ public enum TopologyReader {
         endpoints.basePort = try endpointSection?.int("base_port", in: 1_024...65_000) ?? endpoints.basePort
         try endpointSection?.finish()
         try top.finish()
-        return Topology(
+        var topology = Topology(
             name: name, file: file, city: city, speed: speed, duration: duration, startSecondOfDay: start, seed: seed,
             dispatch: dispatch, drivers: drivers, riders: riders, features: features, endpoints: endpoints)
+        topology.clockMode = clockMode
+        topology.latencyMs = Int64(latencyMs)
+        return topology
     }
 
     private static func readDispatch(_ top: inout YAMLFields) throws(TopologyError) -> DispatchConfiguration {

@@ -15,6 +15,9 @@ public enum Topic {
     public static let clock = "control.clock"
     public static let stop = "control.stop"
     public static let ready = "control.ready"
+    /// Virtual time: the coordinator's window openings, and the participants' reports.
+    public static let windowOpen = "control.window-open"
+    public static let windowDone = "control.window-done"
 
     public static func status(of processID: String) -> String { status + processID }
 }

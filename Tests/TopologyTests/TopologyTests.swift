@@ -62,7 +62,8 @@ struct TopologyTests {
         name: tiny
         city:
           grid: { width_m: 1000, height_m: 1000, block_m: 250, speed_kmh: 36 }
-        clock: { speed: 120, duration: 30m, start_time: "07:30" }
+        clock: { speed: 120, duration: 30m, start_time: "07:30", mode: virtual }
+        network: { latency_ms: 250 }
         dispatch:
           strategy: greedy
           interval_s: 10
@@ -85,6 +86,11 @@ struct TopologyTests {
         #expect(topology.drivers.total == 10 && topology.drivers.acceptance == 0.5...0.9)
         #expect(topology.features == ["rider.promotions": false])
         #expect(topology.endpoints.transport == .tcp && topology.endpoints.basePort == 6_000)
+        #expect(topology.clockMode == .virtual && topology.latencyMs == 250)
+        let silent = try TopologyReader.parse(
+            Self.valid.replacingOccurrences(of: ", mode: virtual", with: "").replacingOccurrences(
+                of: "network: { latency_ms: 250 }\n", with: ""), file: "tiny.yaml", directory: "/")
+        #expect(silent.clockMode == .wall && silent.latencyMs == 500, "wall clock and 500 ms unless said")
     }
 
     /// Each case replaces one section of the valid file (or adds one) and names the bad key, its
@@ -96,6 +102,8 @@ struct TopologyTests {
             ("dispatch:\n  strategy: gready", "dispatch.strategy", 2, "'gready' is not one of greedy, batched, on-arrival"),
             ("clock: { speed: fast }", "clock.speed", 1, "must be a number"),
             ("clock: { duration: 2 days }", "clock.duration", 1, "must be a duration"),
+            ("clock: { mode: fast }", "clock.mode", 1, "'fast' is not one of wall, virtual"),
+            ("network: { latency_ms: 0 }", "network.latency_ms", 1, "must be between 1 and 60000"),
             ("drivers: { processes: 0 }", "drivers.processes", 1, "must be between 1 and 64"),
             ("extra: 1", "extra", 1, "unknown key"),
         ])

@@ -527,6 +527,25 @@ public nonisolated struct Envelope: @unchecked Sendable {
     set {_uniqueStorage()._inReplyTo = newValue}
   }
 
+  /// Virtual time only (docs/ARCHITECTURE.md, "Virtual time"): the sender's life (1 for its first
+  /// start, +1 per restart), the life of the receiver it is addressed to (a receiver drops what is
+  /// addressed to another of its lives), and its number on the link from this sender life to that
+  /// receiver life (1, 2, 3… without gaps). 0 in wall-clock mode.
+  public var senderLife: UInt32 {
+    get {_storage._senderLife}
+    set {_uniqueStorage()._senderLife = newValue}
+  }
+
+  public var receiverLife: UInt32 {
+    get {_storage._receiverLife}
+    set {_uniqueStorage()._receiverLife = newValue}
+  }
+
+  public var link: UInt64 {
+    get {_storage._link}
+    set {_uniqueStorage()._link = newValue}
+  }
+
   public var body: OneOf_Body? {
     get {return _storage._body}
     set {_uniqueStorage()._body = newValue}
@@ -785,6 +804,22 @@ public nonisolated struct Envelope: @unchecked Sendable {
     set {_uniqueStorage()._body = .ready(newValue)}
   }
 
+  public var windowOpen: WindowOpen {
+    get {
+      if case .windowOpen(let v)? = _storage._body {return v}
+      return WindowOpen()
+    }
+    set {_uniqueStorage()._body = .windowOpen(newValue)}
+  }
+
+  public var windowDone: WindowDone {
+    get {
+      if case .windowDone(let v)? = _storage._body {return v}
+      return WindowDone()
+    }
+    set {_uniqueStorage()._body = .windowDone(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -824,6 +859,8 @@ public nonisolated struct Envelope: @unchecked Sendable {
     case clockTick(ClockTick)
     case stop(Stop)
     case ready(Ready)
+    case windowOpen(WindowOpen)
+    case windowDone(WindowDone)
 
   }
 
@@ -1584,6 +1621,80 @@ public nonisolated struct Ready: Sendable {
   public init() {}
 }
 
+/// Virtual time: the coordinator opens a window of simulated time on control.window-open. Every
+/// participant (dispatch, each rider and driver process) first takes in every message it is
+/// expected to have received, then handles every input and timer before end_ms in a fixed order,
+/// then reports WindowDone. With drain set, it only takes in what it is expected to have received
+/// and reports (the coordinator drains the network before it kills a process).
+public nonisolated struct WindowOpen: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var window: UInt64 = 0
+
+  public var startMs: Int64 = 0
+
+  public var endMs: Int64 = 0
+
+  public var drain: Bool = false
+
+  public var expected: [WindowExpectation] = []
+
+  /// The life each participant is in, by process id.
+  public var lives: Dictionary<String,UInt32> = [:]
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// What one participant must have received before it starts on a window: by sender life
+/// ("dispatch#1"), how many messages in all (link numbers 1 to that count).
+public nonisolated struct WindowExpectation: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var processID: String = String()
+
+  public var received: Dictionary<String,UInt64> = [:]
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A participant is done with a window, on control.window-done.
+public nonisolated struct WindowDone: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var window: UInt64 = 0
+
+  public var processID: String = String()
+
+  public var life: UInt32 = 0
+
+  /// Messages this life sent, by receiver life (cumulative), and received, by sender life.
+  public var sent: Dictionary<String,UInt64> = [:]
+
+  public var received: Dictionary<String,UInt64> = [:]
+
+  /// The earliest simulated time at which this participant has something to do; idle: nothing.
+  public var idle: Bool = false
+
+  public var nextMs: Int64 = 0
+
+  /// Wall time spent on the window, from its opening to this report.
+  public var busySeconds: Double = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "ribcity.v1"
@@ -1622,7 +1733,7 @@ nonisolated extension DispatchEventKind: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{2}\u{4}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{1}ack\0\u{4}\u{5}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{4}\u{e}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{4}\u{11}clock_tick\0\u{1}stop\0\u{1}ready\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{3}sender_life\0\u{3}receiver_life\0\u{1}link\0\u{1}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{1}ack\0\u{4}\u{5}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{4}\u{e}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{4}\u{11}clock_tick\0\u{1}stop\0\u{1}ready\0\u{3}window_open\0\u{3}window_done\0")
 
   fileprivate class _StorageClass {
     var _protocolVersion: UInt32 = 0
@@ -1631,6 +1742,9 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
     var _sequence: UInt64 = 0
     var _simTimeMs: Int64 = 0
     var _inReplyTo: String = String()
+    var _senderLife: UInt32 = 0
+    var _receiverLife: UInt32 = 0
+    var _link: UInt64 = 0
     var _body: Envelope.OneOf_Body?
 
       // This property is used as the initial default value for new instances of the type.
@@ -1648,6 +1762,9 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
       _sequence = source._sequence
       _simTimeMs = source._simTimeMs
       _inReplyTo = source._inReplyTo
+      _senderLife = source._senderLife
+      _receiverLife = source._receiverLife
+      _link = source._link
       _body = source._body
     }
   }
@@ -1673,6 +1790,9 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
         case 4: try { try decoder.decodeSingularUInt64Field(value: &_storage._sequence) }()
         case 5: try { try decoder.decodeSingularInt64Field(value: &_storage._simTimeMs) }()
         case 6: try { try decoder.decodeSingularStringField(value: &_storage._inReplyTo) }()
+        case 7: try { try decoder.decodeSingularUInt32Field(value: &_storage._senderLife) }()
+        case 8: try { try decoder.decodeSingularUInt32Field(value: &_storage._receiverLife) }()
+        case 9: try { try decoder.decodeSingularUInt64Field(value: &_storage._link) }()
         case 10: try {
           var v: Hello?
           var hadOneofValue = false
@@ -2076,6 +2196,32 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
             _storage._body = .ready(v)
           }
         }()
+        case 83: try {
+          var v: WindowOpen?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .windowOpen(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .windowOpen(v)
+          }
+        }()
+        case 84: try {
+          var v: WindowDone?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .windowDone(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .windowDone(v)
+          }
+        }()
         default: break
         }
       }
@@ -2105,6 +2251,15 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
       }
       if !_storage._inReplyTo.isEmpty {
         try visitor.visitSingularStringField(value: _storage._inReplyTo, fieldNumber: 6)
+      }
+      if _storage._senderLife != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._senderLife, fieldNumber: 7)
+      }
+      if _storage._receiverLife != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._receiverLife, fieldNumber: 8)
+      }
+      if _storage._link != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._link, fieldNumber: 9)
       }
       switch _storage._body {
       case .hello?: try {
@@ -2231,6 +2386,14 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
         guard case .ready(let v)? = _storage._body else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 82)
       }()
+      case .windowOpen?: try {
+        guard case .windowOpen(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 83)
+      }()
+      case .windowDone?: try {
+        guard case .windowDone(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 84)
+      }()
       case nil: break
       }
     }
@@ -2248,6 +2411,9 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
         if _storage._sequence != rhs_storage._sequence {return false}
         if _storage._simTimeMs != rhs_storage._simTimeMs {return false}
         if _storage._inReplyTo != rhs_storage._inReplyTo {return false}
+        if _storage._senderLife != rhs_storage._senderLife {return false}
+        if _storage._receiverLife != rhs_storage._receiverLife {return false}
+        if _storage._link != rhs_storage._link {return false}
         if _storage._body != rhs_storage._body {return false}
         return true
       }
@@ -3781,6 +3947,161 @@ nonisolated extension Ready: SwiftProtobuf.Message, SwiftProtobuf._MessageImplem
     if lhs.processID != rhs.processID {return false}
     if lhs.pid != rhs.pid {return false}
     if lhs.endpoints != rhs.endpoints {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension WindowOpen: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".WindowOpen"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}start_ms\0\u{3}end_ms\0\u{1}drain\0\u{1}expected\0\u{1}lives\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.window) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.startMs) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.drain) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.expected) }()
+      case 6: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt32>.self, value: &self.lives) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.window != 0 {
+      try visitor.visitSingularUInt64Field(value: self.window, fieldNumber: 1)
+    }
+    if self.startMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.startMs, fieldNumber: 2)
+    }
+    if self.endMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.endMs, fieldNumber: 3)
+    }
+    if self.drain != false {
+      try visitor.visitSingularBoolField(value: self.drain, fieldNumber: 4)
+    }
+    if !self.expected.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.expected, fieldNumber: 5)
+    }
+    if !self.lives.isEmpty {
+      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt32>.self, value: self.lives, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: WindowOpen, rhs: WindowOpen) -> Bool {
+    if lhs.window != rhs.window {return false}
+    if lhs.startMs != rhs.startMs {return false}
+    if lhs.endMs != rhs.endMs {return false}
+    if lhs.drain != rhs.drain {return false}
+    if lhs.expected != rhs.expected {return false}
+    if lhs.lives != rhs.lives {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension WindowExpectation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".WindowExpectation"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}process_id\0\u{1}received\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.processID) }()
+      case 2: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt64>.self, value: &self.received) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.processID.isEmpty {
+      try visitor.visitSingularStringField(value: self.processID, fieldNumber: 1)
+    }
+    if !self.received.isEmpty {
+      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt64>.self, value: self.received, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: WindowExpectation, rhs: WindowExpectation) -> Bool {
+    if lhs.processID != rhs.processID {return false}
+    if lhs.received != rhs.received {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".WindowDone"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}process_id\0\u{1}life\0\u{1}sent\0\u{1}received\0\u{1}idle\0\u{3}next_ms\0\u{3}busy_seconds\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.window) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.processID) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.life) }()
+      case 4: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt64>.self, value: &self.sent) }()
+      case 5: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt64>.self, value: &self.received) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.idle) }()
+      case 7: try { try decoder.decodeSingularInt64Field(value: &self.nextMs) }()
+      case 8: try { try decoder.decodeSingularDoubleField(value: &self.busySeconds) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.window != 0 {
+      try visitor.visitSingularUInt64Field(value: self.window, fieldNumber: 1)
+    }
+    if !self.processID.isEmpty {
+      try visitor.visitSingularStringField(value: self.processID, fieldNumber: 2)
+    }
+    if self.life != 0 {
+      try visitor.visitSingularUInt32Field(value: self.life, fieldNumber: 3)
+    }
+    if !self.sent.isEmpty {
+      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt64>.self, value: self.sent, fieldNumber: 4)
+    }
+    if !self.received.isEmpty {
+      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt64>.self, value: self.received, fieldNumber: 5)
+    }
+    if self.idle != false {
+      try visitor.visitSingularBoolField(value: self.idle, fieldNumber: 6)
+    }
+    if self.nextMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.nextMs, fieldNumber: 7)
+    }
+    if self.busySeconds.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.busySeconds, fieldNumber: 8)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: WindowDone, rhs: WindowDone) -> Bool {
+    if lhs.window != rhs.window {return false}
+    if lhs.processID != rhs.processID {return false}
+    if lhs.life != rhs.life {return false}
+    if lhs.sent != rhs.sent {return false}
+    if lhs.received != rhs.received {return false}
+    if lhs.idle != rhs.idle {return false}
+    if lhs.nextMs != rhs.nextMs {return false}
+    if lhs.busySeconds != rhs.busySeconds {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

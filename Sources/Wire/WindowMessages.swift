@@ -1,0 +1,52 @@
+import SimulatedTime
+import VirtualTime
+
+extension WindowOpen {
+    /// The keeper's opening, as the wire carries it.
+    public init(_ opening: WindowOpening) {
+        self.init()
+        window = opening.window.index
+        startMs = opening.window.start.wireMilliseconds
+        endMs = opening.window.end.wireMilliseconds
+        drain = opening.purpose == .drain
+        expected = opening.expected.keys.sorted().map { name in
+            WindowExpectation.with {
+                $0.processID = name
+                $0.received = opening.expected[name] ?? [:]
+            }
+        }
+        lives = opening.incarnations
+    }
+
+    /// The opening this message carries, or `nil` if it is not one (a window that ends before it starts).
+    public var opening: WindowOpening? {
+        guard endMs > startMs else { return nil }
+        return WindowOpening(
+            window: Window(index: window, start: SimTime(wireMilliseconds: startMs), end: SimTime(wireMilliseconds: endMs)),
+            purpose: drain ? .drain : .advance,
+            expected: Dictionary(expected.map { ($0.processID, $0.received) }, uniquingKeysWith: { $1 }),
+            incarnations: lives)
+    }
+}
+
+extension WindowDone {
+    /// A participant's report, as the wire carries it.
+    public init(_ report: WindowReport) {
+        self.init()
+        window = report.window
+        processID = report.participant.name
+        life = report.participant.incarnation
+        sent = report.sent
+        received = report.received
+        idle = report.next == nil
+        nextMs = report.next?.wireMilliseconds ?? 0
+        busySeconds = report.busy / .seconds(1)
+    }
+
+    /// The report this message carries.
+    public var report: WindowReport {
+        WindowReport(
+            window: window, participant: ParticipantID(processID, incarnation: life), sent: sent, received: received,
+            next: idle ? nil : SimTime(wireMilliseconds: nextMs), busy: .milliseconds(Int64((busySeconds * 1_000).rounded())))
+    }
+}
