@@ -44,23 +44,28 @@ public actor AppHost {
 
     public nonisolated let role: Role
     public nonisolated let processID: String
-    public private(set) var totals = Totals()
+    public internal(set) var totals = Totals()
     private let session: SessionClient
-    private let bus: Socket?
-    private let settings: Settings
-    private var schedule: [ScheduledApp]
-    private var live: [String: any HostedApp] = [:]
+    let bus: Socket?
+    let settings: Settings
+    var schedule: [ScheduledApp]
+    var live: [String: any HostedApp] = [:]
     /// When each app asked to be ticked next (simulated seconds).
-    private(set) var wakes: [String: Double] = [:]
+    var wakes: [String: Double] = [:]
     /// Requests on their way (retries included), per app: a finished app is expected to go away
     /// only once its last request is settled, since the request holds it until then.
-    private var inFlight: [String: Int] = [:]
-    private var releasing: [String: any HostedApp] = [:]
+    var inFlight: [String: Int] = [:]
+    var releasing: [String: any HostedApp] = [:]
     /// Leaks the finished apps' own detectors found in their trees.
-    private var appLeaks = 0
-    private var clock: SessionClock?
-    private var released: LeakDetector?
-    private var stopping = false
+    var appLeaks = 0
+    var clock: SessionClock?
+    var released: LeakDetector?
+    var stopping = false
+    /// Virtual time: the window participant, the requests awaiting replies, the instant handled.
+    var virtual: VirtualHost?
+    /// Virtual time: the DEALER to dispatch, and the clock the leak detector reads.
+    var dealer: Socket?
+    var box: VirtualNow?
     /// The latest any app was ticked after its wake-up time, since the last status report.
     private var lateness: Double = 0
     private var statusStamper: SequenceStamper
@@ -150,21 +155,25 @@ public actor AppHost {
     }
 
     /// What dispatch sent that is not a reply: to the app it names.
-    private func deliver(_ envelope: Envelope) async {
+    func deliver(_ envelope: Envelope) async {
         totals.messagesIn += 1
         settings.trace?(
-            String(format: "%.1f in  ", clock?.now() ?? 0) + "\(envelope.bodyName) \(envelope.body.flatMap(Self.appID) ?? "")")
-        guard let body = envelope.body, let id = Self.appID(of: body), let app = live[id], let clock else {
+            String(format: "%.1f in  ", now ?? 0) + "\(envelope.bodyName) \(envelope.body.flatMap(Self.appID) ?? "")")
+        guard let body = envelope.body, let id = Self.appID(of: body), let app = live[id], let now else {
             totals.unrouted += 1
             return
         }
-        await dispatch(await app.receive(body, at: clock.now()), of: app)
+        await dispatch(await app.receive(body, at: now), of: app)
     }
 
     /// Sends what an app sent; releases it if it finished.
     func dispatch(_ output: AppOutput, of app: any HostedApp) async {
         for message in output.messages {
-            settings.trace?(String(format: "%.1f out ", clock?.now() ?? 0) + "\(app.id) \(message.body)")
+            settings.trace?(String(format: "%.1f out ", now ?? 0) + "\(app.id) \(message.body)")
+            if virtual != nil {
+                await sendInWindow(message, for: app)
+                continue
+            }
             switch message {
             case .message(let body): await send(body)
             case .request(let body):
@@ -176,7 +185,10 @@ public actor AppHost {
         // An app's answer may arrive after it was released (a reply it was waiting for): then
         // it wants nothing more, least of all a wake-up that would never be cleared.
         // A wake-up already past (a leg that should have ended) is due now, not late.
-        if let wake = output.wakeAt.map({ max($0, clock?.now() ?? $0) }), live[app.id] != nil {
+        // In virtual time a wake-up asked for at the instant being handled (or before) comes a
+        // millisecond later: time only moves when the host moves it.
+        let soonest = virtual.map { $0.now + 0.001 } ?? now
+        if let wake = output.wakeAt.map({ max($0, soonest ?? $0) }), live[app.id] != nil {
             wakes[app.id] = min(wake, wakes[app.id] ?? wake)
         }
         if output.finished, live[app.id] != nil {
@@ -202,8 +214,11 @@ public actor AppHost {
         await dispatch(await app.receive(reply, at: clock.now()), of: app)
     }
 
+    /// Simulated time now: the instant being handled in virtual time, the session's clock otherwise.
+    var now: Double? { virtual?.now ?? clock?.now() }
+
     /// One request of `id` settled; a finished app with none left may now be expected to go.
-    private func settle(_ id: String) {
+    func settle(_ id: String) {
         inFlight[id, default: 1] -= 1
         guard inFlight[id] == 0 else { return }
         inFlight[id] = nil
@@ -219,7 +234,7 @@ public actor AppHost {
         }
     }
 
-    private func publishStatus(at time: Double) async {
+    func publishStatus(at time: Double) async {
         guard let bus else { return }
         let status = ProcessStatus.current(
             role: role, processID: processID, messagesIn: totals.messagesIn, messagesOut: totals.messagesOut,

@@ -42,6 +42,8 @@ public actor Coordinator {
     /// When dispatch was killed on purpose, until it serves again (its recovery time).
     private var dispatchKilledAt: ContinuousClock.Instant?
     private var log: (String) -> Void
+    /// Virtual time's keeper, in a virtual-time run.
+    private var timeKeeper: TimeKeeper?
 
     public init(
         plan: LaunchPlan, directory: RunDirectory, executable: URL, options: Options,
@@ -69,10 +71,28 @@ public actor Coordinator {
         // Everything that describes the run (not the chaos flood, which only loads the proxy).
         for prefix in [Topic.dispatch, Topic.status, Topic.control, Topic.location] { try await tap.subscribe(prefix) }
         let recorder = options.record ? try EventLog.Writer(path: directory.file("events.pb")) : nil
+        // In virtual time the recording of dispatch's events comes in a fixed order from the keeper;
+        // processes' health (which no two runs share: CPU, memory) goes to a file of its own.
+        let statusLog = options.record && plan.virtual ? try EventLog.Writer(path: directory.file("status.pb")) : nil
+        if plan.virtual {
+            let publisher = try await transport.socket(.pub, options: .eventBus)
+            try await publisher.connect(plan.busPublish)
+            timeKeeper = TimeKeeper(
+                participants: plan.participants,
+                finishers: Set(plan.processes.filter(\.finishesRun).map(\.name)),
+                settings: .init(latency: SimDuration(wireMilliseconds: plan.topology.latencyMs)), publisher: publisher
+            ) { envelopes in await recorder?.append(envelopes) }
+        }
+        let keeper = timeKeeper
         let reader = Task { [board, readiness] in
             for try await batch in tap.batches() {
                 let envelopes = batch.compactMap { try? Frames.Published(frames: $0.frames).envelope }
-                await recorder?.append(envelopes)
+                if let keeper {
+                    await keeper.take(envelopes)
+                    await statusLog?.append(envelopes.filter(Self.isHealth))
+                } else {
+                    await recorder?.append(envelopes)
+                }
                 await board.apply(envelopes)
                 await readiness.apply(envelopes)
             }
@@ -90,12 +110,14 @@ public actor Coordinator {
         try? await Task.sleep(for: .milliseconds(300))
         reader.cancel()
         await recorder?.close()
+        await statusLog?.close()
         await proxy.stop()
         await transport.shutdown()
         var summary = RunSummary(
             topology: plan.topology.name, outcome: outcome, wallSeconds: (ContinuousClock.now - started) / .seconds(1),
             speed: plan.speed, kpis: MonitorReport(await board.current), processes: await supervisor.records,
             poolCapacity: plan.topology.dispatch.poolCapacity)
+        summary.virtualTime = await timeKeeper?.report
         if options.record {
             summary.chaos = chaosCounts
             summary.verdict = try Self.verdict(of: directory, summary: summary)
@@ -111,6 +133,13 @@ public actor Coordinator {
                 spec.name, executable: spec.executable, arguments: spec.arguments, toTerminal: toTerminal(spec))
             try await supervisor.waitUntilReady(spec.name, timeout: options.readyTimeout)
             log("\(spec.name) ready (pid \(await supervisor.pid(of: spec.name) ?? 0))")
+        }
+        if let timeKeeper {
+            for (time, name) in options.kills.map({ ($0.after / .seconds(1), $0.name) }) {
+                await timeKeeper.planKill(of: name, at: SimTime(seconds: time))
+            }
+            for name in plan.participants { await timeKeeper.joined(name, life: await life(of: name)) }
+            log("virtual time: \(plan.participants.count) participants, lookahead \(plan.topology.latencyMs) ms")
         }
         let malformed = Task { [plan, options] in
             var garbage = MalformedSender(
@@ -142,10 +171,15 @@ public actor Coordinator {
     private func supervise() async throws -> RunOutcome {
         var supervision = RunSupervision(
             .init(
-                processes: plan.processes, wallLimit: options.wallLimit, settleGrace: options.settleGrace, kills: options.kills,
+                processes: plan.processes, wallLimit: options.wallLimit, settleGrace: options.settleGrace,
+                kills: plan.virtual ? [] : options.kills,
                 chaos: options.chaos),
             upAt: .now)
         while true {
+            if let timeKeeper {
+                await timeKeeper.nudge()
+                for name in await timeKeeper.takeKillRequests() { await kill(name) }
+            }
             var running: Set<String> = []
             for spec in plan.processes where await supervisor.isRunning(spec.name) { running.insert(spec.name) }
             let lastExits = await supervisor.records.compactMapValues(\.exits.last)
@@ -166,6 +200,7 @@ public actor Coordinator {
                     await supervisor.signal(name, SIGCONT)
                 case .finished(let name):
                     log("\(name) finished")
+                    await timeKeeper?.left(name)
                 case .restart(let name, let backoff):
                     try await restart(name, after: backoff, lastExit: lastExits[name])
                 }
@@ -179,7 +214,8 @@ public actor Coordinator {
         guard let spec = plan.processes.first(where: { $0.name == name }) else { return }
         // When it died, on the simulated clock: what was due before was its own to do
         // (and dispatch ends it with its session); what falls due after, the new run does.
-        let simulated = SimTime(wireMilliseconds: await board.current.simTimeMs).seconds
+        var simulated = SimTime(wireMilliseconds: await board.current.simTimeMs).seconds
+        if let timeKeeper { simulated = await timeKeeper.reached.seconds }
         log("\(name) \(lastExit.map { "\($0)" } ?? "exited"); restarting in \(backoff)")
         try await Task.sleep(for: backoff)
         try await supervisor.start(
@@ -187,6 +223,7 @@ public actor Coordinator {
             toTerminal: toTerminal(spec))
         try await supervisor.waitUntilReady(name, timeout: options.readyTimeout)
         log("\(name) restarted (pid \(await supervisor.pid(of: name) ?? 0))")
+        await timeKeeper?.joined(name, life: await life(of: name))
         if spec.role == .dispatch, let killed = dispatchKilledAt {
             dispatchKilledAt = nil
             chaosCounts.dispatchRecoverySeconds.append((ContinuousClock.now - killed) / .seconds(1))
@@ -195,6 +232,18 @@ public actor Coordinator {
 }
 
 extension Coordinator {
+    /// Which life of process `name` is running: 1 for its first start, +1 per restart.
+    private func life(of name: String) async -> UInt32 { UInt32(await supervisor.records[name]?.starts ?? 1) }
+
+    /// Processes' health and control messages: what a virtual-time run keeps apart from the
+    /// ordered recording of dispatch's events (window messages left out).
+    static func isHealth(_ envelope: Envelope) -> Bool {
+        switch envelope.body {
+        case .processStatus?, .ready?: true
+        default: false
+        }
+    }
+
     private func toTerminal(_ spec: ProcessSpec) -> Bool { spec.role == .monitor && options.monitorToTerminal }
 
     /// The role of the process called `name` in this run's plan.
@@ -218,7 +267,10 @@ extension Coordinator {
     /// them, from its health reports), plus what the recording cannot know — whether every process
     /// killed came back, and how the run ended.
     public static func verdict(of directory: RunDirectory, summary: RunSummary) throws -> RunVerdict {
-        let (recording, _) = try EventLog.read(path: directory.file("events.pb"))
+        var (recording, _) = try EventLog.read(path: directory.file("events.pb"))
+        if FileManager.default.fileExists(atPath: directory.file("status.pb")) {
+            recording += try EventLog.read(path: directory.file("status.pb")).envelopes
+        }
         var verdict = RunVerdict(
             recording: recording, poolCapacity: summary.poolCapacity, malformedSent: summary.chaos?.malformedSent ?? 0,
             malformedMayBeLost: summary.chaos?.malformedMayBeLost ?? 0)

@@ -13,6 +13,8 @@ public struct LaunchPlan: Sendable {
     public let busPublish: String
     public let busSubscribe: String
     public let speed: Double
+    /// Whether the run is in virtual time (docs/ARCHITECTURE.md, "Virtual time").
+    public let virtual: Bool
 
     /// - Parameters:
     ///   - topologyPath: the file the processes read.
@@ -26,13 +28,19 @@ public struct LaunchPlan: Sendable {
     ///     that it hears everything) and stopped last.
     ///   - journal: dispatch's journal; with one, a dispatch that dies is restarted and restores
     ///     the run from it. Without, dispatch's death ends the run.
+    /// The processes that take part in virtual time: dispatch, the driver and rider processes.
+    public var participants: [String] {
+        processes.filter { [.dispatch, .drivers, .riders].contains($0.role) }.map(\.name)
+    }
+
     public init(
         topology: Topology, topologyPath: String, speed: Double?, monitor: Bool, monitorJSON: Bool = false,
         hostArguments: [String] = [], riderArguments: [String] = [], dispatchArguments: [String] = [], journal: String? = nil,
-        recorder: (program: String, database: String)? = nil,
+        recorder: (program: String, database: String)? = nil, virtual: Bool = false,
         temporaryDirectory: String = NSTemporaryDirectory()
     ) {
         self.topology = topology
+        self.virtual = virtual || topology.clockMode == .virtual
         let speed = speed ?? topology.speed
         self.speed = speed
         let dispatch = topology.endpoints.dispatch(run: topology.name, temporaryDirectory: temporaryDirectory)
@@ -41,6 +49,7 @@ public struct LaunchPlan: Sendable {
         busPublish = bus.publish
         busSubscribe = bus.subscribe
         let common = ["--topology", topologyPath, "--speed", "\(speed)"]
+        let participant = self.virtual ? ["--virtual", "--subscribe-to", bus.subscribe] : []
         var processes: [ProcessSpec] = []
         if let recorder {
             processes.append(
@@ -56,7 +65,7 @@ public struct LaunchPlan: Sendable {
         processes += [
             ProcessSpec(
                 name: "dispatch", role: .dispatch,
-                arguments: ["dispatch"] + common + ["--sessions", dispatch.sessions, "--publish-to", bus.publish]
+                arguments: ["dispatch"] + common + participant + ["--sessions", dispatch.sessions, "--publish-to", bus.publish]
                     + (journal.map { ["--journal", $0] } ?? []) + dispatchArguments,
                 restart: journal == nil ? .never : .supervised)
         ]
@@ -64,7 +73,7 @@ public struct LaunchPlan: Sendable {
             processes.append(
                 ProcessSpec(
                     name: "drivers-\(index)", role: .drivers,
-                    arguments: ["drivers"] + common + [
+                    arguments: ["drivers"] + common + participant + [
                         "--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish,
                     ] + hostArguments,
                     restart: .supervised))
@@ -73,7 +82,7 @@ public struct LaunchPlan: Sendable {
             processes.append(
                 ProcessSpec(
                     name: "riders-\(index)", role: .riders,
-                    arguments: ["riders"] + common + [
+                    arguments: ["riders"] + common + participant + [
                         "--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish,
                     ]
                         + hostArguments + riderArguments,

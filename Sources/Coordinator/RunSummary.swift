@@ -20,6 +20,8 @@ public struct RunSummary: Codable, Sendable {
     /// How many rides a driver may carry at once in this run (for the verdict's capacity check).
     public var poolCapacity: Int
     public var verdict: RunVerdict?
+    /// Virtual time: windows, simulated seconds per wall second, the bottleneck (absent in wall time).
+    public var virtualTime: VirtualTimeReport?
     public var allRequestsAccounted: Bool { requests == ended && kpis.openRequests == 0 }
     /// The most simulated time any process fell behind the clock (its timers or its apps' wake-ups
     /// ran late by this much), at worst over the run.
@@ -59,6 +61,14 @@ public struct RunSummary: Codable, Sendable {
                     + "worst lag behind the clock %.2f s simulated",
                 kpis.pickupWaitP50, kpis.pickupWaitP95, kpis.maxSurge, kpis.missedEvents, worstLagSeconds),
         ]
+        if let virtual = virtualTime {
+            lines.append(
+                String(
+                    format: "virtual time: %llu windows, %.0f simulated s in %.1f wall s (%.0f× wall time); "
+                        + "%.0f s jumped over idle; waited most for %@ (%.0f%% of windows)",
+                    virtual.windows, virtual.simulatedSeconds, virtual.wallSeconds, virtual.rate, virtual.skippedSeconds,
+                    virtual.bottleneck, virtual.bottleneckShare * 100))
+        }
         if !kpis.missedBySender.isEmpty {
             lines.append(
                 "  bus messages missed by sender: "

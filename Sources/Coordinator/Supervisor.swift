@@ -63,8 +63,10 @@ public actor Supervisor {
         let process = Process()
         process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? self.executable
         process.arguments = arguments
-        let log = try directory.log(for: name)
         var record = records[name] ?? Record()
+        // Which life of the process this is (1, 2, …): virtual time numbers messages per life.
+        process.environment = ProcessInfo.processInfo.environment.merging(["RIBCITY_LIFE": "\(record.starts + 1)"]) { $1 }
+        let log = try directory.log(for: name)
         if record.starts > 0 { log.write(Data("\(Self.restartMarker)\(record.starts) of \(name)\n".utf8)) }
         if !toTerminal {
             process.standardOutput = log

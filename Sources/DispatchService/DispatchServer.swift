@@ -14,17 +14,17 @@ import ZeroMQ
 /// the journal of one that died replays it (``restore(from:)``) and carries on where it stopped.
 public actor DispatchServer {
     public nonisolated let speed: Double
-    private let core: DispatchCore
+    let core: DispatchCore
     private var desk: DispatchDesk { core.desk }
-    private let router: Socket
-    private let bus: Socket
-    private let journal: DispatchJournal?
+    let router: Socket
+    let bus: Socket
+    let journal: DispatchJournal?
     /// When simulated time was 0, on the wall clock (Unix milliseconds): a restarted dispatch
     /// keeps its predecessor's clock, as the sessions do.
-    private let wallOriginMs: Int64
+    let wallOriginMs: Int64
     private let started: ContinuousClock.Instant
     /// Simulated time never goes back, even if the wall clock does across a restart.
-    private var timeFloor: Double = 0
+    var timeFloor: Double = 0
     /// How late (simulated seconds) the engine's timers ran since the last status report.
     private var lateness: Double = 0
     private var publishQueue: [Message] = []
@@ -34,8 +34,10 @@ public actor DispatchServer {
     /// Events published on the bus, by kind.
     public private(set) var published: [DispatchEventKind: Int] = [:]
     /// The fault layer on what dispatch sends to sessions (stress mode), with what it did so far.
-    public private(set) var faults: FaultInjector
-    private var stopped = false
+    public internal(set) var faults: FaultInjector
+    var stopped = false
+    /// Virtual time: the participant's side of the windows, and the instant being handled.
+    var virtual: VirtualDispatch?
     private var tracer: (@Sendable (TraceLine) -> Void)?
 
     /// What crosses dispatch's ROUTER, for a transcript (`ribcity demo`).
@@ -75,7 +77,10 @@ public actor DispatchServer {
     }
 
     /// Simulated seconds since the run's clock started.
-    public var simulatedTime: Double { max(timeFloor, (ContinuousClock.now - started) / .seconds(1) * speed) }
+    public var simulatedTime: Double {
+        if let virtual { return max(timeFloor, virtual.now.seconds) }
+        return max(timeFloor, (ContinuousClock.now - started) / .seconds(1) * speed)
+    }
 
     /// What a restore did.
     public struct Recovery: Sendable {
@@ -195,20 +200,21 @@ public actor DispatchServer {
     }
 
     /// The live path: entries written down, acted on, and what they produce sent.
-    private func act(on entries: [JournalEntry]) async throws {
+    func act(on entries: [JournalEntry]) async throws {
         try record(entries)
         var out = Outbox()
+        out.framesRouted = virtual == nil
         for entry in entries { core.apply(entry, into: &out) }
         try await send(out)
     }
 
     /// Writes entries to the journal (if any) before they are acted on.
-    private func record(_ entries: [JournalEntry]) throws {
+    func record(_ entries: [JournalEntry]) throws {
         try journal?.append(entries)
     }
 
     /// This process's health on `status.dispatch`, about once a second.
-    private func publishStatus() async throws {
+    func publishStatus() async throws {
         let stats = router.statistics()
         let status = ProcessStatus.current(
             role: .dispatch, processID: "dispatch", messagesIn: stats.received, messagesOut: stats.sent,
@@ -229,7 +235,7 @@ public actor DispatchServer {
     /// The actor is reentrant: while one batch awaits its sends, the timer may stamp and send the
     /// next. So events join one queue before the first suspension and a single drain publishes
     /// it, keeping the bus's sequence numbers in order.
-    private func send(_ out: Outbox) async throws {
+    func send(_ out: Outbox) async throws {
         for (kind, count) in out.kinds { published[kind, default: 0] += count }
         publishQueue += out.published
         if !publishing {
@@ -243,7 +249,7 @@ public actor DispatchServer {
         }
         // Not confirmed one by one: waiting on a session that does not read would stop dispatch
         // reading everyone else. What libzmq refuses (a peer gone, or full for too long) is counted.
-        let routed = withFaults(out.routed)
+        let routed = withFaults(out.routed) + stampedForWindows(out.unframed)
         if let tracer {
             for message in routed { if let sent = try? Frames.Routed(frames: message.frames) { tracer(.sent(sent.envelope)) } }
         }
@@ -255,7 +261,7 @@ extension DispatchServer {
     /// What reaches the ROUTER of `routed`, the fault layer having had its way: dropped ones
     /// counted, duplicates twice, delayed ones sent later on their own (so later ones overtake them).
     private func withFaults(_ routed: [Message]) -> [Message] {
-        guard !faults.faults.isEmpty else { return routed }
+        guard !faults.faults.isEmpty, !routed.isEmpty else { return routed }
         var sent: [Message] = []
         for message in routed {
             let fate = faults.next()
@@ -283,6 +289,10 @@ struct Outbox {
     var routed: [Message] = []
     var published: [Message] = []
     var kinds: [DispatchEventKind: Int] = [:]
+    /// Virtual time: replies and pushes are left unframed here, for the server to number on their
+    /// links and frame (``DispatchServer/stampedForWindows(_:)``).
+    var framesRouted = true
+    var unframed: [(peer: [UInt8], envelope: Envelope)] = []
     /// A replay only needs the stamps (the sequence numbers must come out as they did): messages
     /// are not framed, and bus events are kept unframed, for the few published again.
     var replaying = false
@@ -297,7 +307,11 @@ struct Outbox {
                 let stamp = stampers.replies.next()
                 guard !replaying else { continue }
                 let envelope = Envelope(body, from: stamp, inReplyTo: inReplyTo, simTimeMs: ms)
-                routed.append(Message(Frames.Routed(peer: peer, envelope: envelope).frames))
+                if framesRouted {
+                    routed.append(Message(Frames.Routed(peer: peer, envelope: envelope).frames))
+                } else {
+                    unframed.append((peer, envelope))
+                }
             case .publish(let topic, let event):
                 kinds[event.kind, default: 0] += 1
                 let envelope = Envelope(.dispatchEvent(event), from: stampers.events.next(), simTimeMs: ms)

@@ -79,6 +79,8 @@ public struct WindowKeeper: Sendable {
     /// Planned kills: when, and whom; earliest first.
     private var kills: [(time: SimTime, name: String)] = []
     private var nextIndex: UInt64 = 1
+    /// Participants gone for good.
+    private var departed: Set<String> = []
 
     /// A keeper for these participants (by name); it opens the first window once each has joined.
     public init(participants: [String], settings: Settings) {
@@ -115,7 +117,9 @@ public struct WindowKeeper: Sendable {
 
     /// A participant's life began (its first start, or a restart): it will do the window in progress.
     public mutating func joined(_ participant: ParticipantID) -> [Action] {
-        guard var member = members[participant.name], participant.incarnation > member.life else { return [] }
+        guard var member = members[participant.name], participant.incarnation > member.life,
+            !departed.contains(participant.name)
+        else { return [] }
         let planned: Bool
         if case .restarting(let name, _) = phase, name == participant.name { planned = true } else { planned = false }
         if member.life > 0 && !planned {
@@ -131,7 +135,7 @@ public struct WindowKeeper: Sendable {
         defer { checkInvariants() }
         switch phase {
         case .gathering:
-            guard members.values.allSatisfy({ $0.life > 0 }) else { return [] }
+            guard members.allSatisfy({ $0.value.life > 0 || departed.contains($0.key) }) else { return [] }
             return advance(from: settings.start, exactly: true)
         case .running(let opening):
             // A life that came back on its own: the window in progress is re-sent (with what its
@@ -142,6 +146,26 @@ public struct WindowKeeper: Sendable {
             guard name == participant.name else { return [] }
             return advance(from: after.window.start, exactly: true, skippingKills: true)
         case .finished:
+            return []
+        }
+    }
+
+    /// A participant is gone for good (a rider process whose apps have all finished): no window
+    /// waits for it any more, and nothing is expected from or by it.
+    public mutating func left(_ name: String) -> [Action] {
+        guard let member = members[name], member.life > 0 else { return [] }
+        members[name]?.life = 0
+        members[name]?.next = nil
+        departed.insert(name)
+        defer { checkInvariants() }
+        switch phase {
+        case .gathering:
+            guard members.allSatisfy({ $0.value.life > 0 || departed.contains($0.key) }) else { return [] }
+            return advance(from: settings.start, exactly: true)
+        case .running(let opening):
+            guard waitingFor.isEmpty else { return [] }
+            return opening.purpose == .drain ? afterDrain(opening) : advance(from: opening.window.end, exactly: false)
+        case .restarting, .finished:
             return []
         }
     }
@@ -161,12 +185,18 @@ public struct WindowKeeper: Sendable {
         guard waitingFor.isEmpty else { return [] }
         statistics.waitedFor[report.participant.name, default: 0] += 1
         defer { checkInvariants() }
-        if opening.purpose == .drain, let due = kills.first {
-            kills.removeFirst()
-            phase = .restarting(name: due.name, after: opening)
-            return [.kill(due.name)]
-        }
+        if opening.purpose == .drain { return afterDrain(opening) }
         return advance(from: opening.window.end, exactly: false)
+    }
+
+    /// The network is drained: the planned kill happens now (or, if its process has left, the
+    /// window opens without it).
+    private mutating func afterDrain(_ opening: WindowOpening) -> [Action] {
+        guard let due = kills.first else { return advance(from: opening.window.start, exactly: true) }
+        kills.removeFirst()
+        guard !departed.contains(due.name) else { return advance(from: opening.window.start, exactly: true) }
+        phase = .restarting(name: due.name, after: opening)
+        return [.kill(due.name)]
     }
 
     /// Opens the next window at the earliest time anyone has something to do (never before

@@ -30,6 +30,8 @@ struct DispatchCommand: AsyncParsableCommand {
     @Option(help: "Simulated seconds per wall second (default: the topology's).")
     var speed: Double?
 
+    @OptionGroup var virtualTime: VirtualTimeOptions
+
     @OptionGroup var messageFaults: FaultOptions
 
     @Option(
@@ -107,7 +109,13 @@ struct DispatchCommand: AsyncParsableCommand {
         )
         let readiness = ReadinessAnnouncer(role: .dispatch, processID: "dispatch", endpoints: [sessionsAt], publisher: pub)
         let signals = onInterrupt { Task { await server.stop() } }
-        try await server.run()
+        if let clock = try await virtualTime.clock(of: plan, on: transport) {
+            print("dispatch runs in virtual time: life \(clock.life), latency \(clock.latency.wireMilliseconds) ms")
+            try await server.runVirtual(
+                DispatchServer.VirtualClock(life: clock.life, latency: clock.latency), windows: clock.windows)
+        } else {
+            try await server.run()
+        }
         readiness.stop()
         signals.forEach { $0.cancel() }
         let counts = await server.counts

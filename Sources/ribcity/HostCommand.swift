@@ -29,6 +29,8 @@ struct HostOptions: ParsableArguments {
     @Flag(help: "Print every message in and out, with the simulated time.")
     var trace = false
 
+    @OptionGroup var virtualTime: VirtualTimeOptions
+
     @OptionGroup var faults: FaultOptions
 }
 
@@ -76,7 +78,23 @@ func runHost(
     let readiness = ReadinessAnnouncer(role: role, processID: name, publisher: bus)
     let signals = onInterrupt { Task { await host.stop() } }
     defer { signals.forEach { $0.cancel() } }
-    try await host.run()
+    if let clock = try await options.virtualTime.clock(of: plan, on: transport) {
+        // In virtual time the session is this process's own DEALER, named by the process's id, so
+        // that dispatch numbers its replies on the link to it; its clock is the windows'.
+        var dealerOptions = SocketOptions()
+        dealerOptions.routingID = Array(name.utf8)
+        let dealer = try await transport.socket(.dealer, options: dealerOptions)
+        try await dealer.connect(options.sessions ?? dispatchAt.sessions)
+        let speed = options.speed ?? plan.speed
+        print("\(name) runs in virtual time: life \(clock.life), latency \(clock.latency.wireMilliseconds) ms")
+        try await host.runVirtual(
+            AppHost.VirtualClock(
+                life: clock.life, latency: clock.latency, heartbeat: speed, timeout: 3 * speed,
+                attempts: sessionSettings.attempts, faults: sessionSettings.faults),
+            dealer: dealer, windows: clock.windows)
+    } else {
+        try await host.run()
+    }
     readiness.stop()
     let totals = await host.totals
     print(

@@ -25,8 +25,15 @@ struct LaunchOptions: ParsableArguments {
         help: "Stop the run after this many seconds of wall time (default: 3× the topology's duration at its speed, plus 2 min).")
     var wallLimit: Double?
 
-    @Option(help: "Fault injection: kill PROCESS this many wall seconds after the city is up, as PROCESS@SECONDS (repeatable).")
+    @Option(
+        help: ArgumentHelp(
+            "Fault injection: kill PROCESS this many wall seconds after the city is up, as PROCESS@SECONDS (repeatable); "
+                + "in virtual time, at that simulated second."))
     var kill: [String] = []
+
+    @Flag(
+        help: "Virtual time: as fast as every process is done with each moment, the same run every time (docs/ARCHITECTURE.md).")
+    var virtual = false
 
     /// Runs the city with `configure` applied to the coordinator's options; prints the summary.
     /// With `record`, the bus is recorded to `events.pb` (and into `run.sqlite`, when `ribcity-recorder` is built).
@@ -51,7 +58,7 @@ struct LaunchOptions: ParsableArguments {
             topology: plan, topologyPath: (topology as NSString).standardizingPath, speed: speed, monitor: !noMonitor,
             monitorJSON: json, hostArguments: hostArguments, riderArguments: riderArguments, dispatchArguments: dispatchArguments,
             journal: directory.file("dispatch.journal"),
-            recorder: sqlite ? (recorder, directory.file("run.sqlite")) : nil)
+            recorder: sqlite ? (recorder, directory.file("run.sqlite")) : nil, virtual: virtual)
         var options = Coordinator.Options()
         options.monitorToTerminal = true
         options.wallLimit = .seconds(wallLimit ?? (plan.duration / launch.speed * 3 + 120))
@@ -72,7 +79,8 @@ struct LaunchOptions: ParsableArguments {
         }
         FileHandle.standardError.write(
             Data(
-                ("launch: \(plan.name), \(launch.processes.count) processes, \(launch.speed)× wall time; "
+                ("launch: \(plan.name), \(launch.processes.count) processes, "
+                    + (launch.virtual ? "virtual time" : "\(launch.speed)× wall time") + "; "
                     + "run directory \(directory.path)\n").utf8))
         let signals = onInterrupt { Task { await coordinator.stop() } }
         defer { signals.forEach { $0.cancel() } }

@@ -124,4 +124,18 @@ struct WindowKeeperTests {
         #expect(keeper.waitingFor == ["a"])
         #expect(keeper.statistics.crashes == ["a": 1])
     }
+
+    @Test("A participant that leaves for good is no longer waited for")
+    func leaving() {
+        var keeper = WindowKeeper(participants: ["dispatch", "riders-0"], settings: settings)
+        _ = keeper.joined(ParticipantID("dispatch"))
+        _ = keeper.joined(ParticipantID("riders-0"))
+        #expect(keeper.reported(WindowReport(window: 1, participant: ParticipantID("dispatch"), next: ms(900))).isEmpty)
+        guard case .open(let next)? = keeper.left("riders-0").first else {
+            Issue.record("the window waited for a participant that left")
+            return
+        }
+        #expect(next.window.start == ms(900) && next.expected["riders-0"] == nil)
+        #expect(keeper.joined(ParticipantID("riders-0", incarnation: 2)).isEmpty, "gone for good")
+    }
 }

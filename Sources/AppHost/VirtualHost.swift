@@ -1,0 +1,326 @@
+import AppRuntime
+import Faults
+import Foundation
+import RIBs
+import SimulatedTime
+import VirtualTime
+import Wire
+import ZeroMQ
+
+/// A host's side of virtual time: the window participant, the requests awaiting replies (resent
+/// after a simulated timeout, same message id), the heartbeat schedule, the instant handled.
+struct VirtualHost: Sendable {
+    /// A request sent and not yet answered.
+    struct Pending: Sendable {
+        var app: String?
+        var body: Envelope.OneOf_Body
+        var stamp: SenderStamp
+        var attempt: Int
+        var deadline: Double
+    }
+
+    var participant: WindowParticipant<Envelope>
+    var stamper: SequenceStamper
+    var reports: SequenceStamper
+    var pending: [String: Pending] = [:]
+    var welcomed = false
+    var helloSent = false
+    var nextHeartbeat: Double?
+    let heartbeat: Double
+    let timeout: Double
+    let attempts: Int
+    var faults: FaultInjector
+    var now: Double
+    var window: Window?
+    /// Messages addressed to another life of this host: dropped.
+    var wrongLife = 0
+
+    var name: String { participant.id.name }
+    var life: UInt32 { participant.id.incarnation }
+}
+
+extension AppHost {
+    /// How a host runs in virtual time.
+    public struct VirtualClock: Sendable {
+        public var life: UInt32
+        public var latency: SimDuration
+        /// Simulated seconds between heartbeats (dispatch expires a session silent for five).
+        public var heartbeat: Double
+        /// Simulated seconds to wait for a reply before asking again.
+        public var timeout: Double
+        public var attempts: Int
+        public var faults: MessageFaults
+
+        public init(
+            life: UInt32, latency: SimDuration, heartbeat: Double, timeout: Double, attempts: Int = 10,
+            faults: MessageFaults = MessageFaults()
+        ) {
+            self.life = life
+            self.latency = latency
+            self.heartbeat = heartbeat
+            self.timeout = timeout
+            self.attempts = attempts
+            self.faults = faults
+        }
+    }
+
+    /// Runs in virtual time until ``stop()`` (or, with `endWhenAllFinished`, until every app is
+    /// done): in each window, dispatch's messages and the apps' starts, wake-ups and request
+    /// timeouts are handled in one fixed order, and everything sent is numbered on its link.
+    /// - Parameters:
+    ///   - dealer: a DEALER whose routing id is this process's id, connected to dispatch.
+    ///   - windows: a SUB on the bus, subscribed to `control.window-open`.
+    public func runVirtual(_ clock: VirtualClock, dealer: Socket, windows: Socket) async throws {
+        virtual = VirtualHost(
+            participant: WindowParticipant(id: ParticipantID(processID, incarnation: clock.life), latency: clock.latency),
+            stamper: SequenceStamper(sender: processID), reports: SequenceStamper(sender: processID + "-window"),
+            heartbeat: clock.heartbeat, timeout: clock.timeout, attempts: clock.attempts,
+            faults: FaultInjector(clock.faults), now: 0)
+        let box = VirtualNow()
+        released = LeakDetector(budget: .milliseconds(Int64(settings.leakBudget * 1000))) { box.duration }
+        self.box = box
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for try await batch in dealer.batches() {
+                    for message in batch { try await self.arrived(message.frames, on: dealer) }
+                    if await self.isDone { return }
+                }
+            }
+            group.addTask {
+                for try await batch in windows.batches() {
+                    for message in batch {
+                        guard let envelope = try? Frames.Published(frames: message.frames).envelope,
+                            case .windowOpen(let open)? = envelope.body, let opening = open.opening
+                        else { continue }
+                        try await self.opened(opening, on: dealer)
+                    }
+                    if await self.isDone { return }
+                }
+            }
+            group.addTask {
+                while await !self.isDone {
+                    try await Task.sleep(for: .seconds(1))
+                    await self.publishStatus(at: await self.now ?? 0)
+                }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+        await publishStatus(at: now ?? 0)
+    }
+
+    /// Whether the run loop should end.
+    var isDone: Bool {
+        stopping || (settings.endWhenAllFinished && finishedEverything)
+    }
+
+    private var finishedEverything: Bool {
+        guard let virtual else { return false }
+        return virtual.welcomed && schedule.isEmpty && live.isEmpty && virtual.pending.isEmpty
+    }
+
+    private func arrived(_ frames: [[UInt8]], on dealer: Socket) async throws {
+        guard var state = virtual else { return }
+        guard let envelope = try? WireCodec.decode(frames.last ?? []), envelope.link > 0 else {
+            totals.unrouted += 1
+            return
+        }
+        guard envelope.receiverLife == state.life else {
+            state.wrongLife += 1
+            virtual = state
+            return
+        }
+        let step = state.participant.arrived(
+            envelope, sentAt: envelope.simTime,
+            from: ParticipantID(envelope.sender, incarnation: envelope.senderLife).senderKey,
+            sequence: envelope.sequence, link: envelope.link)
+        virtual = state
+        try await perform(step, on: dealer)
+    }
+
+    private func opened(_ opening: WindowOpening, on dealer: Socket) async throws {
+        guard let step = virtual?.participant.opened(opening) else { return }
+        try await perform(step, on: dealer)
+    }
+
+    private func perform(_ step: WindowParticipant<Envelope>.Step, on dealer: Socket) async throws {
+        switch step {
+        case .wait: return
+        case .report(let report): try await publish(report)
+        case .drain:
+            let next = nextTimer()
+            guard let report = virtual?.participant.finish(nextTimer: next) else { return }
+            try await publish(report)
+        case .work(let opening):
+            self.dealer = dealer
+            try await work(through: opening.window)
+        }
+    }
+
+    /// Handles, in order, everything due before the window's end: dispatch's messages (in the
+    /// participant's order), then at each instant the apps' starts (by time), wake-ups (by app id)
+    /// and request timeouts (by message id), and the heartbeat.
+    private func work(through window: Window) async throws {
+        let began = ContinuousClock.now
+        guard var state = virtual else { return }
+        var inputs = state.participant.inputs()[...]
+        state.window = window
+        state.now = max(state.now, window.start.seconds)
+        virtual = state
+        if !state.helloSent {
+            virtual?.helloSent = true
+            virtual?.nextHeartbeat = window.start.seconds + state.heartbeat
+            let hello = Hello.with {
+                $0.role = role
+                $0.sessionID = processID
+            }
+            await sendInWindow(.request(.hello(hello)), app: nil)
+        }
+        let end = window.end.seconds
+        while true {
+            let times = [
+                inputs.first.map(\.time.seconds), schedule.last?.at, wakes.values.min(),
+                virtual?.pending.values.map(\.deadline).min(), virtual?.nextHeartbeat,
+            ]
+            guard let next = times.compactMap({ $0 }).min(), next < end else { break }
+            let instant = max(next, window.start.seconds)
+            virtual?.now = instant
+            box?.seconds = instant
+            if let input = inputs.first, input.time.seconds <= next {
+                inputs.removeFirst()
+                await handle(input.payload)
+            } else if let start = schedule.last, start.at <= next {
+                schedule.removeLast()
+                let app = start.make(instant)
+                live[app.id] = app
+                totals.started += 1
+                await dispatch(await app.start(at: instant), of: app)
+            } else if let due = wakes.filter({ $0.value <= next }).keys.min() {
+                wakes[due] = nil
+                if let app = live[due] { await dispatch(await app.tick(at: instant), of: app) }
+            } else if let id = virtual?.pending.filter({ $0.value.deadline <= next }).keys.min() {
+                await timedOut(id)
+            } else if let beat = virtual?.nextHeartbeat, beat <= next {
+                let period = virtual?.heartbeat ?? 60
+                virtual?.nextHeartbeat = beat + period
+                await sendInWindow(.message(.heartbeat(Heartbeat())), app: nil)
+            }
+            released?.check()
+            totals.leaks = appLeaks + (released?.leakCount ?? 0)
+        }
+        let reached = max(virtual?.now ?? 0, window.start.seconds)
+        virtual?.now = reached
+        if settings.endWhenAllFinished, finishedEverything {
+            // The goodbye is part of the window, so that dispatch handles it at its time.
+            await sendInWindow(.message(.goodbye(Goodbye.with { $0.reason = "every app finished" })), app: nil)
+            virtual?.nextHeartbeat = nil
+        }
+        virtual?.window = nil
+        let next = nextTimer()
+        guard let report = virtual?.participant.finish(nextTimer: next, busy: .now - began) else { return }
+        try await publish(report)
+    }
+
+    /// This host's earliest timer: an app's start or wake-up, a request's timeout, the heartbeat.
+    private func nextTimer() -> SimTime? {
+        let times = [
+            schedule.last?.at, wakes.values.min(), virtual?.pending.values.map(\.deadline).min(), virtual?.nextHeartbeat,
+        ]
+        return times.compactMap { $0 }.min().map { SimTime(seconds: $0) }
+    }
+
+    /// A message from dispatch: a reply goes to the app that asked (or completes the Hello), a
+    /// push to the app it names.
+    private func handle(_ envelope: Envelope) async {
+        totals.messagesIn += 1
+        guard !envelope.inReplyTo.isEmpty else {
+            await deliver(envelope)
+            return
+        }
+        guard let pending = virtual?.pending.removeValue(forKey: envelope.inReplyTo) else { return }
+        guard let id = pending.app else {
+            if case .welcome? = envelope.body { virtual?.welcomed = true }
+            return
+        }
+        defer { settle(id) }
+        guard let app = live[id], let now else { return }
+        await dispatch(
+            await app.receive(envelope.body ?? .error(ErrorReply.with { $0.reason = "an empty reply" }), at: now), of: app)
+    }
+
+    /// A request went unanswered for the timeout: asked again (same message id), or failed.
+    private func timedOut(_ id: String) async {
+        guard var pending = virtual?.pending[id] else { return }
+        guard pending.attempt < (virtual?.attempts ?? 1) else {
+            virtual?.pending[id] = nil
+            totals.failedRequests += 1
+            guard let appID = pending.app else { return }
+            defer { settle(appID) }
+            if let app = live[appID], let now {
+                let reason = "no reply to \(id) after \(pending.attempt) attempts"
+                await dispatch(await app.receive(.error(ErrorReply.with { $0.reason = reason }), at: now), of: app)
+            }
+            return
+        }
+        pending.attempt += 1
+        pending.deadline = (now ?? 0) + (virtual?.timeout ?? 1)
+        virtual?.pending[id] = pending
+        await transmit(Envelope(pending.body, from: pending.stamp, simTimeMs: SimTime(seconds: now ?? 0).wireMilliseconds))
+    }
+
+    /// Sends what an app (or the host) sends, inside the window being worked on.
+    func sendInWindow(_ message: AppMessage, for app: any HostedApp) async {
+        await sendInWindow(message, app: app.id)
+    }
+
+    private func sendInWindow(_ message: AppMessage, app: String?) async {
+        guard var state = virtual else { return }
+        let stamp = state.stamper.next()
+        let time = SimTime(seconds: state.now).wireMilliseconds
+        switch message {
+        case .message(let body):
+            virtual = state
+            await transmit(Envelope(body, from: stamp, simTimeMs: time))
+        case .request(let body):
+            state.pending[stamp.messageID] = VirtualHost.Pending(
+                app: app, body: body, stamp: stamp, attempt: 1, deadline: state.now + state.timeout)
+            virtual = state
+            if let app { inFlight[app, default: 0] += 1 }
+            await transmit(Envelope(body, from: stamp, simTimeMs: time))
+        }
+        totals.messagesOut += 1
+    }
+
+    /// Numbers the envelope on the link to dispatch's current life and sends it, through the
+    /// fault layer (drops, copies and delays in simulated time).
+    private func transmit(_ envelope: Envelope) async {
+        guard var state = virtual, let dealer else { return }
+        let fate = state.faults.faults.isEmpty ? (copies: 1, delay: nil) : state.faults.next()
+        guard fate.copies > 0 || fate.delay != nil else {
+            virtual = state
+            return
+        }
+        var envelope = envelope
+        if let delay = fate.delay { envelope.simTimeMs += Int64((delay / .milliseconds(1)).rounded()) }
+        let sent = state.participant.send(to: "dispatch", at: envelope.simTime)
+        envelope.senderLife = state.life
+        envelope.receiverLife = sent.life
+        envelope.link = sent.link
+        virtual = state
+        let message = Message([WireCodec.encode(envelope)])
+        for _ in 0..<max(1, fate.copies) { try? await dealer.send(message) }
+    }
+
+    private func publish(_ report: WindowReport) async throws {
+        guard let bus, let stamp = virtual?.reports.next() else { return }
+        let envelope = Envelope(.windowDone(WindowDone(report)), from: stamp)
+        try await bus.send(Message(Frames.Published(topic: Topic.windowDone, envelope: envelope).frames))
+    }
+}
+
+/// The simulated time a host's leak detector reads: set by the host's actor before each event it
+/// handles, read only by that actor's detector (never shared across actors).
+final class VirtualNow {
+    var seconds: Double = 0
+    var duration: Duration { .milliseconds(Int64(seconds * 1000)) }
+}

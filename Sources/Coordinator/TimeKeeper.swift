@@ -1,0 +1,158 @@
+import Foundation
+import SimulatedTime
+import VirtualTime
+import Wire
+import ZeroMQ
+
+/// The coordinator's keeper of virtual time: runs the ``WindowKeeper`` on the bus — openings out
+/// on `control.window-open` (published again while a window waits, for subscribers that joined
+/// late), reports in from `control.window-done` — and keeps the recording in a fixed order: what
+/// the participants publish during a window is written, sorted by simulated time, sender and
+/// sequence, once every report of the window is in.
+actor TimeKeeper {
+    private var keeper: WindowKeeper
+    private let publisher: Socket
+    private var stamper = SequenceStamper(sender: "coordinator-window")
+    private var held: [Envelope] = []
+    private let record: @Sendable ([Envelope]) async -> Void
+    private var lastProgress = ContinuousClock.now
+    private(set) var finishedAt: SimTime?
+    /// Wall time the keeper started, and the simulated time reached, for the rate.
+    private let began = ContinuousClock.now
+    private(set) var reached = SimTime.zero
+
+    /// - Parameters:
+    ///   - publisher: a PUB connected to the bus proxy's publisher side.
+    ///   - record: where the ordered recording goes.
+    /// Processes whose end is the run's end (the rider processes): once all have left, no more
+    /// windows open.
+    private var finishers: Set<String>
+
+    init(
+        participants: [String], finishers: Set<String>, settings: WindowKeeper.Settings, publisher: Socket,
+        record: @escaping @Sendable ([Envelope]) async -> Void
+    ) {
+        keeper = WindowKeeper(participants: participants, settings: settings)
+        self.finishers = finishers
+        self.publisher = publisher
+        self.record = record
+    }
+
+    var statistics: WindowKeeper.Statistics { keeper.statistics }
+    var isFinished: Bool { keeper.isFinished }
+
+    /// Plans a kill at a simulated instant (stress mode).
+    func planKill(of name: String, at time: SimTime) { keeper.planKill(of: name, at: time) }
+
+    /// A participant's life began.
+    func joined(_ name: String, life: UInt32) async {
+        await carryOut(keeper.joined(ParticipantID(name, incarnation: life)))
+    }
+
+    /// A participant is gone for good.
+    func left(_ name: String) async {
+        finishers.remove(name)
+        if finishers.isEmpty, finishedAt == nil {
+            // Everything that ends the run has ended: simulated time stops where it is.
+            await flush(before: nil)
+            finishedAt = reached
+            return
+        }
+        await carryOut(keeper.left(name))
+    }
+
+    /// Envelopes from the bus tap, in the order they came.
+    func take(_ envelopes: [Envelope]) async {
+        for envelope in envelopes {
+            switch envelope.body {
+            case .windowDone(let done)?:
+                await carryOut(keeper.reported(done.report))
+            case .dispatchEvent?:
+                held.append(envelope)
+            default:
+                break
+            }
+        }
+    }
+
+    /// Publishes the window in progress again if it has waited a while (a participant's
+    /// subscription may not have been in place when it first went out). Call now and then.
+    func nudge() async {
+        guard finishedAt == nil, let opening = keeper.current, ContinuousClock.now - lastProgress > .milliseconds(250) else {
+            return
+        }
+        lastProgress = .now
+        await publish(opening)
+    }
+
+    /// What the run's summary says of virtual time.
+    var report: VirtualTimeReport {
+        let wall = (ContinuousClock.now - began) / .seconds(1)
+        let stats = keeper.statistics
+        let total = max(1, stats.waitedFor.values.reduce(0, +))
+        let bottleneck = stats.waitedFor.max { ($0.value, $1.key) < ($1.value, $0.key) }
+        return VirtualTimeReport(
+            windows: stats.windows, simulatedSeconds: reached.seconds, wallSeconds: wall,
+            bottleneck: bottleneck?.key ?? "", bottleneckShare: Double(bottleneck?.value ?? 0) / Double(total),
+            skippedSeconds: stats.skipped.seconds, crashes: stats.crashes.values.reduce(0, +),
+            busySeconds: stats.busy.mapValues { $0 / .seconds(1) })
+    }
+
+    private func carryOut(_ actions: [WindowKeeper.Action]) async {
+        guard finishedAt == nil else { return }
+        for action in actions {
+            switch action {
+            case .open(let opening):
+                await flush(before: opening.window.start)
+                reached = max(reached, opening.window.start)
+                lastProgress = .now
+                await publish(opening)
+            case .kill(let name):
+                killRequests.append(name)
+            case .finish(let time):
+                await flush(before: nil)
+                reached = max(reached, time)
+                finishedAt = time
+            }
+        }
+    }
+
+    /// Kills the keeper asked for and the coordinator has not yet carried out.
+    private(set) var killRequests: [String] = []
+    func takeKillRequests() -> [String] {
+        defer { killRequests = [] }
+        return killRequests
+    }
+
+    /// Writes what was published before `time` (everything, with `nil`), in the fixed order.
+    private func flush(before time: SimTime?) async {
+        let due = held.filter { time == nil || $0.simTimeMs < time!.wireMilliseconds }
+        guard !due.isEmpty else { return }
+        held.removeAll { time == nil || $0.simTimeMs < time!.wireMilliseconds }
+        await record(due.sorted { ($0.simTimeMs, $0.sender, $0.sequence) < ($1.simTimeMs, $1.sender, $1.sequence) })
+    }
+
+    private func publish(_ opening: WindowOpening) async {
+        let envelope = Envelope(
+            .windowOpen(WindowOpen(opening)), from: stamper.next(), simTimeMs: opening.window.start.wireMilliseconds)
+        try? await publisher.send(Message(Frames.Published(topic: Topic.windowOpen, envelope: envelope).frames))
+    }
+}
+
+/// Virtual time in a run's summary.
+public struct VirtualTimeReport: Codable, Sendable, Equatable {
+    public var windows: UInt64
+    public var simulatedSeconds: Double
+    public var wallSeconds: Double
+    /// The participant the windows waited for most, and the share of windows it was last in.
+    public var bottleneck: String
+    public var bottleneckShare: Double
+    /// Simulated time jumped over because nobody had anything to do.
+    public var skippedSeconds: Double
+    public var crashes: UInt64
+    /// Wall seconds each participant spent working on windows (the rest of the wall time it waited).
+    public var busySeconds: [String: Double]
+
+    /// Simulated seconds per wall second.
+    public var rate: Double { wallSeconds > 0 ? simulatedSeconds / wallSeconds : 0 }
+}

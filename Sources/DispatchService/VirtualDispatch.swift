@@ -1,0 +1,197 @@
+import SimulatedTime
+import VirtualTime
+import Wire
+import ZeroMQ
+
+/// Dispatch's side of virtual time: the window participant, the engine's next tick, the instant
+/// being handled, and what came in that is not part of the windows (garbage, a monitor's snapshot
+/// request), handled at the start of the next window.
+struct VirtualDispatch: Sendable {
+    var participant: WindowParticipant<[[UInt8]]>
+    /// How often the engine's timers run (matching rounds, expiries), in simulated time.
+    let tick: SimDuration
+    var nextTick: SimTime?
+    /// The simulated instant being handled.
+    var now: SimTime
+    /// Frames that are no session's windowed message: acted on at the next window's start.
+    var strays: [[[UInt8]]] = []
+    /// Messages addressed to another life of dispatch (sent before it restarted): dropped.
+    var wrongLife = 0
+    var reports = SequenceStamper(sender: "dispatch-window")
+
+    var life: UInt32 { participant.id.incarnation }
+}
+
+extension DispatchServer {
+    /// How dispatch runs in virtual time.
+    public struct VirtualClock: Sendable {
+        /// This start's life: 1 for the first, +1 per restart (the coordinator says which).
+        public var life: UInt32
+        /// The simulated delay of every message between processes: the lookahead.
+        public var latency: SimDuration
+        /// How often the engine's timers run, in simulated time.
+        public var tick: SimDuration
+
+        public init(life: UInt32, latency: SimDuration, tick: SimDuration = .seconds(1)) {
+            self.life = life
+            self.latency = latency
+            self.tick = tick
+        }
+    }
+
+    /// Serves in virtual time until ``stop()``: sessions' messages are held until the window they
+    /// are due in, then handled with the engine's ticks in a fixed order (time, then sender, then
+    /// sequence), never in arrival order; each window is reported done on the bus.
+    /// - Parameter windows: a SUB connected to the bus, subscribed to `control.window-open`.
+    public func runVirtual(_ clock: VirtualClock, windows: Socket) async throws {
+        if let journal, journal.size <= DispatchJournal.magic.count {
+            try record([.started(wallOriginMs: wallOriginMs, speed: speed)])
+        }
+        virtual = VirtualDispatch(
+            participant: WindowParticipant(id: ParticipantID("dispatch", incarnation: clock.life), latency: clock.latency),
+            tick: clock.tick, now: SimTime(seconds: timeFloor))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for try await batch in self.router.batches() {
+                    for message in batch { try await self.arrived(message.frames) }
+                    if await self.stopped { return }
+                }
+            }
+            group.addTask {
+                for try await batch in windows.batches() {
+                    for message in batch {
+                        guard let envelope = try? Frames.Published(frames: message.frames).envelope,
+                            case .windowOpen(let open)? = envelope.body, let opening = open.opening
+                        else { continue }
+                        try await self.opened(opening)
+                    }
+                    if await self.stopped { return }
+                }
+            }
+            group.addTask {
+                while await !self.stopped {
+                    try await Task.sleep(for: .seconds(1))
+                    try await self.publishStatus()
+                }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+        try? await publishStatus()
+    }
+
+    /// A frame from a session: held for its window if it is a windowed message to this life.
+    private func arrived(_ frames: [[UInt8]]) async throws {
+        guard var state = virtual else { return }
+        guard let routed = try? Frames.Routed(frames: frames), routed.envelope.link > 0 else {
+            state.strays.append(frames)
+            virtual = state
+            return
+        }
+        let envelope = routed.envelope
+        guard envelope.receiverLife == state.life else {
+            state.wrongLife += 1
+            virtual = state
+            return
+        }
+        let step = state.participant.arrived(
+            frames, sentAt: envelope.simTime, from: ParticipantID(envelope.sender, incarnation: envelope.senderLife).senderKey,
+            sequence: envelope.sequence, link: envelope.link)
+        virtual = state
+        try await perform(step)
+    }
+
+    private func opened(_ opening: WindowOpening) async throws {
+        guard let step = virtual?.participant.opened(opening) else { return }
+        try await perform(step)
+    }
+
+    private func perform(_ step: WindowParticipant<[[UInt8]]>.Step) async throws {
+        switch step {
+        case .wait: return
+        case .report(let report): try await publish(report)
+        case .drain:
+            let next = virtual?.nextTick
+            guard let report = virtual?.participant.finish(nextTimer: next) else { return }
+            try await publish(report)
+        case .work(let opening): try await work(through: opening.window)
+        }
+    }
+
+    /// Handles every input and tick before the window's end, in order, then reports.
+    private func work(through window: Window) async throws {
+        let began = ContinuousClock.now
+        guard var state = virtual else { return }
+        let inputs = state.participant.inputs()
+        let strays = state.strays
+        state.strays = []
+        state.now = max(state.now, window.start)
+        if state.nextTick == nil || state.nextTick! < window.start {
+            let tickMs = max(1, state.tick.wireMilliseconds)
+            let startMs = window.start.wireMilliseconds
+            state.nextTick = SimTime(wireMilliseconds: (startMs + tickMs - 1) / tickMs * tickMs)
+        }
+        virtual = state
+        if !strays.isEmpty {
+            try await act(on: strays.map { .received(time: window.start.seconds, frames: $0) })
+        }
+        for input in inputs {
+            try await ticks(through: input.time)
+            virtual?.now = input.time
+            try await act(on: [.received(time: input.time.seconds, frames: input.payload)])
+        }
+        try await ticks(before: window.end)
+        if core.stopRequested { stopped = true }
+        let next = virtual?.nextTick
+        guard let report = virtual?.participant.finish(nextTimer: next, busy: .now - began) else { return }
+        try await publish(report)
+    }
+
+    /// Runs the engine's ticks due at or before `time`.
+    private func ticks(through time: SimTime) async throws {
+        while let tick = virtual?.nextTick, tick <= time { try await runTick(tick) }
+    }
+
+    /// Runs the engine's ticks due before `end`.
+    private func ticks(before end: SimTime) async throws {
+        while let tick = virtual?.nextTick, tick < end { try await runTick(tick) }
+    }
+
+    private func runTick(_ tick: SimTime) async throws {
+        virtual?.now = tick
+        if let period = virtual?.tick {
+            virtual?.nextTick = SimTime(wireMilliseconds: tick.wireMilliseconds + period.wireMilliseconds)
+        }
+        try await act(on: [.tick(time: tick.seconds)])
+    }
+
+    /// The window report on the bus, after every event the window published (the same PUB, so
+    /// whoever records the bus has them all when it sees the report).
+    private func publish(_ report: WindowReport) async throws {
+        guard let stamp = virtual?.reports.next() else { return }
+        let envelope = Envelope(.windowDone(WindowDone(report)), from: stamp)
+        try await bus.send(Message(Frames.Published(topic: Topic.windowDone, envelope: envelope).frames))
+    }
+
+    /// Numbers each reply and push on its link (the peer's identity is its process name in virtual
+    /// time), stamps the lives, and frames it; the fault layer drops, copies and delays in
+    /// simulated time.
+    func stampedForWindows(_ unframed: [(peer: [UInt8], envelope: Envelope)]) -> [Message] {
+        guard var state = virtual, !unframed.isEmpty else { return [] }
+        defer { virtual = state }
+        var messages: [Message] = []
+        for (peer, envelope) in unframed {
+            let fate = faults.faults.isEmpty ? nil : faults.next()
+            if let fate, fate.copies == 0, fate.delay == nil { continue }
+            var envelope = envelope
+            if let delay = fate?.delay { envelope.simTimeMs += Int64((delay / .milliseconds(1)).rounded()) }
+            let sent = state.participant.send(to: String(decoding: peer, as: UTF8.self), at: envelope.simTime)
+            envelope.senderLife = state.life
+            envelope.receiverLife = sent.life
+            envelope.link = sent.link
+            let message = Message(Frames.Routed(peer: peer, envelope: envelope).frames)
+            messages += repeatElement(message, count: max(1, fate?.copies ?? 1))
+        }
+        return messages
+    }
+}
