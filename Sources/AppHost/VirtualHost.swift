@@ -25,6 +25,9 @@ struct VirtualHost: Sendable {
     var pending: [String: Pending] = [:]
     var welcomed = false
     var helloSent = false
+    /// The life of dispatch this host last said Hello to: a new life (restored from its journal)
+    /// is greeted again, and sends what the host missed.
+    var dispatchLife: UInt32?
     var nextHeartbeat: Double?
     let heartbeat: Double
     let timeout: Double
@@ -153,6 +156,10 @@ extension AppHost {
             try await publish(report)
         case .work(let opening):
             self.dealer = dealer
+            if let life = opening.incarnations["dispatch"], let known = virtual?.dispatchLife, life != known {
+                virtual?.helloSent = false
+            }
+            virtual?.dispatchLife = opening.incarnations["dispatch"]
             try await work(through: opening.window)
         }
     }
@@ -169,7 +176,7 @@ extension AppHost {
         virtual = state
         if !state.helloSent {
             virtual?.helloSent = true
-            virtual?.nextHeartbeat = window.start.seconds + state.heartbeat
+            if state.nextHeartbeat == nil { virtual?.nextHeartbeat = window.start.seconds + state.heartbeat }
             let hello = Hello.with {
                 $0.role = role
                 $0.sessionID = processID

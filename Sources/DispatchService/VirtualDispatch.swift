@@ -47,9 +47,8 @@ extension DispatchServer {
         if let journal, journal.size <= DispatchJournal.magic.count {
             try record([.started(wallOriginMs: wallOriginMs, speed: speed)])
         }
-        virtual = VirtualDispatch(
-            participant: WindowParticipant(id: ParticipantID("dispatch", incarnation: clock.life), latency: clock.latency),
-            tick: clock.tick, now: SimTime(seconds: timeFloor))
+        enterVirtualTime(clock)
+        virtual?.now = SimTime(seconds: timeFloor)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for try await batch in self.router.batches() {
@@ -78,6 +77,15 @@ extension DispatchServer {
             group.cancelAll()
         }
         try? await publishStatus()
+    }
+
+    /// Switches the clock to virtual time: call before ``restore(from:)``, so that a restored
+    /// dispatch resumes at the last instant it journaled, not at a wall-clock reading.
+    public func enterVirtualTime(_ clock: VirtualClock) {
+        guard virtual == nil else { return }
+        virtual = VirtualDispatch(
+            participant: WindowParticipant(id: ParticipantID("dispatch", incarnation: clock.life), latency: clock.latency),
+            tick: clock.tick, now: .zero)
     }
 
     /// A frame from a session: held for its window if it is a windowed message to this life.

@@ -89,6 +89,10 @@ struct DispatchCommand: AsyncParsableCommand {
         let server = DispatchServer(
             hierarchy: ContractionHierarchy(graph: graph), configuration: plan.dispatch,
             router: router, bus: pub, speed: speed, journal: journalFile, wallOriginMs: origin, faults: faults)
+        let virtualClock = try await virtualTime.clock(of: plan, on: transport)
+        if let clock = virtualClock {
+            await server.enterVirtualTime(DispatchServer.VirtualClock(life: clock.life, latency: clock.latency))
+        }
         if let journal, let contents, contents.count > 0 {
             let began = ContinuousClock.now
             let recovery = try await server.restore(from: contents)
@@ -109,7 +113,7 @@ struct DispatchCommand: AsyncParsableCommand {
         )
         let readiness = ReadinessAnnouncer(role: .dispatch, processID: "dispatch", endpoints: [sessionsAt], publisher: pub)
         let signals = onInterrupt { Task { await server.stop() } }
-        if let clock = try await virtualTime.clock(of: plan, on: transport) {
+        if let clock = virtualClock {
             print("dispatch runs in virtual time: life \(clock.life), latency \(clock.latency.wireMilliseconds) ms")
             try await server.runVirtual(
                 DispatchServer.VirtualClock(life: clock.life, latency: clock.latency), windows: clock.windows)
