@@ -1,0 +1,52 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Virtual time with every process real", .serialized)
+struct VirtualTimeLaunchTests {
+    /// The summary without what belongs to the machine rather than the run: wall time, CPU,
+    /// memory, pids, the rate and the waits.
+    static func simulated(_ summary: [String: Any]) -> [String: String] {
+        var kept: [String: String] = [:]
+        let kpis = summary["kpis"] as? [String: Any] ?? [:]
+        for key in ["totals", "pickupWaitP50", "pickupWaitP95", "maxSurge", "openRequests", "simTimeSeconds"] {
+            kept["kpis." + key] = "\(kpis[key] ?? "-")"
+        }
+        let virtual = summary["virtualTime"] as? [String: Any] ?? [:]
+        for key in ["windows", "simulatedSeconds", "skippedSeconds"] { kept["virtualTime." + key] = "\(virtual[key] ?? "-")" }
+        kept["outcome"] = "\(summary["outcome"] ?? "-")"
+        return kept
+    }
+
+    @Test(
+        "Two virtual runs of the same city and seed, a driver process and dispatch killed at simulated instants: byte-identical recordings, the same results, the verdict passes"
+    )
+    func replaysExactly() async throws {
+        var runs: [LaunchedRun] = []
+        defer { for run in runs { try? FileManager.default.removeItem(at: run.directory) } }
+        for _ in 0..<2 {
+            runs.append(
+                try await LaunchedRun.launch(
+                    extra: ["--virtual", "--record", "--no-monitor", "--kill", "drivers-0@120", "--kill", "dispatch@200"]))
+        }
+        for run in runs {
+            #expect(run.status == 0, "\(run.output)")
+            #expect(run.output.contains("virtual time:"), "\(run.output)")
+            #expect(run.summary["outcome"] as? String == "completed", "\(run.output)")
+            let verdict = run.summary["verdict"] as? [String: Any]
+            let rows = verdict?["rows"] as? [[String: Any]] ?? []
+            #expect(!rows.isEmpty && rows.allSatisfy { $0["passed"] as? Bool == true }, "\(rows)")
+            let processes = run.summary["processes"] as? [String: [String: Any]] ?? [:]
+            #expect(processes["drivers-0"]?["starts"] as? Int == 2 && processes["dispatch"]?["starts"] as? Int == 2)
+            #expect(run.log("dispatch").contains("dispatch restored from"), "\(run.log("dispatch"))")
+        }
+        let recordings = runs.compactMap {
+            $0.runDirectory.flatMap { try? Data(contentsOf: $0.appendingPathComponent("events.pb")) }
+        }
+        #expect(recordings.count == 2 && recordings[0].count > 10_000, "both runs recorded")
+        #expect(recordings.count == 2 && recordings[0] == recordings[1], "the recordings are byte for byte the same")
+        #expect(Self.simulated(runs[0].summary) == Self.simulated(runs[1].summary))
+        let totals = runs[0].totals
+        #expect((totals["completed"] ?? 0) > (totals["requests"] ?? 0) / 2, "\(totals)")
+    }
+}
