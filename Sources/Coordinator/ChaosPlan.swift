@@ -24,6 +24,13 @@ public struct ChaosPlan: Sendable, Equatable {
         self.seed = seed
     }
 
+    /// The same plan without the random kills (virtual time plans them at simulated instants).
+    public var withoutRandomKills: ChaosPlan {
+        var plan = self
+        plan.killEvery = nil
+        return plan
+    }
+
     /// Whether any fault is asked for.
     public var isEmpty: Bool {
         killEvery == nil && malformedPerSecond <= 0 && stallMonitorEvery == nil && floodPerSecond <= 0

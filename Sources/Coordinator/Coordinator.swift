@@ -138,6 +138,7 @@ public actor Coordinator {
             for (time, name) in options.kills.map({ ($0.after / .seconds(1), $0.name) }) {
                 await timeKeeper.planKill(of: name, at: SimTime(seconds: time))
             }
+            for (time, name) in randomKillsInSimulatedTime() { await timeKeeper.planKill(of: name, at: time) }
             for name in plan.participants { await timeKeeper.joined(name, life: await life(of: name)) }
             log("virtual time: \(plan.participants.count) participants, lookahead \(plan.topology.latencyMs) ms")
         }
@@ -173,7 +174,7 @@ public actor Coordinator {
             .init(
                 processes: plan.processes, wallLimit: options.wallLimit, settleGrace: options.settleGrace,
                 kills: plan.virtual ? [] : options.kills,
-                chaos: options.chaos),
+                chaos: plan.virtual ? options.chaos.withoutRandomKills : options.chaos),
             upAt: .now)
         while true {
             if let timeKeeper {
@@ -232,6 +233,23 @@ public actor Coordinator {
 }
 
 extension Coordinator {
+    /// Stress mode's random kills in virtual time: drawn from the seed at simulated instants (the
+    /// mean gap is `--kill-every` wall seconds at the topology's speed) over the topology's
+    /// duration, each of a driver or rider process, so that a seed replays to the same faults.
+    private func randomKillsInSimulatedTime() -> [(SimTime, String)] {
+        guard let every = options.chaos.killEvery else { return [] }
+        var random = SeededGenerator(seed: options.chaos.seed &+ 7_919)
+        let hosts = plan.processes.filter(\.hostsApps).map(\.name)
+        var kills: [(SimTime, String)] = []
+        var time = 0.0
+        while let victim = hosts.randomElement(using: &random) {
+            time += RunSupervision.exponential(every * plan.speed, &random) / .seconds(1)
+            guard time < plan.topology.duration else { break }
+            kills.append((SimTime(seconds: time), victim))
+        }
+        return kills
+    }
+
     /// Which life of process `name` is running: 1 for its first start, +1 per restart.
     private func life(of name: String) async -> UInt32 { UInt32(await supervisor.records[name]?.starts ?? 1) }
 

@@ -9,9 +9,10 @@ struct VirtualTimeLaunchTests {
     static func simulated(_ summary: [String: Any]) -> [String: String] {
         var kept: [String: String] = [:]
         let kpis = summary["kpis"] as? [String: Any] ?? [:]
-        for key in ["totals", "pickupWaitP50", "pickupWaitP95", "maxSurge", "openRequests", "simTimeSeconds"] {
+        for key in ["pickupWaitP50", "pickupWaitP95", "maxSurge", "openRequests", "simTimeSeconds"] {
             kept["kpis." + key] = "\(kpis[key] ?? "-")"
         }
+        for (key, count) in kpis["totals"] as? [String: Int] ?? [:] { kept["kpis.totals." + key] = "\(count)" }
         let virtual = summary["virtualTime"] as? [String: Any] ?? [:]
         for key in ["windows", "simulatedSeconds", "skippedSeconds"] { kept["virtualTime." + key] = "\(virtual[key] ?? "-")" }
         kept["outcome"] = "\(summary["outcome"] ?? "-")"
