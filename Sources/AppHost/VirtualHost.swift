@@ -30,6 +30,10 @@ struct VirtualHost: Sendable {
     var dispatchLife: UInt32?
     var nextHeartbeat: Double?
     let heartbeat: Double
+    /// Every live app is ticked this often whether it asked or not (as in wall-clock time: an app
+    /// whose awaited message was lost notices it on such a tick).
+    var nextSweep: Double?
+    let sweep: Double
     let timeout: Double
     let attempts: Int
     var faults: FaultInjector
@@ -51,13 +55,16 @@ extension AppHost {
         public var heartbeat: Double
         /// Simulated seconds to wait for a reply before asking again.
         public var timeout: Double
+        /// Simulated seconds between ticks of every live app.
+        public var sweep: Double
         public var attempts: Int
         public var faults: MessageFaults
 
         public init(
-            life: UInt32, latency: SimDuration, heartbeat: Double, timeout: Double, attempts: Int = 10,
+            life: UInt32, latency: SimDuration, heartbeat: Double, timeout: Double, sweep: Double, attempts: Int = 10,
             faults: MessageFaults = MessageFaults()
         ) {
+            self.sweep = sweep
             self.life = life
             self.latency = latency
             self.heartbeat = heartbeat
@@ -76,8 +83,9 @@ extension AppHost {
     public func runVirtual(_ clock: VirtualClock, dealer: Socket, windows: Socket) async throws {
         virtual = VirtualHost(
             participant: WindowParticipant(id: ParticipantID(processID, incarnation: clock.life), latency: clock.latency),
-            stamper: SequenceStamper(sender: processID), reports: SequenceStamper(sender: processID + "-window"),
-            heartbeat: clock.heartbeat, timeout: clock.timeout, attempts: clock.attempts,
+            stamper: SequenceStamper(sender: WireIDs.session(ofProcess: processID, life: clock.life)),
+            reports: SequenceStamper(sender: processID + "-window"),
+            heartbeat: clock.heartbeat, sweep: clock.sweep, timeout: clock.timeout, attempts: clock.attempts,
             faults: FaultInjector(clock.faults), now: 0)
         let box = VirtualNow()
         released = LeakDetector(budget: .milliseconds(Int64(settings.leakBudget * 1000))) { box.duration }
@@ -177,9 +185,10 @@ extension AppHost {
         if !state.helloSent {
             virtual?.helloSent = true
             if state.nextHeartbeat == nil { virtual?.nextHeartbeat = window.start.seconds + state.heartbeat }
+            if state.nextSweep == nil { virtual?.nextSweep = window.start.seconds + state.sweep }
             let hello = Hello.with {
                 $0.role = role
-                $0.sessionID = processID
+                $0.sessionID = WireIDs.session(ofProcess: processID, life: state.life)
             }
             await sendInWindow(.request(.hello(hello)), app: nil)
         }
@@ -187,7 +196,7 @@ extension AppHost {
         while true {
             let times = [
                 inputs.first.map(\.time.seconds), schedule.last?.at, wakes.values.min(),
-                virtual?.pending.values.map(\.deadline).min(), virtual?.nextHeartbeat,
+                virtual?.pending.values.map(\.deadline).min(), virtual?.nextHeartbeat, live.isEmpty ? nil : virtual?.nextSweep,
             ]
             guard let next = times.compactMap({ $0 }).min(), next < end else { break }
             let instant = max(next, window.start.seconds)
@@ -207,6 +216,14 @@ extension AppHost {
                 if let app = live[due] { await dispatch(await app.tick(at: instant), of: app) }
             } else if let id = virtual?.pending.filter({ $0.value.deadline <= next }).keys.min() {
                 await timedOut(id)
+            } else if let sweep = virtual?.nextSweep, sweep <= next, !live.isEmpty {
+                let period = virtual?.sweep ?? 300
+                virtual?.nextSweep = max(sweep, instant) + period
+                for id in live.keys.sorted() {
+                    guard let app = live[id] else { continue }
+                    wakes[id] = nil
+                    await dispatch(await app.tick(at: instant), of: app)
+                }
             } else if let beat = virtual?.nextHeartbeat, beat <= next {
                 let period = virtual?.heartbeat ?? 60
                 virtual?.nextHeartbeat = beat + period
@@ -232,6 +249,7 @@ extension AppHost {
     private func nextTimer() -> SimTime? {
         let times = [
             schedule.last?.at, wakes.values.min(), virtual?.pending.values.map(\.deadline).min(), virtual?.nextHeartbeat,
+            live.isEmpty ? nil : virtual?.nextSweep,
         ]
         return times.compactMap { $0 }.min().map { SimTime(seconds: $0) }
     }

@@ -103,7 +103,8 @@ extension DispatchServer {
             return
         }
         let step = state.participant.arrived(
-            frames, sentAt: envelope.simTime, from: ParticipantID(envelope.sender, incarnation: envelope.senderLife).senderKey,
+            frames, sentAt: envelope.simTime,
+            from: ParticipantID(WireIDs.process(ofSession: envelope.sender), incarnation: envelope.senderLife).senderKey,
             sequence: envelope.sequence, link: envelope.link)
         virtual = state
         try await perform(step)
@@ -193,7 +194,9 @@ extension DispatchServer {
             if let fate, fate.copies == 0, fate.delay == nil { continue }
             var envelope = envelope
             if let delay = fate?.delay { envelope.simTimeMs += Int64((delay / .milliseconds(1)).rounded()) }
-            let sent = state.participant.send(to: String(decoding: peer, as: UTF8.self), at: envelope.simTime)
+            let session = String(decoding: peer, as: UTF8.self)
+            let sent = state.participant.send(
+                to: WireIDs.process(ofSession: session), life: WireIDs.life(ofSession: session), at: envelope.simTime)
             envelope.senderLife = state.life
             envelope.receiverLife = sent.life
             envelope.link = sent.link

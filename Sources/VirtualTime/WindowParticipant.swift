@@ -63,7 +63,14 @@ public struct WindowParticipant<Payload: Sendable>: Sendable {
     /// the life it is addressed to (a receiver drops what is addressed to another of its lives).
     /// Everything sent in a window is delivered after it.
     public mutating func send(to receiver: String, at time: SimTime) -> (link: UInt64, delivery: SimTime, life: UInt32) {
-        let life = working?.incarnations[receiver] ?? 1
+        send(to: receiver, life: working?.incarnations[receiver] ?? 1, at: time)
+    }
+
+    /// Counts a message sent to a given life of `receiver` (a reply to the life that asked, even
+    /// if that life has since ended: then nobody waits for it).
+    public mutating func send(
+        to receiver: String, life: UInt32, at time: SimTime
+    ) -> (link: UInt64, delivery: SimTime, life: UInt32) {
         let key = ParticipantID(receiver, incarnation: life).senderKey
         sent[key, default: 0] += 1
         let delivery = deliveryTime(of: time)

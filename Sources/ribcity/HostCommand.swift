@@ -82,7 +82,7 @@ func runHost(
         // In virtual time the session is this process's own DEALER, named by the process's id, so
         // that dispatch numbers its replies on the link to it; its clock is the windows'.
         var dealerOptions = SocketOptions()
-        dealerOptions.routingID = Array(name.utf8)
+        dealerOptions.routingID = Array(WireIDs.session(ofProcess: name, life: clock.life).utf8)
         let dealer = try await transport.socket(.dealer, options: dealerOptions)
         try await dealer.connect(options.sessions ?? dispatchAt.sessions)
         let speed = options.speed ?? plan.speed
@@ -90,6 +90,7 @@ func runHost(
         try await host.runVirtual(
             AppHost.VirtualClock(
                 life: clock.life, latency: clock.latency, heartbeat: speed, timeout: 3 * speed,
+                sweep: settings.sweep / .seconds(1) * speed,
                 attempts: sessionSettings.attempts, faults: sessionSettings.faults),
             dealer: dealer, windows: clock.windows)
     } else {
