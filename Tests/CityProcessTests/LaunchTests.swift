@@ -75,10 +75,18 @@ struct LaunchedRun {
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
+        // Reading to the end blocks until the city is over: a thread of its own, never one of the
+        // two that run every suite's tasks (blocked, they would starve the other suites).
         let output = try await within(200, "ribcity launch") {
-            String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            await withCheckedContinuation { (done: CheckedContinuation<String, Never>) in
+                let reader = Thread {
+                    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    process.waitUntilExit()
+                    done.resume(returning: text)
+                }
+                reader.start()
+            }
         }
-        process.waitUntilExit()
         return LaunchedRun(directory: directory, output: output, status: process.terminationStatus)
     }
 }

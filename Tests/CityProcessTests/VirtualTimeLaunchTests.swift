@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Virtual time with every process real", .serialized)
-struct VirtualTimeLaunchTests {
+// In the launch suite, which runs its cities one at a time: two cities at once on two cores would
+// leave too little for the other suites' timeouts.
+extension LaunchTests {
     /// The summary without what belongs to the machine rather than the run: wall time, CPU,
     /// memory, pids, the rate and the waits.
     static func simulated(_ summary: [String: Any]) -> [String: String] {
