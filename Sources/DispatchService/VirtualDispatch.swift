@@ -4,8 +4,7 @@ import Wire
 import ZeroMQ
 
 /// Dispatch's side of virtual time: the window participant, the engine's next tick, the instant
-/// being handled, and what came in that is not part of the windows (garbage, a monitor's snapshot
-/// request), handled at the start of the next window.
+/// being handled.
 struct VirtualDispatch: Sendable {
     var participant: WindowParticipant<[[UInt8]]>
     /// How often the engine's timers run (matching rounds, expiries), in simulated time.
@@ -13,8 +12,6 @@ struct VirtualDispatch: Sendable {
     var nextTick: SimTime?
     /// The simulated instant being handled.
     var now: SimTime
-    /// Frames that are no session's windowed message: acted on at the next window's start.
-    var strays: [[[UInt8]]] = []
     /// Messages addressed to another life of dispatch (sent before it restarted): dropped.
     var wrongLife = 0
     var reports = SequenceStamper(sender: "dispatch-window")
@@ -92,8 +89,10 @@ extension DispatchServer {
     private func arrived(_ frames: [[UInt8]]) async throws {
         guard var state = virtual else { return }
         guard let routed = try? Frames.Routed(frames: frames), routed.envelope.link > 0 else {
-            state.strays.append(frames)
-            virtual = state
+            // Garbage, or a watcher's snapshot request: acted on at once (counted, answered), as in
+            // wall-clock time. It changes nothing a participant sees, and held until the next
+            // window it could die unread with a killed dispatch.
+            try await act(on: [.received(time: state.now.seconds, frames: frames)])
             return
         }
         let envelope = routed.envelope
@@ -132,8 +131,6 @@ extension DispatchServer {
         let began = ContinuousClock.now
         guard var state = virtual else { return }
         let inputs = state.participant.inputs()
-        let strays = state.strays
-        state.strays = []
         state.now = max(state.now, window.start)
         if state.nextTick == nil || state.nextTick! < window.start {
             let tickMs = max(1, state.tick.wireMilliseconds)
@@ -141,9 +138,6 @@ extension DispatchServer {
             state.nextTick = SimTime(wireMilliseconds: (startMs + tickMs - 1) / tickMs * tickMs)
         }
         virtual = state
-        if !strays.isEmpty {
-            try await act(on: strays.map { .received(time: window.start.seconds, frames: $0) })
-        }
         for input in inputs {
             try await ticks(through: input.time)
             virtual?.now = input.time
