@@ -38,9 +38,6 @@ struct VirtualHost: Sendable {
     let attempts: Int
     var faults: FaultInjector
     var now: Double
-    var window: Window?
-    /// Messages addressed to another life of this host: dropped.
-    var wrongLife = 0
 
     var name: String { participant.id.name }
     var life: UInt32 { participant.id.incarnation }
@@ -99,10 +96,7 @@ extension AppHost {
             }
             group.addTask {
                 for try await batch in windows.batches() {
-                    for message in batch {
-                        guard let envelope = try? Frames.Published(frames: message.frames).envelope,
-                            case .windowOpen(let open)? = envelope.body, let opening = open.opening
-                        else { continue }
+                    for opening in batch.compactMap({ WindowOpening(published: $0.frames) }) {
                         try await self.opened(opening, on: dealer)
                     }
                     if await self.isDone { return }
@@ -137,8 +131,8 @@ extension AppHost {
             return
         }
         guard envelope.receiverLife == state.life else {
-            state.wrongLife += 1
-            virtual = state
+            // Addressed to another life of this process: for apps it no longer has.
+            totals.unrouted += 1
             return
         }
         let step = state.participant.arrived(
@@ -179,7 +173,6 @@ extension AppHost {
         let began = ContinuousClock.now
         guard var state = virtual else { return }
         var inputs = state.participant.inputs()[...]
-        state.window = window
         state.now = max(state.now, window.start.seconds)
         virtual = state
         if !state.helloSent {
@@ -194,11 +187,7 @@ extension AppHost {
         }
         let end = window.end.seconds
         while true {
-            let times = [
-                inputs.first.map(\.time.seconds), schedule.last?.at, wakes.values.min(),
-                virtual?.pending.values.map(\.deadline).min(), virtual?.nextHeartbeat, live.isEmpty ? nil : virtual?.nextSweep,
-            ]
-            guard let next = times.compactMap({ $0 }).min(), next < end else { break }
+            guard let next = [inputs.first?.time.seconds, nextOwnEvent()].compactMap({ $0 }).min(), next < end else { break }
             let instant = max(next, window.start.seconds)
             virtual?.now = instant
             box?.seconds = instant
@@ -239,7 +228,6 @@ extension AppHost {
             await sendInWindow(.message(.goodbye(Goodbye.with { $0.reason = "every app finished" })), app: nil)
             virtual?.nextHeartbeat = nil
         }
-        virtual?.window = nil
         let next = nextTimer()
         guard let report = virtual?.participant.finish(nextTimer: next, busy: .now - began) else { return }
         try await publish(report)
@@ -247,21 +235,26 @@ extension AppHost {
 
     /// This host's earliest timer: an app's start or wake-up, a request's timeout, the heartbeat.
     private func nextTimer() -> SimTime? {
+        nextOwnEvent().map { SimTime(seconds: $0) }
+    }
+
+    /// When this host next has something of its own to do, in simulated seconds.
+    private func nextOwnEvent() -> Double? {
         let times = [
             schedule.last?.at, wakes.values.min(), virtual?.pending.values.map(\.deadline).min(), virtual?.nextHeartbeat,
             live.isEmpty ? nil : virtual?.nextSweep,
         ]
-        return times.compactMap { $0 }.min().map { SimTime(seconds: $0) }
+        return times.compactMap { $0 }.min()
     }
 
     /// A message from dispatch: a reply goes to the app that asked (or completes the Hello), a
     /// push to the app it names.
     private func handle(_ envelope: Envelope) async {
-        totals.messagesIn += 1
         guard !envelope.inReplyTo.isEmpty else {
             await deliver(envelope)
             return
         }
+        totals.messagesIn += 1
         guard let pending = virtual?.pending.removeValue(forKey: envelope.inReplyTo) else { return }
         guard let id = pending.app else {
             if case .welcome? = envelope.body { virtual?.welcomed = true }

@@ -12,8 +12,6 @@ struct VirtualDispatch: Sendable {
     var nextTick: SimTime?
     /// The simulated instant being handled.
     var now: SimTime
-    /// Messages addressed to another life of dispatch (sent before it restarted): dropped.
-    var wrongLife = 0
     var reports = SequenceStamper(sender: "dispatch-window")
 
     var life: UInt32 { participant.id.incarnation }
@@ -55,12 +53,7 @@ extension DispatchServer {
             }
             group.addTask {
                 for try await batch in windows.batches() {
-                    for message in batch {
-                        guard let envelope = try? Frames.Published(frames: message.frames).envelope,
-                            case .windowOpen(let open)? = envelope.body, let opening = open.opening
-                        else { continue }
-                        try await self.opened(opening)
-                    }
+                    for opening in batch.compactMap({ WindowOpening(published: $0.frames) }) { try await self.opened(opening) }
                     if await self.stopped { return }
                 }
             }
@@ -96,11 +89,8 @@ extension DispatchServer {
             return
         }
         let envelope = routed.envelope
-        guard envelope.receiverLife == state.life else {
-            state.wrongLife += 1
-            virtual = state
-            return
-        }
+        // Addressed to an earlier life of dispatch (sent before it restarted): dropped.
+        guard envelope.receiverLife == state.life else { return }
         let step = state.participant.arrived(
             frames, sentAt: envelope.simTime,
             from: ParticipantID(WireIDs.process(ofSession: envelope.sender), incarnation: envelope.senderLife).senderKey,

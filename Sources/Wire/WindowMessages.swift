@@ -29,6 +29,16 @@ extension WindowOpen {
     }
 }
 
+extension WindowOpening {
+    /// The opening a frame from the bus carries (`control.window-open`), or `nil` for anything else.
+    public init?(published frames: [[UInt8]]) {
+        guard let envelope = try? Frames.Published(frames: frames).envelope, case .windowOpen(let open)? = envelope.body,
+            let opening = open.opening
+        else { return nil }
+        self = opening
+    }
+}
+
 extension WindowDone {
     /// A participant's report, as the wire carries it.
     public init(_ report: WindowReport) {
