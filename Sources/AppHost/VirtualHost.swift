@@ -25,6 +25,9 @@ struct VirtualHost: Sendable {
     var pending: [String: Pending] = [:]
     var welcomed = false
     var helloSent = false
+    /// This life's session token, the same in every Hello it says (dispatch takes the session
+    /// back after its own restart only with it).
+    let token = SessionToken.draw()
     /// The life of dispatch this host last said Hello to: a new life (restored from its journal)
     /// is greeted again, and sends what the host missed.
     var dispatchLife: UInt32?
@@ -182,6 +185,8 @@ extension AppHost {
             let hello = Hello.with {
                 $0.role = role
                 $0.sessionID = WireIDs.session(ofProcess: processID, life: state.life)
+                $0.process = processID
+                $0.sessionToken = state.token
             }
             await sendInWindow(.request(.hello(hello)), app: nil)
         }

@@ -72,7 +72,7 @@ public struct LaunchPlan: Sendable {
         for index in 0..<topology.drivers.processes {
             processes.append(
                 ProcessSpec(
-                    name: "drivers-\(index)", role: .drivers,
+                    name: WireIDs.driverProcess(index), role: .drivers,
                     arguments: ["drivers"] + common + participant + [
                         "--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish,
                     ] + hostArguments,
@@ -81,7 +81,7 @@ public struct LaunchPlan: Sendable {
         for index in 0..<topology.riders.processes {
             processes.append(
                 ProcessSpec(
-                    name: "riders-\(index)", role: .riders,
+                    name: WireIDs.riderProcess(index), role: .riders,
                     arguments: ["riders"] + common + participant + [
                         "--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish,
                     ]

@@ -22,8 +22,11 @@ extension DispatchDesk {
         case .declineOffer(let answer)?:
             return try respond(offer: answer.offerID, driver: answer.driverID, accept: false, reply, at: time)
         case .legDone(let done)?: return try legDone(done, reply, at: time)
-        // The server answers snapshots itself: it knows the bus sequence they are current to.
-        case .snapshotRequest?: return []
+        // The core builds snapshots itself: it knows the bus sequence they are current to.
+        case .snapshotRequest?: return [.snapshot(peer: peer, inReplyTo: envelope.messageID)]
+        case .stop?:
+            stopRequested = true
+            return reply.acknowledged
         default: throw DeskFailure(code: .invalidState, reason: "dispatch does not serve \(envelope.bodyName)")
         }
     }

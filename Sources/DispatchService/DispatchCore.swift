@@ -13,50 +13,76 @@ final class DispatchCore {
     private(set) var malformed = WireErrorCounts()
     /// How late (simulated seconds) sessions' messages arrived, by their stamps, since last reset.
     var lateness: Double = 0
-    /// A `Stop` arrived (tools end a dispatch this way).
-    private(set) var stopRequested = false
+    /// A `Stop` came from a session allowed to send one (tools end a dispatch this way).
+    var stopRequested: Bool { desk.stopRequested }
 
     init(desk: DispatchDesk) {
         self.desk = desk
     }
 
     /// Acts on one entry, adding what it sends to `out`.
-    func apply(_ entry: JournalEntry, into out: inout Outbox) {
+    /// - Returns: what the journal keeps of it: the entry itself, or for a frame that was not a
+    ///   message, a few bytes that say so (what replay needs to count it).
+    @discardableResult
+    func apply(_ entry: JournalEntry, into out: inout Outbox) -> JournalEntry {
         switch entry {
         case .started:
-            break
-        case .received(let time, let frames):
-            receive(frames, at: time, into: &out)
+            return entry
+        case .received(let time, let frames, let user):
+            do {
+                receive(try Frames.Routed(frames: frames), user: user, at: time, into: &out)
+                return entry
+            } catch {
+                let peer = frames.count > 1 ? frames[0] : []
+                let kept = JournalEntry.malformed(time: time, kind: error.kind, peer: peer)
+                apply(kept, into: &out)
+                if !out.replaying, let reply = malformedReply(error, to: peer, at: time) { out.refusals.append(reply) }
+                return kept
+            }
+        case .malformed(_, let kind, _):
+            malformed.record(kind: kind)
+            return entry
         case .tick(let time):
             out.add(desk.tick(at: time), at: time, stampers: &stampers)
+            return entry
         case .recovered(let time):
             desk.recover(at: time)
+            return entry
         }
     }
 
-    private func receive(_ frames: [[UInt8]], at time: Double, into out: inout Outbox) {
-        let request: Frames.Routed
-        do {
-            request = try Frames.Routed(frames: frames)
-        } catch {
-            malformed.record(error)
-            return
-        }
-        if case .snapshotRequest? = request.envelope.body {
-            let chunks = snapshot(for: request, at: time)
-            if !out.replaying { out.routed += chunks }
-            return
-        }
-        if case .stop? = request.envelope.body { stopRequested = true }
+    /// The MALFORMED (or UNSUPPORTED_VERSION) reply to a frame that was not a message, none for
+    /// one that came with no identity. Framed at once, outside the windows of virtual time and
+    /// under a sender of its own: a garbage sender is no participant, and its answers must not
+    /// shift what participants are sent (their stamps, their links, the faults drawn for them).
+    private func malformedReply(_ error: WireError, to peer: [UInt8], at time: Double) -> Message? {
+        guard !peer.isEmpty else { return nil }
+        let code: ErrorCode = if case .unsupportedVersion = error { .unsupportedVersion } else { .malformed }
+        let envelope = Envelope(
+            .error(
+                ErrorReply.with {
+                    $0.code = code
+                    $0.reason = error.description
+                }), from: stampers.refusals.next(), simTimeMs: SimTime(seconds: time).wireMilliseconds)
+        return Message(Frames.Routed(peer: peer, envelope: envelope).frames)
+    }
+
+    private func receive(_ request: Frames.Routed, user: String, at time: Double, into out: inout Outbox) {
         // Sessions stamp their simulated time: how late their messages get here.
         if request.envelope.simTimeMs > 0 {
             lateness = max(lateness, time - request.envelope.simTime.seconds)
         }
-        out.add(desk.receive(request.envelope, from: request.peer, at: time), at: time, stampers: &stampers)
+        let outgoing = desk.receive(request.envelope, from: request.peer, authenticated: user.isEmpty ? nil : user, at: time)
+        for item in outgoing {
+            guard case .snapshot(let peer, let inReplyTo) = item else { continue }
+            let chunks = snapshot(to: peer, inReplyTo: inReplyTo, at: time)
+            if !out.replaying { out.routed += chunks }
+        }
+        out.add(outgoing, at: time, stampers: &stampers)
     }
 
     /// Dispatch's state in chunks of a thousand events, current to the bus sequence stamped last.
-    private func snapshot(for request: Frames.Routed, at time: Double) -> [Message] {
+    private func snapshot(to peer: [UInt8], inReplyTo: String, at time: Double) -> [Message] {
         let state = desk.snapshot()
         let chunks = stride(from: 0, to: max(1, state.count), by: 1_000).map { Array(state[$0..<min(state.count, $0 + 1_000)]) }
         return chunks.enumerated().map { index, part in
@@ -66,9 +92,9 @@ final class DispatchCore {
                 $0.last = index == chunks.count - 1
             }
             let envelope = Envelope(
-                .snapshotChunk(chunk), from: stampers.replies.next(), inReplyTo: request.envelope.messageID,
+                .snapshotChunk(chunk), from: stampers.replies.next(), inReplyTo: inReplyTo,
                 simTimeMs: SimTime(seconds: time).wireMilliseconds)
-            return Message(Frames.Routed(peer: request.peer, envelope: envelope).frames)
+            return Message(Frames.Routed(peer: peer, envelope: envelope).frames)
         }
     }
 

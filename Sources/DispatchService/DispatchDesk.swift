@@ -22,6 +22,8 @@ public final class DispatchDesk {
         /// A leg not reported done this long (simulated seconds) after its arrival time is sent
         /// to its driver again: the DriveTo may have been lost on the way.
         public var legGrace: Double = 60
+        /// Which process owns each of the city's riders and drivers (the topology's split).
+        public var owners: AppOwners = .firstClaim
         public init() {}
     }
 
@@ -49,6 +51,11 @@ public final class DispatchDesk {
     /// Commands the engine refused where the desk expected none (its own bookkeeping and the
     /// engine's disagree): zero in a sound run, and reported with dispatch's own checks.
     public internal(set) var unexpectedRefusals = 0
+    /// Of `refused`, those refused as not the session's to do (FORBIDDEN): forgeries, or a
+    /// session that lost what it acted for.
+    public private(set) var forbiddenCount = 0
+    /// A `Stop` came from a session allowed to send one.
+    public internal(set) var stopRequested = false
     /// Rides whose rider's session ended while aboard: not cancelled, they end at the dropoff.
     public private(set) var ridesLeftToFinish = 0
 
@@ -68,6 +75,7 @@ public final class DispatchDesk {
             $0.violations = UInt32(clamping: checker.violations.count)
             $0.firstViolation = checker.violations.first.map { "\($0)" } ?? ""
             $0.unexpectedRefusals = UInt32(clamping: unexpectedRefusals)
+            $0.forbidden = UInt32(clamping: forbiddenCount)
         }
     }
 
@@ -90,7 +98,8 @@ public final class DispatchDesk {
     }
 
     /// Handles one envelope from the session at `peer` at simulated `time` (seconds).
-    public func receive(_ envelope: Envelope, from peer: [UInt8], at time: Double) -> [Outgoing] {
+    /// `authenticated` is the name the connection's CURVE key was issued to, if it proved one.
+    public func receive(_ envelope: Envelope, from peer: [UInt8], authenticated: String? = nil, at time: Double) -> [Outgoing] {
         guard envelope.protocolVersion == 1 else {
             refused += 1
             return [
@@ -99,8 +108,10 @@ public final class DispatchDesk {
                     "protocol version \(envelope.protocolVersion); this dispatch speaks 1")
             ]
         }
-        if case .hello(let hello)? = envelope.body { return self.hello(hello, envelope, from: peer, at: time) }
-        guard let sessionID = sessionOfPeer[peer], sessions[sessionID] != nil else {
+        if case .hello(let hello)? = envelope.body {
+            return self.hello(hello, envelope, from: peer, authenticated: authenticated, at: time)
+        }
+        guard let sessionID = sessionOfPeer[peer], let session = sessions[sessionID] else {
             refused += 1
             return [error(to: peer, envelope, .unknownSession, "say Hello first")]
         }
@@ -110,17 +121,20 @@ public final class DispatchDesk {
         if let key, let replies = memory.replies(to: key) {
             // A retry may come over a new socket (Lazy Pirate): the answer goes where it came from.
             return replies.map { reply in
-                if case .toPeer(_, let body, let inReplyTo) = reply {
-                    return .toPeer(peer: peer, body: body, inReplyTo: inReplyTo)
+                switch reply {
+                case .toPeer(_, let body, let inReplyTo): .toPeer(peer: peer, body: body, inReplyTo: inReplyTo)
+                case .snapshot(_, let inReplyTo): .snapshot(peer: peer, inReplyTo: inReplyTo)
+                case .publish: reply
                 }
-                return reply
             }
         }
         var replies: [Outgoing]
         do {
+            try authorize(envelope, session: session)
             replies = try handle(envelope, session: sessionID, peer: peer, at: time)
         } catch {
             refused += 1
+            if error.code == .forbidden { forbiddenCount += 1 }
             replies = [self.error(to: peer, envelope, error.code, error.reason)]
         }
         if let key { memory.remember(key, replies) }
@@ -192,10 +206,21 @@ public final class DispatchDesk {
 
     // MARK: Sessions
 
-    private func hello(_ hello: Hello, _ envelope: Envelope, from peer: [UInt8], at time: Double) -> [Outgoing] {
+    private func hello(
+        _ hello: Hello, _ envelope: Envelope, from peer: [UInt8], authenticated: String?, at time: Double
+    ) -> [Outgoing] {
         guard !hello.sessionID.isEmpty else {
             refused += 1
             return [error(to: peer, envelope, .malformed, "Hello needs a session_id")]
+        }
+        let principal: Principal
+        do throws(DeskFailure) {
+            principal = try Principal(hello, authenticated: authenticated)
+            if let existing = sessions[hello.sessionID] { try checkTakeover(of: existing, by: principal, hello, from: peer) }
+        } catch {
+            refused += 1
+            forbiddenCount += 1
+            return [self.error(to: peer, envelope, error.code, error.reason)]
         }
         let welcome = Outgoing.toPeer(
             peer: peer,
@@ -219,7 +244,8 @@ public final class DispatchDesk {
             let legs = existing.drivers.sorted().compactMap { driverLines[$0]?.lastLeg.map(Envelope.OneOf_Body.driveTo) }
             return [welcome] + (updates + legs).map { .toPeer(peer: peer, body: $0, inReplyTo: "") }
         }
-        sessions[hello.sessionID] = DeskSession(id: hello.sessionID, peer: peer, lastHeard: time)
+        sessions[hello.sessionID] = DeskSession(
+            id: hello.sessionID, principal: principal, token: [UInt8](hello.sessionToken), peer: peer, lastHeard: time)
         sessionOfPeer[peer] = hello.sessionID
         return [
             welcome,
@@ -230,6 +256,33 @@ public final class DispatchDesk {
                     $0.sessionID = hello.sessionID
                 }),
         ]
+    }
+
+    /// A Hello for a session dispatch knows takes it over only from the same principal with the
+    /// same token — or, for a session that drew no token, only on the connection it is on.
+    private func checkTakeover(
+        of session: DeskSession, by principal: Principal, _ hello: Hello, from peer: [UInt8]
+    )
+        throws(DeskFailure)
+    {
+        guard session.principal == principal else {
+            throw forbidden("session \(session.id) belongs to \(session.principal.process)")
+        }
+        if session.token.isEmpty {
+            guard session.peer == peer else {
+                throw forbidden("session \(session.id) drew no token and is held by another connection")
+            }
+            return
+        }
+        guard Self.sameBytes(session.token, [UInt8](hello.sessionToken)) else {
+            throw forbidden("session \(session.id) is another connection's: its Hello carries another token")
+        }
+    }
+
+    /// Compares secrets without stopping at the first difference (no timing hint to a guesser).
+    private static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     /// Ends a session: its drivers go offline (their riders are matched again), its riders' open

@@ -175,8 +175,8 @@ public actor DispatchServer {
     public var violations: [InvariantViolation] { desk.checker.violations }
 
     /// How many messages were malformed, refused, or had no peer to go to.
-    public var counts: (malformed: Int, refused: Int, undeliverable: Int) {
-        (core.malformed.total, desk.refused, router.statistics().sendFailures)
+    public var counts: (malformed: Int, refused: Int, forbidden: Int, undeliverable: Int) {
+        (core.malformed.total, desk.refused, desk.forbiddenCount, router.statistics().sendFailures)
     }
 
     /// Tells `observer` every envelope received and sent, and every malformed frame.
@@ -200,11 +200,12 @@ public actor DispatchServer {
     }
 
     /// The live path: entries written down, acted on, and what they produce sent.
+    /// Acting before writing is safe: nothing leaves the process until the journal has it.
     func act(on entries: [JournalEntry]) async throws {
-        try record(entries)
         var out = Outbox()
         out.framesRouted = virtual == nil
-        for entry in entries { core.apply(entry, into: &out) }
+        let kept = entries.map { core.apply($0, into: &out) }
+        try record(kept)
         try await send(out)
     }
 
@@ -249,7 +250,7 @@ public actor DispatchServer {
         }
         // Not confirmed one by one: waiting on a session that does not read would stop dispatch
         // reading everyone else. What libzmq refuses (a peer gone, or full for too long) is counted.
-        let routed = withFaults(out.routed) + stampedForWindows(out.unframed)
+        let routed = withFaults(out.routed) + stampedForWindows(out.unframed) + out.refusals
         if let tracer {
             for message in routed { if let sent = try? Frames.Routed(frames: message.frames) { tracer(.sent(sent.envelope)) } }
         }
@@ -282,11 +283,16 @@ struct Stampers {
     var replies = SequenceStamper(sender: "dispatch")
     var events = SequenceStamper(sender: "dispatch-bus")
     var status = SequenceStamper(sender: "dispatch-status")
+    /// Answers to frames that were not messages.
+    var refusals = SequenceStamper(sender: "dispatch-refusals")
 }
 
 /// Messages ready to send: to sessions through the ROUTER, and to the bus.
 struct Outbox {
     var routed: [Message] = []
+    /// Answers to frames that were not messages: sent as they are, past the fault layer (in
+    /// virtual time a fault drawn for them would shift the faults drawn for participants).
+    var refusals: [Message] = []
     var published: [Message] = []
     var kinds: [DispatchEventKind: Int] = [:]
     /// Virtual time: replies and pushes are left unframed here, for the server to number on their
@@ -312,6 +318,9 @@ struct Outbox {
                 } else {
                     unframed.append((peer, envelope))
                 }
+            case .snapshot:
+                // Built by the core, which knows the bus sequence it is current to.
+                continue
             case .publish(let topic, let event):
                 kinds[event.kind, default: 0] += 1
                 let envelope = Envelope(.dispatchEvent(event), from: stampers.events.next(), simTimeMs: ms)

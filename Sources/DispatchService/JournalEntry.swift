@@ -6,8 +6,12 @@ public enum JournalEntry: Sendable, Equatable {
     /// The journal's first entry: when the run's simulated clock started (wall clock, Unix
     /// milliseconds) and its speed, so that a restarted dispatch keeps the same clock.
     case started(wallOriginMs: Int64, speed: Double)
-    /// A message from the sessions' ROUTER, as received (identity frame first), well-formed or not.
-    case received(time: Double, frames: [[UInt8]])
+    /// A well-formed message from the sessions' ROUTER, as received (identity frame first), with
+    /// the name its connection's CURVE key was issued to (empty without CURVE).
+    case received(time: Double, frames: [[UInt8]], user: String = "")
+    /// A frame that was not a message: only what replay needs (the kind of fault, counted, and
+    /// who sent it), never its bytes — a flood of garbage must not fill the disk.
+    case malformed(time: Double, kind: String, peer: [UInt8])
     /// The engine's timers advanced (and silent sessions were expired) to `time`.
     case tick(time: Double)
     /// Dispatch came back from its journal at `time`: every session gets a fresh timeout.
@@ -17,12 +21,12 @@ public enum JournalEntry: Sendable, Equatable {
     var time: Double? {
         switch self {
         case .started: nil
-        case .received(let time, _), .tick(let time), .recovered(let time): time
+        case .received(let time, _, _), .malformed(let time, _, _), .tick(let time), .recovered(let time): time
         }
     }
 
     enum Kind: UInt8 {
-        case started = 0, received = 1, tick = 2, recovered = 3
+        case started = 0, received = 1, tick = 2, recovered = 3, malformed = 4
     }
 
     /// The record's bytes after its length: kind, time (IEEE 754, little-endian), payload.
@@ -35,7 +39,7 @@ public enum JournalEntry: Sendable, Equatable {
             append(UInt64(0))
             append(origin)
             append(speed.bitPattern)
-        case .received(let time, let frames):
+        case .received(let time, let frames, let user):
             bytes.append(Kind.received.rawValue)
             append(time.bitPattern)
             append(UInt16(frames.count))
@@ -43,6 +47,18 @@ public enum JournalEntry: Sendable, Equatable {
                 append(UInt32(frame.count))
                 bytes.append(contentsOf: frame)
             }
+            // Journals written before CURVE end here; an unauthenticated message still does.
+            if !user.isEmpty {
+                append(UInt16(clamping: user.utf8.count))
+                bytes.append(contentsOf: user.utf8.prefix(Int(UInt16.max)))
+            }
+        case .malformed(let time, let kind, let peer):
+            bytes.append(Kind.malformed.rawValue)
+            append(time.bitPattern)
+            append(UInt16(clamping: kind.utf8.count))
+            bytes.append(contentsOf: kind.utf8.prefix(Int(UInt16.max)))
+            append(UInt16(clamping: peer.count))
+            bytes.append(contentsOf: peer.prefix(Int(UInt16.max)))
         case .tick(let time):
             bytes.append(Kind.tick.rawValue)
             append(time.bitPattern)
@@ -74,7 +90,19 @@ public enum JournalEntry: Sendable, Equatable {
                 }
                 frames.append(frame)
             }
-            self = .received(time: time, frames: frames)
+            var user = ""
+            if !reader.atEnd {
+                guard let length = reader.integer(UInt16.self), let name = reader.bytes(Int(length)) else {
+                    throw .short("the user")
+                }
+                user = String(decoding: name, as: UTF8.self)
+            }
+            self = .received(time: time, frames: frames, user: user)
+        case .malformed:
+            guard let kindLength = reader.integer(UInt16.self), let kind = reader.bytes(Int(kindLength)),
+                let peerLength = reader.integer(UInt16.self), let peer = reader.bytes(Int(peerLength))
+            else { throw .short("the malformed frame's kind and sender") }
+            self = .malformed(time: time, kind: String(decoding: kind, as: UTF8.self), peer: peer)
         case .tick:
             self = .tick(time: time)
         case .recovered:

@@ -6,4 +6,6 @@ public enum Outgoing: Sendable {
     case toPeer(peer: [UInt8], body: Envelope.OneOf_Body, inReplyTo: String)
     /// On the event bus under `topic`.
     case publish(topic: String, event: Wire.DispatchEvent)
+    /// Dispatch's whole state in chunks, to the session at `peer` (which may ask for it).
+    case snapshot(peer: [UInt8], inReplyTo: String)
 }

@@ -21,4 +21,17 @@ public struct ProcessShare: Sendable, Equatable {
 
     /// Rides are dealt round the processes: every `processes`-th, starting at `index`.
     public func takesRide(_ number: Int) -> Bool { number % processes == index }
+
+    /// The process of `processes` whose share has driver `number` of `count`, or nil for none.
+    public static func process(ofDriver number: Int, of count: Int, processes: Int) -> Int? {
+        guard processes > 0, (0..<count).contains(number) else { return nil }
+        let block = (count + processes - 1) / processes
+        return number / block
+    }
+
+    /// The process of `processes` whose share has ride `number`.
+    public static func process(ofRide number: Int, processes: Int) -> Int? {
+        guard processes > 0, number >= 0 else { return nil }
+        return number % processes
+    }
 }

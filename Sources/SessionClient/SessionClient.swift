@@ -67,6 +67,9 @@ public actor SessionClient {
     public init(transport: Transport, endpoint: String, hello: Hello, settings: Settings = Settings()) {
         self.transport = transport
         self.endpoint = endpoint
+        // The token proves the session is this one when it says Hello again on a new socket.
+        var hello = hello
+        if hello.sessionToken.isEmpty { hello.sessionToken = SessionToken.draw() }
         self.hello = hello
         self.settings = settings
         stamper = SequenceStamper(sender: hello.sessionID)

@@ -49,6 +49,11 @@ public struct WireErrorCounts: Sendable, Equatable {
     public var total: Int { byKind.values.reduce(0, +) }
 
     public mutating func record(_ error: WireError) {
-        byKind[error.kind, default: 0] += 1
+        record(kind: error.kind)
+    }
+
+    /// Counts one failure of the kind named (``WireError/kind``).
+    public mutating func record(kind: String) {
+        byKind[kind, default: 0] += 1
     }
 }

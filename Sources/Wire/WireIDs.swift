@@ -14,6 +14,46 @@ public enum WireIDs {
     /// The `number`th driver of a city (numbered from 1 across its driver processes).
     public static func driver(_ number: Int) -> String { "driver-\(number)" }
 
+    /// The number in a rider's name ("rider-17" → 17), or nil for a name not of that form.
+    public static func number(ofRider name: String) -> Int? { number(in: name, after: "rider-") }
+
+    /// The number in a driver's name ("driver-3" → 3), or nil for a name not of that form.
+    public static func number(ofDriver name: String) -> Int? { number(in: name, after: "driver-") }
+
+    private static func number(in name: String, after prefix: String) -> Int? {
+        guard name.hasPrefix(prefix) else { return nil }
+        let digits = name.dropFirst(prefix.count)
+        // "rider-007" is not rider 7: only the spelling `rider(_:)` gives is that rider.
+        guard let number = Int(digits), number >= 0, String(number) == digits else { return nil }
+        return number
+    }
+
+    /// The `index`th rider process of a city (from 0).
+    public static func riderProcess(_ index: Int) -> String { "riders-\(index)" }
+
+    /// The `index`th driver process of a city (from 0).
+    public static func driverProcess(_ index: Int) -> String { "drivers-\(index)" }
+
+    /// The role of a process by its name in a launch ("riders-0", "drivers-2", "monitor",
+    /// "coordinator", "recorder"; anything else is a tool). Over CURVE, a key is issued to a name,
+    /// and this is the role it carries.
+    public static func role(ofProcess name: String) -> Role {
+        if name.hasPrefix("riders-") { return .riders }
+        if name.hasPrefix("drivers-") { return .drivers }
+        switch name {
+        case "dispatch": return .dispatch
+        case "monitor": return .monitor
+        case "coordinator": return .coordinator
+        case "recorder": return .recorder
+        default: return .tool
+        }
+    }
+
+    /// The request a trip serves (`trip(ofRequest:)` backwards), or nil for a name not of that form.
+    public static func request(ofTrip trip: String) -> String? {
+        trip.hasPrefix("trip-") ? String(trip.dropFirst("trip-".count)) : nil
+    }
+
     /// In virtual time, the session (and socket identity, and message-id prefix) of one life of a
     /// rider or driver process: its name in the first life, `name.life` after a restart — a new
     /// session, so that dispatch neither takes the new life's requests for retries of the old

@@ -18,6 +18,8 @@ final class LoopCore: Sendable {
     let waker: Waker
     private let queue = Locked<(commands: [Command], jobs: [UnownedJob], accepting: Bool)>(([], [], true))
     private let socketIDs = Atomic<Int>(0)
+    /// Whether this transport's ZAP handler is running (CURVE servers need it).
+    let authenticating = Locked(false)
 
     init() throws(ZMQError) {
         context = try ContextHandle()

@@ -7,6 +7,9 @@ public struct Message: Sendable, Hashable {
     public var first: [UInt8]
     /// The frames after the first (empty, and unallocated, for a single-frame message).
     public var rest: [[UInt8]]
+    /// On a CURVE server socket, the name the sender's key was issued to (ZAP's User-Id);
+    /// nil elsewhere. Set by the transport on receipt, never sent.
+    public var userID: String?
 
     /// A message of the given frames; an empty list becomes one empty frame.
     public init(_ frames: [[UInt8]]) {

@@ -11,6 +11,8 @@ final class RawSocket {
     /// Reused for every receive so that a message costs one copy and no libzmq allocation churn.
     private let scratch: UnsafeMutablePointer<zmq_msg_t>
     private var isClosed = false
+    /// A CURVE server: each message is tagged with its sender's ZAP User-Id.
+    private var readsUserID = false
 
     init(context: UnsafeMutableRawPointer, type: SocketType) throws(ZMQError) {
         guard let handle = zmq_socket(context, type.rawValue) else {
@@ -45,6 +47,27 @@ final class RawSocket {
         if let value = options.heartbeatTTL { try set(ZMQ_HEARTBEAT_TTL, value.zmqMilliseconds, "HEARTBEAT_TTL") }
         if let value = options.xpubVerbose { try set(ZMQ_XPUB_VERBOSE, value ? 1 : 0, "XPUB_VERBOSE") }
         if let value = options.routingID { try setBytes(ZMQ_ROUTING_ID, value, "ROUTING_ID") }
+        if let value = options.maximumMessageBytes {
+            var limit = value
+            guard zmq_setsockopt(handle, ZMQ_MAXMSGSIZE, &limit, MemoryLayout<Int64>.size) == 0 else {
+                throw ZMQError.last("set MAXMSGSIZE on \(type)")
+            }
+        }
+        switch options.curve {
+        case .server(let keys)?:
+            guard CurveKeyPair.isAvailable else { throw ZMQError.unsupported("CURVE on \(type): this libzmq has no CURVE") }
+            try set(ZMQ_CURVE_SERVER, 1, "CURVE_SERVER")
+            try setBytes(ZMQ_CURVE_SECRETKEY, Array(keys.secretKey.utf8), "CURVE_SECRETKEY")
+            try setBytes(ZMQ_ZAP_DOMAIN, Array(Authenticator.domain.utf8), "ZAP_DOMAIN")
+            readsUserID = true
+        case .client(let keys, let serverKey)?:
+            guard CurveKeyPair.isAvailable else { throw ZMQError.unsupported("CURVE on \(type): this libzmq has no CURVE") }
+            try setBytes(ZMQ_CURVE_SERVERKEY, Array(serverKey.utf8), "CURVE_SERVERKEY")
+            try setBytes(ZMQ_CURVE_PUBLICKEY, Array(keys.publicKey.utf8), "CURVE_PUBLICKEY")
+            try setBytes(ZMQ_CURVE_SECRETKEY, Array(keys.secretKey.utf8), "CURVE_SECRETKEY")
+        case nil:
+            break
+        }
         for prefix in options.subscriptions { try subscribe(prefix) }
     }
 
@@ -110,6 +133,11 @@ final class RawSocket {
             // libzmq delivers the parts of a message together: the rest is always there.
             guard let frame = try receiveFrame(firstOfMessage: false) else { break }
             message.rest.append(frame)
+        }
+        // A ROUTER makes the identity frame itself, without the connection's metadata: the
+        // peer's frames (the last one here) carry it.
+        if readsUserID, let name = zmq_msg_gets(scratch, "User-Id") {
+            message.userID = String(decoding: UnsafeRawBufferPointer(start: name, count: strlen(name)), as: UTF8.self)
         }
         return message
     }

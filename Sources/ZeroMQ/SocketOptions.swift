@@ -37,6 +37,13 @@ public struct SocketOptions: Sendable {
     /// sends in order, so without a limit one peer that stops reading holds up every other
     /// peer's messages for good; `nil` waits (back-pressure, nothing dropped).
     public var fullPeerTimeout: Duration?
+    /// CURVE encryption and authentication (ZMQ_CURVE_SERVER and its keys, or a client's keys
+    /// and the server's public key). A server's peers are admitted by the transport's
+    /// ``Authenticator`` (ZAP, domain "ribcity"); each message then carries the name its
+    /// sender's key was issued to (``Message/userID``).
+    public var curve: CurveRole?
+    /// ZMQ_MAXMSGSIZE: a peer that sends a larger message is disconnected (nil: no limit).
+    public var maximumMessageBytes: Int64?
     /// Whether to publish socket monitor events (connected, disconnected, …) on `Socket.events`.
     public var monitor: Bool = false
 

@@ -32,6 +32,10 @@ public final class Transport: Sendable {
 
     /// Creates a socket on the I/O thread.
     public func socket(_ type: SocketType, options: SocketOptions = SocketOptions()) async throws -> Socket {
+        if case .server? = options.curve, !core.authenticating.withLock({ $0 }) {
+            // libzmq would admit every key: a wiring mistake, not a choice.
+            throw ZMQError.unsupported("a CURVE \(type) server before this transport's Authenticator was started")
+        }
         let socketCore = SocketCore(id: core.nextSocketID(), type: type, options: options, waker: core.waker)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             if !core.submit(.open(socketCore, continuation)) {

@@ -25,6 +25,11 @@ public struct ZMQError: Error, Sendable, Equatable, CustomStringConvertible {
 
     static let closedCode: Int32 = -1
 
+    /// This libzmq cannot do what was asked (`operation` says what and why).
+    static func unsupported(_ operation: String) -> ZMQError {
+        ZMQError(code: ENOTSUP, operation: operation)
+    }
+
     /// The socket was closed, or the transport shut down.
     public var isClosed: Bool { code == ZMQError.closedCode || code == ETERM || code == ENOTSOCK }
     /// A ROUTER_MANDATORY socket was asked to send to a peer it does not know.

@@ -57,10 +57,14 @@ struct DemoPeerCommand: AsyncParsableCommand {
                     $0.sessionID = session
                     $0.appIds = ["rider-1"]
                     $0.pid = getpid()
+                    $0.sessionToken = SessionToken.draw()
                 }))
         _ = try await receive()
         log.note("sending a malformed frame on purpose")
         try await dealer.send(Message(Array("this is not protobuf".utf8)))
+        guard case .error(let refusal)? = try await receive().body, refusal.code == .malformed else {
+            throw ValidationError("expected dispatch to answer the malformed frame with MALFORMED")
+        }
 
         let pickup = LatLon.with {
             $0.lat = 40.7061; $0.lon = -74.0087

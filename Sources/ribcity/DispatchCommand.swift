@@ -86,8 +86,11 @@ struct DispatchCommand: AsyncParsableCommand {
             speed = journalSpeed
         }
         let faults = try messageFaults.faults(stream: 31)
+        var settings = DispatchDesk.Settings()
+        // A session acts only for its own process's share of the city (docs/ARCHITECTURE.md, threat model).
+        settings.owners = .split(of: plan)
         let server = DispatchServer(
-            hierarchy: ContractionHierarchy(graph: graph), configuration: plan.dispatch,
+            hierarchy: ContractionHierarchy(graph: graph), configuration: plan.dispatch, settings: settings,
             router: router, bus: pub, speed: speed, journal: journalFile, wallOriginMs: origin, faults: faults)
         let virtualClock = try await virtualTime.clock(of: plan, on: transport)
         if let clock = virtualClock {
@@ -124,7 +127,7 @@ struct DispatchCommand: AsyncParsableCommand {
         signals.forEach { $0.cancel() }
         let counts = await server.counts
         print(
-            "dispatch stopped: \(counts.malformed) malformed, \(counts.refused) refused, "
+            "dispatch stopped: \(counts.malformed) malformed, \(counts.refused) refused (\(counts.forbidden) forbidden), "
                 + "\(counts.undeliverable) undeliverable messages"
         )
         let published = await server.published

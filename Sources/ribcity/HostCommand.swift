@@ -70,6 +70,7 @@ func runHost(
             $0.role = role
             $0.sessionID = "\(name)-\(getpid())"
             $0.pid = getpid()
+            $0.process = name
         }, settings: sessionSettings)
     var settings = settings
     if options.trace { settings.trace = { print($0) } }

@@ -51,7 +51,10 @@ struct MonitorCommand: AsyncParsableCommand {
         for body in [
             Envelope.OneOf_Body.hello(
                 Hello.with {
-                    $0.role = .monitor; $0.sessionID = "monitor-\(getpid())"
+                    $0.role = .monitor
+                    $0.sessionID = "monitor-\(getpid())"
+                    $0.process = "monitor"
+                    $0.sessionToken = SessionToken.draw()
                 }),
             .snapshotRequest(SnapshotRequest()),
         ] {

@@ -1,4 +1,5 @@
 import City
+import Foundation
 import RideDispatch
 import Testing
 import Wire
@@ -37,17 +38,22 @@ struct DeskFixture {
         desk.receive(Envelope(body, from: drivers.next()), from: Self.driversPeer, at: time)
     }
 
+    /// A Hello from session `id` as process `id` of `role`, with the token that session always draws.
+    static func hello(_ role: Role, _ id: String, process: String? = nil) -> Envelope.OneOf_Body {
+        .hello(
+            Hello.with {
+                $0.role = role
+                $0.sessionID = id
+                $0.process = process ?? id
+                $0.sessionToken = Data(id.utf8.map { $0 ^ 0x5A })
+            })
+    }
+
     mutating func openSessions() {
         _ = rider(
-            .hello(
-                Hello.with {
-                    $0.role = .riders; $0.sessionID = "riders-1"
-                }), at: 0)
+            DeskFixture.hello(.riders, "riders-1"), at: 0)
         _ = driver(
-            .hello(
-                Hello.with {
-                    $0.role = .drivers; $0.sessionID = "drivers-1"
-                }), at: 0)
+            DeskFixture.hello(.drivers, "drivers-1"), at: 0)
     }
 
     /// Driver d-1 comes online at (0, 0) at 1 s, `ride` is asked for at 2 s, and d-1 accepts its
@@ -101,10 +107,7 @@ struct DeskTests {
         }
         #expect(refusal.code == .unknownSession)
         let hello = fixture.rider(
-            .hello(
-                Hello.with {
-                    $0.role = .riders; $0.sessionID = "riders-1"
-                }), at: 1)
+            DeskFixture.hello(.riders, "riders-1"), at: 1)
         guard case .welcome(let welcome)? = bodies(hello, to: DeskFixture.ridersPeer).first else {
             Issue.record("no Welcome")
             return
@@ -214,17 +217,11 @@ struct DeskTests {
         let newRiders: [UInt8] = [11], newDrivers: [UInt8] = [12]
         let riders = fixture.desk.receive(
             Envelope(
-                .hello(
-                    Hello.with {
-                        $0.role = .riders; $0.sessionID = "riders-1"
-                    }), from: fixture.riders.next()),
+                DeskFixture.hello(.riders, "riders-1"), from: fixture.riders.next()),
             from: newRiders, at: 4)
         let drivers = fixture.desk.receive(
             Envelope(
-                .hello(
-                    Hello.with {
-                        $0.role = .drivers; $0.sessionID = "drivers-1"
-                    }), from: fixture.drivers.next()),
+                DeskFixture.hello(.drivers, "drivers-1"), from: fixture.drivers.next()),
             from: newDrivers, at: 4)
         let toRiders = bodies(riders, to: newRiders), toDrivers = bodies(drivers, to: newDrivers)
         #expect(toRiders.count == 2 && toDrivers.count == 2, "Welcome, then what was last sent")
@@ -307,10 +304,7 @@ struct DeskTests {
         let newPeer: [UInt8] = [9]
         _ = fixture.desk.receive(
             Envelope(
-                .hello(
-                    Hello.with {
-                        $0.role = .riders; $0.sessionID = "riders-1"
-                    }), from: fixture.riders.next()),
+                DeskFixture.hello(.riders, "riders-1"), from: fixture.riders.next()),
             from: newPeer, at: 2)
         let again = fixture.desk.receive(ride, from: newPeer, at: 3)
         #expect(bodies(again, to: newPeer).count == 1 && bodies(again, to: DeskFixture.ridersPeer).isEmpty)

@@ -92,10 +92,13 @@ struct DispatchProcessTests {
             }
 
             try await dealer.send(Message([Array("not an envelope".utf8)]))
+            let answer = try await next()
+            #expect(answer.error.code == .malformed && answer.error.reason.hasPrefix("not a ribcity Envelope"), "\(answer)")
+            // Stop is the coordinator's to send.
             try await send(
                 .hello(
                     Hello.with {
-                        $0.role = .tool; $0.sessionID = "client"
+                        $0.role = .coordinator; $0.sessionID = "client"; $0.process = "coordinator"
                     }))
             guard case .welcome? = try await next().body else { Issue.record("no Welcome"); return }
             try await send(

@@ -36,16 +36,10 @@ struct ScriptedRide {
         var entries: [JournalEntry] = [.started(wallOriginMs: 1_700_000_000_000, speed: 1)]
         entries.append(
             rider(
-                .hello(
-                    Hello.with {
-                        $0.role = .riders; $0.sessionID = "riders-1"
-                    }), at: 0))
+                DeskFixture.hello(.riders, "riders-1"), at: 0))
         entries.append(
             driver(
-                .hello(
-                    Hello.with {
-                        $0.role = .drivers; $0.sessionID = "drivers-1"
-                    }), at: 0))
+                DeskFixture.hello(.drivers, "drivers-1"), at: 0))
         entries.append(
             driver(
                 .driverOnline(
@@ -94,7 +88,7 @@ func run(_ entries: [JournalEntry], on core: DispatchCore) -> [Message] {
     for entry in entries {
         var out = Outbox()
         core.apply(entry, into: &out)
-        sent += out.routed + out.published
+        sent += out.routed + out.refusals + out.published
     }
     return sent
 }
@@ -240,10 +234,7 @@ struct JournalTests {
         let hello = run(
             [
                 script.rider(
-                    .hello(
-                        Hello.with {
-                            $0.role = .riders; $0.sessionID = "riders-1"
-                        }), at: 72, peer: newPeer)
+                    DeskFixture.hello(.riders, "riders-1"), at: 72, peer: newPeer)
             ], on: core)
         let replies = try hello.map { try Frames.Routed(frames: $0.frames) }
         #expect(replies.allSatisfy { $0.peer == newPeer })

@@ -48,7 +48,7 @@ struct ServerTests {
             try await send(
                 .hello(
                     Hello.with {
-                        $0.role = .tool; $0.sessionID = "tester"
+                        $0.role = .coordinator; $0.sessionID = "tester"; $0.process = "coordinator"
                     }))
             guard case .welcome? = try await next().body else { Issue.record("no Welcome"); return }
             try await send(

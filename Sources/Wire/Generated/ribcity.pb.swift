@@ -15,6 +15,11 @@
 /// Rules for changing it: never reuse or renumber a field; add fields instead; bump
 /// Envelope.protocol_version only for a change old peers cannot ignore.
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import SwiftProtobuf
 
 // If the compiler emits an error on this type, it is because this file
@@ -295,6 +300,10 @@ public nonisolated enum ErrorCode: SwiftProtobuf.Enum, Swift.CaseIterable {
   case invalidState // = 5
   case overloaded // = 6
   case expired // = 7
+
+  /// The session may not do this: it acts for a rider, driver, request or trip that is not its
+  /// own, takes over a session it cannot prove is its own, or asks for what its role may not.
+  case forbidden // = 8
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -311,6 +320,7 @@ public nonisolated enum ErrorCode: SwiftProtobuf.Enum, Swift.CaseIterable {
     case 5: self = .invalidState
     case 6: self = .overloaded
     case 7: self = .expired
+    case 8: self = .forbidden
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -325,6 +335,7 @@ public nonisolated enum ErrorCode: SwiftProtobuf.Enum, Swift.CaseIterable {
     case .invalidState: return 5
     case .overloaded: return 6
     case .expired: return 7
+    case .forbidden: return 8
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -339,6 +350,7 @@ public nonisolated enum ErrorCode: SwiftProtobuf.Enum, Swift.CaseIterable {
     .invalidState,
     .overloaded,
     .expired,
+    .forbidden,
   ]
 
 }
@@ -897,6 +909,16 @@ public nonisolated struct Hello: Sendable {
   public var appIds: [String] = []
 
   public var pid: Int32 = 0
+
+  /// The topology process this session belongs to ("riders-0", "drivers-1", "monitor"; empty for
+  /// a tool): it owns that process's share of the city's riders or drivers. Over CURVE it must be
+  /// the name the process's key was issued to.
+  public var process: String = String()
+
+  /// A secret the session draws once (16 random bytes or more) and sends in every Hello it says:
+  /// a Hello for a session id dispatch already knows is taken only with the same token, so a
+  /// stranger who saw the id on the bus cannot take the session over. Keep it off the bus and logs.
+  public var sessionToken: Data = Data()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1505,54 +1527,90 @@ public nonisolated struct SnapshotChunk: Sendable {
 }
 
 /// Every process publishes its health on the bus, about once a second.
-public nonisolated struct ProcessStatus: Sendable {
+public nonisolated struct ProcessStatus: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var role: Role = .unspecified
+  public var role: Role {
+    get {_storage._role}
+    set {_uniqueStorage()._role = newValue}
+  }
 
-  public var processID: String = String()
+  public var processID: String {
+    get {_storage._processID}
+    set {_uniqueStorage()._processID = newValue}
+  }
 
-  public var pid: Int32 = 0
+  public var pid: Int32 {
+    get {_storage._pid}
+    set {_uniqueStorage()._pid = newValue}
+  }
 
-  public var messagesIn: UInt64 = 0
+  public var messagesIn: UInt64 {
+    get {_storage._messagesIn}
+    set {_uniqueStorage()._messagesIn = newValue}
+  }
 
-  public var messagesOut: UInt64 = 0
+  public var messagesOut: UInt64 {
+    get {_storage._messagesOut}
+    set {_uniqueStorage()._messagesOut = newValue}
+  }
 
-  public var malformed: UInt64 = 0
+  public var malformed: UInt64 {
+    get {_storage._malformed}
+    set {_uniqueStorage()._malformed = newValue}
+  }
 
-  public var apps: UInt32 = 0
+  public var apps: UInt32 {
+    get {_storage._apps}
+    set {_uniqueStorage()._apps = newValue}
+  }
 
-  public var cpuSeconds: Double = 0
+  public var cpuSeconds: Double {
+    get {_storage._cpuSeconds}
+    set {_uniqueStorage()._cpuSeconds = newValue}
+  }
 
-  public var rssBytes: UInt64 = 0
+  public var rssBytes: UInt64 {
+    get {_storage._rssBytes}
+    set {_uniqueStorage()._rssBytes = newValue}
+  }
 
   /// Rider and driver hosts: RIBs (and whole apps) that did not go away when released.
-  public var leaks: UInt64 = 0
+  public var leaks: UInt64 {
+    get {_storage._leaks}
+    set {_uniqueStorage()._leaks = newValue}
+  }
 
   /// Rider and driver hosts: apps finished and released so far.
-  public var appsFinished: UInt64 = 0
+  public var appsFinished: UInt64 {
+    get {_storage._appsFinished}
+    set {_uniqueStorage()._appsFinished = newValue}
+  }
 
   /// The most simulated time (ms) by which the process was late for something it had scheduled
   /// (a tick, an app's wake-up) since its last report: how far it is falling behind the clock.
-  public var lagMs: UInt32 = 0
+  public var lagMs: UInt32 {
+    get {_storage._lagMs}
+    set {_uniqueStorage()._lagMs = newValue}
+  }
 
   /// Dispatch: its own checks of its promises as they stand; absent from other processes.
   public var checks: DispatchChecks {
-    get {_checks ?? DispatchChecks()}
-    set {_checks = newValue}
+    get {_storage._checks ?? DispatchChecks()}
+    set {_uniqueStorage()._checks = newValue}
   }
   /// Returns true if `checks` has been explicitly set.
-  public var hasChecks: Bool {self._checks != nil}
+  public var hasChecks: Bool {_storage._checks != nil}
   /// Clears the value of `checks`. Subsequent reads from it will return its default value.
-  public mutating func clearChecks() {self._checks = nil}
+  public mutating func clearChecks() {_uniqueStorage()._checks = nil}
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _checks: DispatchChecks? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 /// What dispatch's own checker found (one end per request, no driver double-booked, fares
@@ -1568,6 +1626,15 @@ public nonisolated struct DispatchChecks: Sendable {
   public var firstViolation: String = String()
 
   public var unexpectedRefusals: UInt32 = 0
+
+  /// Commands refused because their session may not act for what they name (FORBIDDEN replies).
+  public var forbidden: UInt32 = 0
+
+  /// Frames that were not messages (counted by kind, never journaled byte for byte).
+  public var malformed: UInt32 = 0
+
+  /// Messages dropped unread because their connection sent faster than its allowed rate.
+  public var rateLimited: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1720,7 +1787,7 @@ nonisolated extension DriverState: SwiftProtobuf._ProtoNameProviding {
 }
 
 nonisolated extension ErrorCode: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_CODE_UNSPECIFIED\0\u{1}ERROR_CODE_MALFORMED\0\u{1}ERROR_CODE_UNSUPPORTED_VERSION\0\u{1}ERROR_CODE_UNKNOWN_SESSION\0\u{1}ERROR_CODE_UNKNOWN_REQUEST\0\u{1}ERROR_CODE_INVALID_STATE\0\u{1}ERROR_CODE_OVERLOADED\0\u{1}ERROR_CODE_EXPIRED\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_CODE_UNSPECIFIED\0\u{1}ERROR_CODE_MALFORMED\0\u{1}ERROR_CODE_UNSUPPORTED_VERSION\0\u{1}ERROR_CODE_UNKNOWN_SESSION\0\u{1}ERROR_CODE_UNKNOWN_REQUEST\0\u{1}ERROR_CODE_INVALID_STATE\0\u{1}ERROR_CODE_OVERLOADED\0\u{1}ERROR_CODE_EXPIRED\0\u{1}ERROR_CODE_FORBIDDEN\0")
 }
 
 nonisolated extension StopKind: SwiftProtobuf._ProtoNameProviding {
@@ -2461,7 +2528,7 @@ nonisolated extension LatLon: SwiftProtobuf.Message, SwiftProtobuf._MessageImple
 
 nonisolated extension Hello: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Hello"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}session_id\0\u{3}app_ids\0\u{1}pid\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}session_id\0\u{3}app_ids\0\u{1}pid\0\u{1}process\0\u{3}session_token\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2473,6 +2540,8 @@ nonisolated extension Hello: SwiftProtobuf.Message, SwiftProtobuf._MessageImplem
       case 2: try { try decoder.decodeSingularStringField(value: &self.sessionID) }()
       case 3: try { try decoder.decodeRepeatedStringField(value: &self.appIds) }()
       case 4: try { try decoder.decodeSingularInt32Field(value: &self.pid) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.process) }()
+      case 6: try { try decoder.decodeSingularBytesField(value: &self.sessionToken) }()
       default: break
       }
     }
@@ -2491,6 +2560,12 @@ nonisolated extension Hello: SwiftProtobuf.Message, SwiftProtobuf._MessageImplem
     if self.pid != 0 {
       try visitor.visitSingularInt32Field(value: self.pid, fieldNumber: 4)
     }
+    if !self.process.isEmpty {
+      try visitor.visitSingularStringField(value: self.process, fieldNumber: 5)
+    }
+    if !self.sessionToken.isEmpty {
+      try visitor.visitSingularBytesField(value: self.sessionToken, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2499,6 +2574,8 @@ nonisolated extension Hello: SwiftProtobuf.Message, SwiftProtobuf._MessageImplem
     if lhs.sessionID != rhs.sessionID {return false}
     if lhs.appIds != rhs.appIds {return false}
     if lhs.pid != rhs.pid {return false}
+    if lhs.process != rhs.process {return false}
+    if lhs.sessionToken != rhs.sessionToken {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3712,91 +3789,151 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
   public static let protoMessageName: String = _protobuf_package + ".ProcessStatus"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}process_id\0\u{1}pid\0\u{3}messages_in\0\u{3}messages_out\0\u{1}malformed\0\u{1}apps\0\u{3}cpu_seconds\0\u{3}rss_bytes\0\u{1}leaks\0\u{3}apps_finished\0\u{3}lag_ms\0\u{1}checks\0")
 
+  fileprivate class _StorageClass {
+    var _role: Role = .unspecified
+    var _processID: String = String()
+    var _pid: Int32 = 0
+    var _messagesIn: UInt64 = 0
+    var _messagesOut: UInt64 = 0
+    var _malformed: UInt64 = 0
+    var _apps: UInt32 = 0
+    var _cpuSeconds: Double = 0
+    var _rssBytes: UInt64 = 0
+    var _leaks: UInt64 = 0
+    var _appsFinished: UInt64 = 0
+    var _lagMs: UInt32 = 0
+    var _checks: DispatchChecks? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _role = source._role
+      _processID = source._processID
+      _pid = source._pid
+      _messagesIn = source._messagesIn
+      _messagesOut = source._messagesOut
+      _malformed = source._malformed
+      _apps = source._apps
+      _cpuSeconds = source._cpuSeconds
+      _rssBytes = source._rssBytes
+      _leaks = source._leaks
+      _appsFinished = source._appsFinished
+      _lagMs = source._lagMs
+      _checks = source._checks
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularEnumField(value: &self.role) }()
-      case 2: try { try decoder.decodeSingularStringField(value: &self.processID) }()
-      case 3: try { try decoder.decodeSingularInt32Field(value: &self.pid) }()
-      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.messagesIn) }()
-      case 5: try { try decoder.decodeSingularUInt64Field(value: &self.messagesOut) }()
-      case 6: try { try decoder.decodeSingularUInt64Field(value: &self.malformed) }()
-      case 7: try { try decoder.decodeSingularUInt32Field(value: &self.apps) }()
-      case 8: try { try decoder.decodeSingularDoubleField(value: &self.cpuSeconds) }()
-      case 9: try { try decoder.decodeSingularUInt64Field(value: &self.rssBytes) }()
-      case 10: try { try decoder.decodeSingularUInt64Field(value: &self.leaks) }()
-      case 11: try { try decoder.decodeSingularUInt64Field(value: &self.appsFinished) }()
-      case 12: try { try decoder.decodeSingularUInt32Field(value: &self.lagMs) }()
-      case 13: try { try decoder.decodeSingularMessageField(value: &self._checks) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularEnumField(value: &_storage._role) }()
+        case 2: try { try decoder.decodeSingularStringField(value: &_storage._processID) }()
+        case 3: try { try decoder.decodeSingularInt32Field(value: &_storage._pid) }()
+        case 4: try { try decoder.decodeSingularUInt64Field(value: &_storage._messagesIn) }()
+        case 5: try { try decoder.decodeSingularUInt64Field(value: &_storage._messagesOut) }()
+        case 6: try { try decoder.decodeSingularUInt64Field(value: &_storage._malformed) }()
+        case 7: try { try decoder.decodeSingularUInt32Field(value: &_storage._apps) }()
+        case 8: try { try decoder.decodeSingularDoubleField(value: &_storage._cpuSeconds) }()
+        case 9: try { try decoder.decodeSingularUInt64Field(value: &_storage._rssBytes) }()
+        case 10: try { try decoder.decodeSingularUInt64Field(value: &_storage._leaks) }()
+        case 11: try { try decoder.decodeSingularUInt64Field(value: &_storage._appsFinished) }()
+        case 12: try { try decoder.decodeSingularUInt32Field(value: &_storage._lagMs) }()
+        case 13: try { try decoder.decodeSingularMessageField(value: &_storage._checks) }()
+        default: break
+        }
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if self.role != .unspecified {
-      try visitor.visitSingularEnumField(value: self.role, fieldNumber: 1)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if _storage._role != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._role, fieldNumber: 1)
+      }
+      if !_storage._processID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._processID, fieldNumber: 2)
+      }
+      if _storage._pid != 0 {
+        try visitor.visitSingularInt32Field(value: _storage._pid, fieldNumber: 3)
+      }
+      if _storage._messagesIn != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._messagesIn, fieldNumber: 4)
+      }
+      if _storage._messagesOut != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._messagesOut, fieldNumber: 5)
+      }
+      if _storage._malformed != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._malformed, fieldNumber: 6)
+      }
+      if _storage._apps != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._apps, fieldNumber: 7)
+      }
+      if _storage._cpuSeconds.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._cpuSeconds, fieldNumber: 8)
+      }
+      if _storage._rssBytes != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._rssBytes, fieldNumber: 9)
+      }
+      if _storage._leaks != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._leaks, fieldNumber: 10)
+      }
+      if _storage._appsFinished != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._appsFinished, fieldNumber: 11)
+      }
+      if _storage._lagMs != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._lagMs, fieldNumber: 12)
+      }
+      try { if let v = _storage._checks {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 13)
+      } }()
     }
-    if !self.processID.isEmpty {
-      try visitor.visitSingularStringField(value: self.processID, fieldNumber: 2)
-    }
-    if self.pid != 0 {
-      try visitor.visitSingularInt32Field(value: self.pid, fieldNumber: 3)
-    }
-    if self.messagesIn != 0 {
-      try visitor.visitSingularUInt64Field(value: self.messagesIn, fieldNumber: 4)
-    }
-    if self.messagesOut != 0 {
-      try visitor.visitSingularUInt64Field(value: self.messagesOut, fieldNumber: 5)
-    }
-    if self.malformed != 0 {
-      try visitor.visitSingularUInt64Field(value: self.malformed, fieldNumber: 6)
-    }
-    if self.apps != 0 {
-      try visitor.visitSingularUInt32Field(value: self.apps, fieldNumber: 7)
-    }
-    if self.cpuSeconds.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.cpuSeconds, fieldNumber: 8)
-    }
-    if self.rssBytes != 0 {
-      try visitor.visitSingularUInt64Field(value: self.rssBytes, fieldNumber: 9)
-    }
-    if self.leaks != 0 {
-      try visitor.visitSingularUInt64Field(value: self.leaks, fieldNumber: 10)
-    }
-    if self.appsFinished != 0 {
-      try visitor.visitSingularUInt64Field(value: self.appsFinished, fieldNumber: 11)
-    }
-    if self.lagMs != 0 {
-      try visitor.visitSingularUInt32Field(value: self.lagMs, fieldNumber: 12)
-    }
-    try { if let v = self._checks {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 13)
-    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: ProcessStatus, rhs: ProcessStatus) -> Bool {
-    if lhs.role != rhs.role {return false}
-    if lhs.processID != rhs.processID {return false}
-    if lhs.pid != rhs.pid {return false}
-    if lhs.messagesIn != rhs.messagesIn {return false}
-    if lhs.messagesOut != rhs.messagesOut {return false}
-    if lhs.malformed != rhs.malformed {return false}
-    if lhs.apps != rhs.apps {return false}
-    if lhs.cpuSeconds != rhs.cpuSeconds {return false}
-    if lhs.rssBytes != rhs.rssBytes {return false}
-    if lhs.leaks != rhs.leaks {return false}
-    if lhs.appsFinished != rhs.appsFinished {return false}
-    if lhs.lagMs != rhs.lagMs {return false}
-    if lhs._checks != rhs._checks {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._role != rhs_storage._role {return false}
+        if _storage._processID != rhs_storage._processID {return false}
+        if _storage._pid != rhs_storage._pid {return false}
+        if _storage._messagesIn != rhs_storage._messagesIn {return false}
+        if _storage._messagesOut != rhs_storage._messagesOut {return false}
+        if _storage._malformed != rhs_storage._malformed {return false}
+        if _storage._apps != rhs_storage._apps {return false}
+        if _storage._cpuSeconds != rhs_storage._cpuSeconds {return false}
+        if _storage._rssBytes != rhs_storage._rssBytes {return false}
+        if _storage._leaks != rhs_storage._leaks {return false}
+        if _storage._appsFinished != rhs_storage._appsFinished {return false}
+        if _storage._lagMs != rhs_storage._lagMs {return false}
+        if _storage._checks != rhs_storage._checks {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3804,7 +3941,7 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
 
 nonisolated extension DispatchChecks: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".DispatchChecks"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}violations\0\u{3}first_violation\0\u{3}unexpected_refusals\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}violations\0\u{3}first_violation\0\u{3}unexpected_refusals\0\u{1}forbidden\0\u{1}malformed\0\u{3}rate_limited\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3815,6 +3952,9 @@ nonisolated extension DispatchChecks: SwiftProtobuf.Message, SwiftProtobuf._Mess
       case 1: try { try decoder.decodeSingularUInt32Field(value: &self.violations) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.firstViolation) }()
       case 3: try { try decoder.decodeSingularUInt32Field(value: &self.unexpectedRefusals) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.forbidden) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.malformed) }()
+      case 6: try { try decoder.decodeSingularUInt32Field(value: &self.rateLimited) }()
       default: break
       }
     }
@@ -3830,6 +3970,15 @@ nonisolated extension DispatchChecks: SwiftProtobuf.Message, SwiftProtobuf._Mess
     if self.unexpectedRefusals != 0 {
       try visitor.visitSingularUInt32Field(value: self.unexpectedRefusals, fieldNumber: 3)
     }
+    if self.forbidden != 0 {
+      try visitor.visitSingularUInt32Field(value: self.forbidden, fieldNumber: 4)
+    }
+    if self.malformed != 0 {
+      try visitor.visitSingularUInt32Field(value: self.malformed, fieldNumber: 5)
+    }
+    if self.rateLimited != 0 {
+      try visitor.visitSingularUInt32Field(value: self.rateLimited, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3837,6 +3986,9 @@ nonisolated extension DispatchChecks: SwiftProtobuf.Message, SwiftProtobuf._Mess
     if lhs.violations != rhs.violations {return false}
     if lhs.firstViolation != rhs.firstViolation {return false}
     if lhs.unexpectedRefusals != rhs.unexpectedRefusals {return false}
+    if lhs.forbidden != rhs.forbidden {return false}
+    if lhs.malformed != rhs.malformed {return false}
+    if lhs.rateLimited != rhs.rateLimited {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1,0 +1,81 @@
+import Wire
+
+extension DispatchDesk {
+    /// Refuses (FORBIDDEN) a message from `session` that acts for a rider, driver, request or
+    /// trip that is not its own, or asks for what its role may not. Called before anything is
+    /// done, so a refused message changes nothing.
+    func authorize(_ envelope: Envelope, session: DeskSession) throws(DeskFailure) {
+        switch envelope.body {
+        case .quoteRequest(let quote)?:
+            if !quote.riderID.isEmpty { try check(rider: quote.riderID, for: session) }
+        case .rideRequest(let ride)?:
+            try check(rider: ride.riderID, for: session)
+            if let id = requests[ride.requestID], let rider = riderOfRequest[id], rider != ride.riderID {
+                throw forbidden("request \(ride.requestID) is another rider's")
+            }
+        case .cancelRide(let cancel)?:
+            try check(request: cancel.requestID, for: session)
+        case .rateTrip(let rating)?:
+            guard let request = WireIDs.request(ofTrip: rating.tripID), requests[request] != nil else {
+                throw DeskFailure(code: .unknownRequest, reason: "no trip \(rating.tripID)")
+            }
+            try check(request: request, for: session)
+        case .driverOnline(let online)?:
+            try check(driver: online.driverID, for: session)
+        case .driverOffline(let message)?: try check(holding: message.driverID, for: session)
+        case .locationUpdate(let update)?: try check(holding: update.driverID, for: session)
+        case .acceptOffer(let answer)?: try check(holding: answer.driverID, for: session)
+        case .declineOffer(let answer)?: try check(holding: answer.driverID, for: session)
+        case .legDone(let done)?: try check(holding: done.driverID, for: session)
+        case .stop?, .snapshotRequest?:
+            guard Self.overseers.contains(session.principal.role) else {
+                throw forbidden("only the coordinator or a monitor may ask for \(envelope.bodyName)")
+            }
+        default:
+            break
+        }
+    }
+
+    /// The roles that may stop dispatch and ask for its whole state.
+    static let overseers: Set<Role> = [.coordinator, .monitor]
+
+    /// A session may act for a rider its process owns; for one the city's split does not cover,
+    /// unless another principal's session holds it.
+    private func check(rider name: String, for session: DeskSession) throws(DeskFailure) {
+        if let owner = settings.owners.owner(ofRider: name) {
+            guard owner == session.principal.process else { throw forbidden("rider \(name) belongs to \(owner)") }
+            return
+        }
+        if let holder = riderLines[name]?.session, let other = sessions[holder], other.principal != session.principal {
+            throw forbidden("rider \(name) is another session's")
+        }
+    }
+
+    /// A request is acted on only for its own rider.
+    private func check(request name: String, for session: DeskSession) throws(DeskFailure) {
+        guard let id = requests[name], let rider = riderOfRequest[id] else { return }
+        try check(rider: rider, for: session)
+    }
+
+    /// A driver comes online only on a session of the process that owns it (or, outside the
+    /// split, one that no other principal's session holds).
+    private func check(driver name: String, for session: DeskSession) throws(DeskFailure) {
+        if let owner = settings.owners.owner(ofDriver: name) {
+            guard owner == session.principal.process else { throw forbidden("driver \(name) belongs to \(owner)") }
+            return
+        }
+        if let holder = driverLines[name]?.session, let other = sessions[holder], other.principal != session.principal {
+            throw forbidden("driver \(name) is online on another session")
+        }
+    }
+
+    /// Once online, a driver is acted for only through the session it came online on.
+    private func check(holding name: String, for session: DeskSession) throws(DeskFailure) {
+        guard drivers[name] != nil else { return }
+        guard driverLines[name]?.session == session.id else {
+            throw forbidden("driver \(name) is not online on this session")
+        }
+    }
+
+    func forbidden(_ reason: String) -> DeskFailure { DeskFailure(code: .forbidden, reason: reason) }
+}
