@@ -10,17 +10,23 @@ public struct ChaosPlan: Sendable, Equatable {
     /// Messages per wall second published on the bus under a topic nobody subscribes to, to load
     /// the proxy: a flood.
     public var floodPerSecond: Double
+    /// Forged commands per wall second: a session of its own acting for others' riders and
+    /// drivers (seen on the bus), stopping dispatch, asking for its state.
+    public var forgePerSecond: Double
     public var seed: UInt64
 
     public init(
         killEvery: Duration? = nil, malformedPerSecond: Double = 0,
-        stallMonitorEvery: Duration? = nil, stallFor: Duration = .seconds(2), floodPerSecond: Double = 0, seed: UInt64 = 1
+        stallMonitorEvery: Duration? = nil, stallFor: Duration = .seconds(2), floodPerSecond: Double = 0,
+        forgePerSecond: Double = 0,
+        seed: UInt64 = 1
     ) {
         self.killEvery = killEvery
         self.malformedPerSecond = malformedPerSecond
         self.stallMonitorEvery = stallMonitorEvery
         self.stallFor = stallFor
         self.floodPerSecond = floodPerSecond
+        self.forgePerSecond = forgePerSecond
         self.seed = seed
     }
 
@@ -33,7 +39,7 @@ public struct ChaosPlan: Sendable, Equatable {
 
     /// Whether any fault is asked for.
     public var isEmpty: Bool {
-        killEvery == nil && malformedPerSecond <= 0 && stallMonitorEvery == nil && floodPerSecond <= 0
+        killEvery == nil && malformedPerSecond <= 0 && stallMonitorEvery == nil && floodPerSecond <= 0 && forgePerSecond <= 0
     }
 }
 
@@ -46,6 +52,11 @@ public struct ChaosCounts: Codable, Sendable, Equatable {
     public var malformedMayBeLost = 0
     public var monitorStalls = 0
     public var floodSent = 0
+    /// Forged commands sent, answered FORBIDDEN, and answered as done (which must be none).
+    public var forgedSent = 0
+    public var forgedRefused = 0
+    public var forgedApplied = 0
+    public var firstForgeryApplied: String?
     /// For each time dispatch was killed: wall seconds from the kill until it served again
     /// (restored from its journal and ready).
     public var dispatchRecoverySeconds: [Double] = []

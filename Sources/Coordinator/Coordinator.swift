@@ -151,11 +151,23 @@ public actor Coordinator {
         let flood = Task { [plan, options] in
             await BusFlooder(endpoint: plan.busPublish, perSecond: options.chaos.floodPerSecond).run(on: transport)
         }
+        let forger = Task { [plan, options] in
+            var forger = Forger(
+                sessions: plan.sessions, bus: plan.busSubscribe, perSecond: options.chaos.forgePerSecond,
+                random: SeededGenerator(seed: options.chaos.seed &+ 2))
+            return await forger.run(on: transport)
+        }
         func finishChaos() async {
             malformed.cancel()
             flood.cancel()
+            forger.cancel()
             chaosCounts.malformedSent = await malformed.value
             chaosCounts.floodSent = await flood.value
+            let forged = await forger.value
+            chaosCounts.forgedSent = forged.sent
+            chaosCounts.forgedRefused = forged.refused
+            chaosCounts.forgedApplied = forged.applied
+            chaosCounts.firstForgeryApplied = forged.firstApplied
             if let monitor { await supervisor.signal(monitor, SIGCONT) }
         }
         do {
@@ -304,6 +316,14 @@ extension Coordinator {
                     ? "no process killed"
                     : notBack.isEmpty
                         ? "\(kills.count) kills, every one restarted" : "not restarted: \(notBack.joined(separator: ", "))"))
+        if let chaos = summary.chaos, chaos.forgedSent > 0 {
+            verdict.add(
+                VerdictRow(
+                    check: "forged commands refused, none applied",
+                    passed: chaos.forgedApplied == 0 && chaos.forgedRefused > 0,
+                    detail: "\(chaos.forgedSent) forged, \(chaos.forgedRefused) refused FORBIDDEN, \(chaos.forgedApplied) applied"
+                        + (chaos.firstForgeryApplied.map { " (first: \($0))" } ?? "")))
+        }
         verdict.add(VerdictRow(check: "the run completed", passed: summary.outcome.isCompleted, detail: "\(summary.outcome)"))
         return verdict
     }

@@ -92,7 +92,8 @@ public struct RunSummary: Codable, Sendable {
             lines.append(
                 "faults injected: \(chaos.kills.count) kills (\(chaos.kills.joined(separator: ", "))), "
                     + "\(chaos.malformedSent) malformed frames to dispatch, "
-                    + "\(chaos.monitorStalls) monitor stalls, \(chaos.floodSent) flood messages on the bus")
+                    + "\(chaos.monitorStalls) monitor stalls, \(chaos.floodSent) flood messages on the bus"
+                    + (chaos.forgedSent > 0 ? ", \(chaos.forgedSent) forged commands" : ""))
             if !chaos.dispatchRecoverySeconds.isEmpty {
                 lines.append(
                     "dispatch recovered from its journal in "

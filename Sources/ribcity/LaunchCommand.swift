@@ -140,6 +140,12 @@ struct StressCommand: AsyncParsableCommand {
     @Option(help: "Messages per wall second flooding the bus under a topic nobody reads.")
     var floodRate = 0.0
 
+    @Option(
+        help:
+            "Forged commands per wall second: a session of its own acting for others' riders and drivers; every one must be refused (wall-clock runs)."
+    )
+    var forgeRate = 0.0
+
     @Option(help: "Faults in what driver and rider processes send to dispatch: drop=P,duplicate=P,delay=P:200ms (any subset).")
     var messageFaults: String?
 
@@ -151,6 +157,14 @@ struct StressCommand: AsyncParsableCommand {
     @Option(help: "Seeds which processes are killed when, and the garbage sent.")
     var seed: UInt64 = 1
 
+    func validate() throws {
+        if options.virtual, forgeRate > 0 {
+            throw ValidationError(
+                "--forge-rate runs on the wall clock: the forger is no participant of virtual time, and its session would change what the run records; leave out --virtual"
+            )
+        }
+    }
+
     func run() async throws {
         let hostArguments = try FaultOptions.arguments(messageFaults, seed: seed)
         let dispatchArguments = try FaultOptions.arguments(dispatchFaults, seed: seed)
@@ -161,7 +175,7 @@ struct StressCommand: AsyncParsableCommand {
                 killEvery: killEvery.map { .milliseconds(Int64($0 * 1000)) },
                 malformedPerSecond: malformedRate,
                 stallMonitorEvery: stallMonitorEvery.map { .milliseconds(Int64($0 * 1000)) },
-                floodPerSecond: floodRate, seed: seed)
+                floodPerSecond: floodRate, forgePerSecond: forgeRate, seed: seed)
         }
         if summary.verdict?.passed != true { throw ExitCode.failure }
     }

@@ -134,14 +134,14 @@ struct LaunchTests {
     }
 
     @Test(
-        "Stress: processes killed at random, garbage sent to dispatch, the monitor stalled, the bus flooded, messages dropped, duplicated and delayed both ways; the recorded run's verdict passes, and report says it again"
+        "Stress: processes killed at random, garbage and forged commands sent to dispatch, the monitor stalled, the bus flooded, messages dropped, duplicated and delayed both ways; the recorded run's verdict passes, and report says it again"
     )
     func stressVerdict() async throws {
         let run = try await LaunchedRun.launch(
             "stress",
             extra: [
                 "--kill-every", "3", "--malformed-rate", "20", "--stall-monitor-every", "3",
-                "--flood-rate", "5000", "--message-faults", "drop=0.03,duplicate=0.05,delay=0.05:200ms",
+                "--flood-rate", "5000", "--forge-rate", "20", "--message-faults", "drop=0.03,duplicate=0.05,delay=0.05:200ms",
                 "--dispatch-faults", "drop=0.03,duplicate=0.05,delay=0.05:200ms",
                 "--seed", "5",
             ])
@@ -156,6 +156,9 @@ struct LaunchTests {
         #expect(
             (chaos?["malformedSent"] as? Int ?? 0) > 0 && (chaos?["floodSent"] as? Int ?? 0) > 0
                 && (chaos?["monitorStalls"] as? Int ?? 0) > 0)
+        // A session of its own forging commands for others: every one refused, none applied.
+        #expect((chaos?["forgedRefused"] as? Int ?? 0) > 0 && chaos?["forgedApplied"] as? Int == 0, "\(run.output)")
+        #expect(rows.contains { $0["check"] as? String == "forged commands refused, none applied" }, "\(rows)")
         let report = Process()
         report.executableURL = URL(fileURLWithPath: ribcityBinary!)
         report.arguments = ["report", run.runDirectory!.path]

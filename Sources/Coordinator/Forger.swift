@@ -1,0 +1,186 @@
+import Foundation
+import Randomness
+import Wire
+import ZeroMQ
+
+/// A hostile client with a session of its own (in a real deployment: a valid key, the wrong
+/// owner): it learns real riders, drivers and requests from the bus and sends commands in their
+/// name — take a driver offline, cancel or steal a ride, accept another driver's offer, stop
+/// dispatch. Every one must be refused; it counts what dispatch answered.
+struct Forger {
+    let sessions: String
+    let bus: String
+    let perSecond: Double
+    var random: SeededGenerator
+
+    /// What the forger saw of its forgeries.
+    struct Tally: Sendable {
+        var sent = 0
+        /// Answered FORBIDDEN.
+        var refused = 0
+        /// Answered with an acknowledgement or a result: a forgery that took effect.
+        var applied = 0
+        /// The first forgery that took effect, in words.
+        var firstApplied: String?
+    }
+
+    /// Forges until cancelled.
+    mutating func run(on transport: Transport) async -> Tally {
+        var tally = Tally()
+        guard perSecond > 0, let dealer = try? await transport.socket(.dealer),
+            let watch = try? await transport.socket(.sub, options: .subscribing(to: [Topic.dispatch]))
+        else { return tally }
+        defer {
+            Task {
+                await dealer.close()
+                await watch.close()
+            }
+        }
+        guard (try? await dealer.connect(sessions)) != nil, (try? await watch.connect(bus)) != nil else { return tally }
+        var stamper = SequenceStamper(sender: "forger")
+        let hello = Hello.with {
+            $0.role = .riders
+            $0.sessionID = "forger"
+            $0.process = "forger"
+            $0.sessionToken = SessionToken.draw()
+        }
+        var sentKinds: [String: String] = [:]
+        var seen = Seen()
+        var nextHello = ContinuousClock.now
+        var nextForgery = ContinuousClock.now
+        while !Task.isCancelled {
+            // Hello now and then: a restarted dispatch has forgotten the forger's session.
+            if ContinuousClock.now >= nextHello {
+                nextHello = .now + .seconds(2)
+                _ = try? await dealer.send(Message([WireCodec.encode(Envelope(.hello(hello), from: stamper.next()))]))
+            }
+            if ContinuousClock.now >= nextForgery, let (name, body) = seen.forgery(&random) {
+                nextForgery = .now + .seconds(1 / perSecond)
+                let envelope = Envelope(body, from: stamper.next())
+                sentKinds[envelope.messageID] = name
+                guard (try? await dealer.send(Message([WireCodec.encode(envelope)]))) != nil else { break }
+                tally.sent += 1
+            }
+            for batch in await Self.waiting(on: watch) {
+                if let event = try? Frames.Published(frames: batch.frames).envelope.dispatchEvent { seen.note(event) }
+            }
+            for batch in await Self.waiting(on: dealer) {
+                guard let reply = try? Frames.direct(batch.frames), let name = sentKinds.removeValue(forKey: reply.inReplyTo)
+                else { continue }
+                switch reply.body {
+                case .error(let error)? where error.code == .forbidden: tally.refused += 1
+                case .error?: break  // refused for another reason (unknown, invalid): not applied either
+                default:
+                    tally.applied += 1
+                    if tally.firstApplied == nil { tally.firstApplied = "\(name) was answered \(reply.bodyName)" }
+                }
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return tally
+    }
+
+    /// What has arrived on `socket` without waiting.
+    private static func waiting(on socket: Socket) async -> [Message] {
+        (try? await withThrowingTaskGroup(of: [Message]?.self) { group in
+            group.addTask { try await socket.batches(limit: 256).first { _ in true } }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(1))
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }) ?? []
+    }
+
+    /// Real ids from the bus, to forge with.
+    struct Seen {
+        var drivers: [String] = []
+        var requests: [(request: String, rider: String)] = []
+
+        mutating func note(_ event: Wire.DispatchEvent) {
+            if !event.driverID.isEmpty, !drivers.contains(event.driverID) { drivers.append(event.driverID) }
+            if !event.requestID.isEmpty, !event.riderID.isEmpty, !requests.contains(where: { $0.request == event.requestID }) {
+                requests.append((event.requestID, event.riderID))
+            }
+            if drivers.count > 200 { drivers.removeFirst(100) }
+            if requests.count > 200 { requests.removeFirst(100) }
+        }
+
+        /// A forgery with ids seen so far (nil until there are some).
+        func forgery(_ random: inout SeededGenerator) -> (String, Envelope.OneOf_Body)? {
+            guard let driver = drivers.randomElement(using: &random),
+                let (request, rider) = requests.randomElement(using: &random)
+            else { return nil }
+            // Offers are not on the bus; their names are easy to guess.
+            let offer = "offer-\(Int(random.next() % UInt64(max(1, requests.count))) + 1)"
+            let place = LatLon.with {
+                $0.lat = 0
+                $0.lon = 0
+            }
+            let all: [(String, Envelope.OneOf_Body)] = [
+                ("DriverOffline for \(driver)", .driverOffline(DriverOffline.with { $0.driverID = driver })),
+                (
+                    "DriverOnline as \(driver)",
+                    .driverOnline(
+                        DriverOnline.with {
+                            $0.driverID = driver; $0.location = place
+                        })
+                ),
+                (
+                    "LocationUpdate for \(driver)",
+                    .locationUpdate(
+                        LocationUpdate.with {
+                            $0.driverID = driver; $0.location = place
+                        })
+                ),
+                (
+                    "LegDone for \(driver)",
+                    .legDone(
+                        LegDone.with {
+                            $0.driverID = driver; $0.leg = 1
+                        })
+                ),
+                (
+                    "CancelRide of \(request)",
+                    .cancelRide(
+                        CancelRide.with {
+                            $0.requestID = request; $0.riderID = rider
+                        })
+                ),
+                (
+                    "RateTrip of \(request)",
+                    .rateTrip(
+                        RateTrip.with {
+                            $0.tripID = WireIDs.trip(ofRequest: request); $0.riderID = rider; $0.stars = 1
+                        })
+                ),
+                (
+                    "RideRequest as \(rider)",
+                    .rideRequest(
+                        Wire.RideRequest.with {
+                            $0.requestID = "forged-\(request)"; $0.riderID = rider; $0.pickup = place; $0.dropoff = place
+                        })
+                ),
+                (
+                    "RideRequest under \(request)",
+                    .rideRequest(
+                        Wire.RideRequest.with {
+                            $0.requestID = request; $0.riderID = "forger-rider"; $0.pickup = place; $0.dropoff = place
+                        })
+                ),
+                (
+                    "AcceptOffer of \(offer) for \(driver)",
+                    .acceptOffer(
+                        AcceptOffer.with {
+                            $0.offerID = offer; $0.driverID = driver
+                        })
+                ),
+                ("Stop", .stop(Stop.with { $0.reason = "forged" })),
+                ("SnapshotRequest", .snapshotRequest(SnapshotRequest())),
+            ]
+            return all.randomElement(using: &random)
+        }
+    }
+}
