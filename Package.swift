@@ -182,7 +182,9 @@ let package = Package(
         // restarts them, stops them in reverse, and writes the run's directory and summary.
         .target(
             name: "Coordinator",
-            dependencies: ["Randomness", "SimulatedTime", "Topology", "Monitor", "VirtualTime", "Wire", "ZeroMQ"],
+            dependencies: [
+                "ProcessSupport", "Randomness", "SimulatedTime", "Topology", "Monitor", "VirtualTime", "Wire", "ZeroMQ",
+            ],
             swiftSettings: strict
         ),
         // Cities made ready to run: a topology's streets, drivers and rides (or SUMO's reference),

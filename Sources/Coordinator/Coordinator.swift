@@ -1,5 +1,6 @@
 import Foundation
 import Monitor
+import ProcessSupport
 import Randomness
 import SimulatedTime
 import Wire
@@ -44,6 +45,8 @@ public actor Coordinator {
     private var log: (String) -> Void
     /// Virtual time's keeper, in a virtual-time run.
     private var timeKeeper: TimeKeeper?
+    /// The run's key directory for processes' environments (CURVE on).
+    private var keyEnvironment: [String: String]?
 
     public init(
         plan: LaunchPlan, directory: RunDirectory, executable: URL, options: Options,
@@ -63,9 +66,14 @@ public actor Coordinator {
     public func run() async throws -> RunSummary {
         let started = ContinuousClock.now
         let transport = try Transport(name: "launch-io")
+        // The bus proxy is the coordinator's: over CURVE its key is the bus's.
+        var busOptions = SocketOptions.eventBus
+        if plan.topology.usesCurve {
+            busOptions.curve = .server(try await secure(transport))
+        }
         let proxy = try await Proxy.start(
-            on: transport, frontend: .init(.xsub, bind: plan.busPublish, options: .eventBus),
-            backend: .init(.xpub, bind: plan.busSubscribe, options: .eventBus))
+            on: transport, frontend: .init(.xsub, bind: plan.busPublish, options: busOptions),
+            backend: .init(.xpub, bind: plan.busSubscribe, options: busOptions))
         let tap = try await transport.socket(.sub, options: .eventBus)
         try await tap.connect(plan.busSubscribe)
         // Everything that describes the run (not the chaos flood, which only loads the proxy).
@@ -142,20 +150,24 @@ public actor Coordinator {
             for name in plan.participants { await timeKeeper.joined(name, life: await life(of: name)) }
             log("virtual time: \(plan.participants.count) participants, lookahead \(plan.topology.latencyMs) ms")
         }
+        let garbageTransport = options.chaos.malformedPerSecond > 0 ? try await attackerTransport(MalformedSender.keyName) : nil
+        let forgerTransport = options.chaos.forgePerSecond > 0 ? try await attackerTransport(Forger.keyName) : nil
         let malformed = Task { [plan, options] in
+            guard let garbageTransport else { return 0 }
             var garbage = MalformedSender(
                 endpoint: plan.sessions, perSecond: options.chaos.malformedPerSecond,
                 random: SeededGenerator(seed: options.chaos.seed &+ 1))
-            return await garbage.run(on: transport)
+            return await garbage.run(on: garbageTransport)
         }
         let flood = Task { [plan, options] in
             await BusFlooder(endpoint: plan.busPublish, perSecond: options.chaos.floodPerSecond).run(on: transport)
         }
         let forger = Task { [plan, options] in
+            guard let forgerTransport else { return Forger.Tally() }
             var forger = Forger(
                 sessions: plan.sessions, bus: plan.busSubscribe, perSecond: options.chaos.forgePerSecond,
                 random: SeededGenerator(seed: options.chaos.seed &+ 2))
-            return await forger.run(on: transport)
+            return await forger.run(on: forgerTransport)
         }
         func finishChaos() async {
             malformed.cancel()
@@ -168,6 +180,8 @@ public actor Coordinator {
             chaosCounts.forgedRefused = forged.refused
             chaosCounts.forgedApplied = forged.applied
             chaosCounts.firstForgeryApplied = forged.firstApplied
+            await garbageTransport?.shutdown()
+            await forgerTransport?.shutdown()
             if let monitor { await supervisor.signal(monitor, SIGCONT) }
         }
         do {
@@ -278,6 +292,37 @@ extension Coordinator {
 
     /// The role of the process called `name` in this run's plan.
     private func role(of name: String) -> Role? { plan.processes.first { $0.name == name }?.role }
+
+    /// Makes the run's keys (one pair per process, the coordinator's, and the stress mode's
+    /// hostile clients') in the run directory, hands every process the directory, and secures
+    /// the coordinator's own transport.
+    /// - Returns: the coordinator's pair (the bus's key).
+    private func secure(_ transport: Transport) async throws -> CurveKeyPair {
+        let keys = URL(fileURLWithPath: directory.file("keys")).standardizedFileURL.path
+        let pairs = try RunKeys.generate(
+            for: plan.processes.map(\.name) + ["coordinator", Forger.keyName, MalformedSender.keyName], in: keys)
+        let environment = [RunKeys.environmentVariable: keys]
+        await supervisor.setEnvironment(environment)
+        self.keyEnvironment = environment
+        try await RunKeys.secure(transport, as: "coordinator", servers: serverEndpoints, environment: environment)
+        log("CURVE on: keys for \(pairs.count) processes in \(keys)")
+        return pairs["coordinator"]!
+    }
+
+    /// Which process serves each endpoint the run's processes connect to.
+    private var serverEndpoints: [String: String] {
+        [plan.sessions: "dispatch", plan.busPublish: "coordinator", plan.busSubscribe: "coordinator"]
+    }
+
+    /// A transport of its own for a hostile client of stress mode: over CURVE, with a key of its
+    /// own that the run admits (valid credentials, wrong owner).
+    private func attackerTransport(_ name: String) async throws -> Transport {
+        let transport = try Transport(name: "\(name)-io")
+        if let keyEnvironment {
+            try await RunKeys.secure(transport, as: name, servers: serverEndpoints, environment: keyEnvironment)
+        }
+        return transport
+    }
 
     /// The run's monitor process, if it has one.
     private var monitor: String? { plan.processes.first { $0.role == .monitor }?.name }

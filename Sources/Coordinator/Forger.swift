@@ -8,6 +8,9 @@ import ZeroMQ
 /// name — take a driver offline, cancel or steal a ride, accept another driver's offer, stop
 /// dispatch. Every one must be refused; it counts what dispatch answered.
 struct Forger {
+    /// The name its key is made under in a CURVE run.
+    static let keyName = "forger"
+
     let sessions: String
     let bus: String
     let perSecond: Double
@@ -39,7 +42,8 @@ struct Forger {
         guard (try? await dealer.connect(sessions)) != nil, (try? await watch.connect(bus)) != nil else { return tally }
         var stamper = SequenceStamper(sender: "forger")
         let hello = Hello.with {
-            $0.role = .riders
+            // The role its key carries over CURVE (a tool): the Hello is taken, the forgeries not.
+            $0.role = .tool
             $0.sessionID = "forger"
             $0.process = "forger"
             $0.sessionToken = SessionToken.draw()

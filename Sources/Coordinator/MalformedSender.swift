@@ -4,6 +4,9 @@ import ZeroMQ
 /// Sends garbage to dispatch's sessions socket, as a broken or hostile client would: frames that
 /// are not envelopes, truncated envelopes, wrong frame counts, empty frames.
 struct MalformedSender {
+    /// The name its key is made under in a CURVE run.
+    static let keyName = "garbage"
+
     let endpoint: String
     let perSecond: Double
     var random: SeededGenerator

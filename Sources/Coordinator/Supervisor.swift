@@ -39,9 +39,14 @@ public actor Supervisor {
     private let directory: RunDirectory
     private let readiness: ReadinessBoard
     private var running: [String: Process] = [:]
+    /// Set for every process started (the run's key directory, say).
+    public var environment: [String: String] = [:]
     private var exitWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
 
     /// `readiness` is fed from the bus: a process is ready when its `Ready` has been seen there.
+    /// Sets variables of every process's environment from now on.
+    public func setEnvironment(_ variables: [String: String]) { environment.merge(variables) { $1 } }
+
     public init(executable: URL, directory: RunDirectory, readiness: ReadinessBoard) {
         self.executable = executable
         self.directory = directory
@@ -65,7 +70,8 @@ public actor Supervisor {
         process.arguments = arguments
         var record = records[name] ?? Record()
         // Which life of the process this is (1, 2, …): virtual time numbers messages per life.
-        process.environment = ProcessInfo.processInfo.environment.merging(["RIBCITY_LIFE": "\(record.starts + 1)"]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            .merging(["RIBCITY_LIFE": "\(record.starts + 1)"]) { $1 }
         let log = try directory.log(for: name)
         if record.starts > 0 { log.write(Data("\(Self.restartMarker)\(record.starts) of \(name)\n".utf8)) }
         if !toTerminal {

@@ -38,6 +38,9 @@ public actor DispatchServer {
     var stopped = false
     /// Virtual time: the participant's side of the windows, and the instant being handled.
     var virtual: VirtualDispatch?
+    /// Over CURVE in virtual time: the name each connection's key was issued to, by its ROUTER
+    /// identity, for messages held until their window.
+    var usersOfPeers: [[UInt8]: String] = [:]
     private var tracer: (@Sendable (TraceLine) -> Void)?
 
     /// What crosses dispatch's ROUTER, for a transcript (`ribcity demo`).
@@ -190,7 +193,7 @@ public actor DispatchServer {
                 }
             }
         }
-        try await act(on: batch.map { JournalEntry.received(time: simulatedTime, frames: $0.frames) })
+        try await act(on: batch.map { JournalEntry.received(time: simulatedTime, frames: $0.frames, user: $0.userID ?? "") })
         if core.stopRequested { stopped = true }
     }
 

@@ -47,7 +47,7 @@ extension DispatchServer {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for try await batch in self.router.batches() {
-                    for message in batch { try await self.arrived(message.frames) }
+                    for message in batch { try await self.arrived(message.frames, user: message.userID ?? "") }
                     if await self.stopped { return }
                 }
             }
@@ -79,13 +79,15 @@ extension DispatchServer {
     }
 
     /// A frame from a session: held for its window if it is a windowed message to this life.
-    private func arrived(_ frames: [[UInt8]]) async throws {
+    private func arrived(_ frames: [[UInt8]], user: String) async throws {
         guard var state = virtual else { return }
+        // A connection's key does not change: its name is looked up again when the message is due.
+        if !user.isEmpty, let peer = frames.first { usersOfPeers[peer] = user }
         guard let routed = try? Frames.Routed(frames: frames), routed.envelope.link > 0 else {
             // Garbage, or a watcher's snapshot request: acted on at once (counted, answered), as in
             // wall-clock time. It changes nothing a participant sees, and held until the next
             // window it could die unread with a killed dispatch.
-            try await act(on: [.received(time: state.now.seconds, frames: frames)])
+            try await act(on: [.received(time: state.now.seconds, frames: frames, user: user)])
             return
         }
         let envelope = routed.envelope
@@ -131,7 +133,8 @@ extension DispatchServer {
         for input in inputs {
             try await ticks(through: input.time)
             virtual?.now = input.time
-            try await act(on: [.received(time: input.time.seconds, frames: input.payload)])
+            let user = input.payload.first.flatMap { usersOfPeers[$0] } ?? ""
+            try await act(on: [.received(time: input.time.seconds, frames: input.payload, user: user)])
         }
         try await ticks(before: window.end)
         if core.stopRequested { stopped = true }

@@ -30,6 +30,12 @@ public struct Topology: Sendable {
     /// The simulated delay of every message between processes, in milliseconds: in virtual time,
     /// the lookahead (the longest window).
     public var latencyMs: Int64 = 500
+    /// Whether the run's processes talk over CURVE (keys per process, docs/ARCHITECTURE.md):
+    /// `security: {curve: on|off}`; on by default over tcp, off over ipc.
+    public var curve: Bool?
+
+    /// Whether CURVE is on: as set, or by default over tcp only.
+    public var usesCurve: Bool { curve ?? (endpoints.transport == .tcp) }
 
     /// How simulated time moves.
     public enum ClockMode: String, Sendable, Equatable {

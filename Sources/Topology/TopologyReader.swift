@@ -153,6 +153,9 @@ public enum TopologyReader {
             for key in Self.keys(of: flags) { features[key] = try flags.bool(key) }
             try flags.finish()
         }
+        var security = try top.fields("security")
+        let curve = try security?.bool("curve")
+        try security?.finish()
         var endpointSection = try top.fields("endpoints")
         let transport =
             try endpointSection?.choice("transport", ["ipc", "tcp"]).flatMap(Topology.Endpoints.Transport.init) ?? .ipc
@@ -166,6 +169,7 @@ public enum TopologyReader {
             dispatch: dispatch, drivers: drivers, riders: riders, features: features, endpoints: endpoints)
         topology.clockMode = clockMode
         topology.latencyMs = Int64(latencyMs)
+        topology.curve = curve
         return topology
     }
 

@@ -20,6 +20,8 @@ final class LoopCore: Sendable {
     private let socketIDs = Atomic<Int>(0)
     /// Whether this transport's ZAP handler is running (CURVE servers need it).
     let authenticating = Locked(false)
+    /// CURVE for every bind and connect (``Transport/secure(_:admitting:onRefusal:)``).
+    let security = Locked<TransportSecurity?>(nil)
 
     init() throws(ZMQError) {
         context = try ContextHandle()

@@ -53,22 +53,25 @@ final class RawSocket {
                 throw ZMQError.last("set MAXMSGSIZE on \(type)")
             }
         }
-        switch options.curve {
-        case .server(let keys)?:
+        if let curve = options.curve { try useCurve(curve) }
+        for prefix in options.subscriptions { try subscribe(prefix) }
+    }
+
+    /// Makes later binds (a server) or connects (a client) of this socket use CURVE.
+    func useCurve(_ curve: CurveRole) throws(ZMQError) {
+        switch curve {
+        case .server(let keys):
             guard CurveKeyPair.isAvailable else { throw ZMQError.unsupported("CURVE on \(type): this libzmq has no CURVE") }
             try set(ZMQ_CURVE_SERVER, 1, "CURVE_SERVER")
             try setBytes(ZMQ_CURVE_SECRETKEY, Array(keys.secretKey.utf8), "CURVE_SECRETKEY")
             try setBytes(ZMQ_ZAP_DOMAIN, Array(Authenticator.domain.utf8), "ZAP_DOMAIN")
             readsUserID = true
-        case .client(let keys, let serverKey)?:
+        case .client(let keys, let serverKey):
             guard CurveKeyPair.isAvailable else { throw ZMQError.unsupported("CURVE on \(type): this libzmq has no CURVE") }
             try setBytes(ZMQ_CURVE_SERVERKEY, Array(serverKey.utf8), "CURVE_SERVERKEY")
             try setBytes(ZMQ_CURVE_PUBLICKEY, Array(keys.publicKey.utf8), "CURVE_PUBLICKEY")
             try setBytes(ZMQ_CURVE_SECRETKEY, Array(keys.secretKey.utf8), "CURVE_SECRETKEY")
-        case nil:
-            break
         }
-        for prefix in options.subscriptions { try subscribe(prefix) }
     }
 
     func subscribe(_ prefix: [UInt8]) throws(ZMQError) {

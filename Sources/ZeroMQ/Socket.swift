@@ -19,13 +19,20 @@ public final class Socket: Sendable {
     /// - Returns: the endpoint actually bound, with the chosen port.
     @discardableResult
     public func bind(_ endpoint: String) async throws -> String {
-        try await perform { try $0.bind(endpoint) } ?? endpoint
+        let curve = loop.security.withLock { $0 }?.binding(endpoint)
+        return try await perform { raw in
+            if let curve { try raw.useCurve(curve) }
+            return try raw.bind(endpoint)
+        } ?? endpoint
     }
 
     /// Connects to an endpoint; libzmq completes the connection (and reconnects) in the background.
     public func connect(_ endpoint: String) async throws {
-        _ = try await perform {
-            try $0.connect(endpoint); return nil
+        let curve = loop.security.withLock { $0 }?.connecting(endpoint)
+        _ = try await perform { raw in
+            if let curve { try raw.useCurve(curve) }
+            try raw.connect(endpoint)
+            return nil
         }
     }
 

@@ -40,6 +40,9 @@ struct Record: AsyncParsableCommand {
         let recorder = try RunRecorder(path: database)
         try await recorder.describe(try facts(fact))
         let transport = try Transport(name: "recorder-io")
+        // In a run with keys: a CURVE client of the coordinator's bus.
+        try await RunKeys.secure(
+            transport, as: "recorder", servers: [bus: "coordinator"].merging(publishTo.map { [$0: "coordinator"] } ?? [:]) { $1 })
         let subscriber = try await transport.socket(.sub, options: .eventBus)
         try await subscriber.connect(bus)
         for prefix in [Topic.dispatch, Topic.status] { try await subscriber.subscribe(prefix) }

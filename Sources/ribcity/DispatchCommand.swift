@@ -50,6 +50,7 @@ struct DispatchCommand: AsyncParsableCommand {
         }
         let endpoints = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
         let transport = try Transport(name: "dispatch-io")
+        try await secureRole(transport, as: "dispatch", sessions: nil, bus: [publishTo, virtualTime.subscribeTo])
         var options = SocketOptions()
         options.routerMandatory = true
         // A session that stops reading must not hold up everyone else's messages: after half a

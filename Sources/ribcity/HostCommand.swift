@@ -52,6 +52,9 @@ func runHost(
     let dispatchAt = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
     let busAt = plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
     let transport = try Transport(name: name + "-io")
+    try await secureRole(
+        transport, as: name, sessions: options.sessions ?? dispatchAt.sessions,
+        bus: [options.publishTo ?? busAt.publish, options.virtualTime.subscribeTo ?? busAt.subscribe])
     let bus = try await transport.socket(.pub, options: .eventBus)
     try await bus.connect(options.publishTo ?? busAt.publish)
     // A session per run of the process: a restarted process is a new session, the old one expires.

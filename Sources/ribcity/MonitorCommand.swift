@@ -39,6 +39,9 @@ struct MonitorCommand: AsyncParsableCommand {
         let plan = try readTopology(topology)
         let endpoints = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
         let transport = try Transport(name: "monitor-io")
+        let busIn = plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory()).publish
+        try await secureRole(
+            transport, as: "monitor", sessions: sessions ?? endpoints.sessions, bus: [bus ?? endpoints.bus, publishTo ?? busIn])
         let sub = try await transport.socket(.sub, options: .eventBus)
         try await sub.connect(bus ?? endpoints.bus)
         try await sub.subscribe(Topic.dispatch)
@@ -62,7 +65,6 @@ struct MonitorCommand: AsyncParsableCommand {
         }
         // To standard error: the log keeps it even when the dashboard has the terminal.
         FileHandle.standardError.write(Data("monitor pid \(getpid()) ready: following \(bus ?? endpoints.bus)\n".utf8))
-        let busIn = plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory()).publish
         let readiness = try await ReadinessAnnouncer(role: .monitor, processID: "monitor", bus: publishTo ?? busIn, on: transport)
         let signals = onInterrupt { Task { await keeper.stop() } }
         try await withThrowingTaskGroup(of: Void.self) { group in

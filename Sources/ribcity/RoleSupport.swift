@@ -3,10 +3,12 @@ import City
 import Demand
 import Faults
 import Foundation
+import ProcessSupport
 import Scenarios
 import Simulation
 import Topology
 import Wire
+import ZeroMQ
 
 /// Reads a topology for a role's command; a bad file is a usage error naming file, key and line.
 func readTopology(_ path: String) throws -> Topology {
@@ -54,5 +56,20 @@ struct FaultOptions: ParsableArguments {
 
     private static func parse(_ spec: String, seed: UInt64) throws -> MessageFaults {
         do { return try MessageFaults(parsing: spec, seed: seed) } catch { throw ValidationError(error.description) }
+    }
+}
+
+/// In a run with keys (launched with CURVE on, `RIBCITY_KEYS` set): secures this role's transport
+/// as process `name` — what it binds admits only the run's keys, and what it connects to is known
+/// by its server's key (dispatch's for `sessions`, the coordinator's for the bus endpoints).
+/// Without keys it does nothing. Call before making any socket.
+func secureRole(_ transport: Transport, as name: String, sessions: String?, bus: [String?]) async throws {
+    var servers: [String: String] = [:]
+    if let sessions { servers[sessions] = "dispatch" }
+    for case let endpoint? in bus { servers[endpoint] = "coordinator" }
+    do {
+        try await RunKeys.secure(transport, as: name, servers: servers)
+    } catch let failure as RunKeys.Failure {
+        throw ValidationError(failure.description)
     }
 }

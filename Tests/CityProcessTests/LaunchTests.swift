@@ -43,7 +43,9 @@ struct LaunchedRun {
     /// Launches a small grid city (2 driver and 2 rider processes) at high speed. `nice`: the
     /// city's processes run at a lower priority (a virtual-time city takes every core it can get,
     /// and the other suites run beside it with timeouts of their own).
-    static func launch(_ command: String = "launch", extra: [String] = [], nice: Bool = false) async throws -> LaunchedRun {
+    static func launch(
+        _ command: String = "launch", extra: [String] = [], topologyExtra: String = "", nice: Bool = false
+    ) async throws -> LaunchedRun {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "ribcity-launch-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -63,6 +65,7 @@ struct LaunchedRun {
           pool_share: 0.2
           scheduled_share: 0
         features: { rider.promotions: true }
+        \(topologyExtra)
         """.write(to: topology, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: nice ? "/usr/bin/nice" : ribcityBinary!)
@@ -134,7 +137,7 @@ struct LaunchTests {
     }
 
     @Test(
-        "Stress: processes killed at random, garbage and forged commands sent to dispatch, the monitor stalled, the bus flooded, messages dropped, duplicated and delayed both ways; the recorded run's verdict passes, and report says it again"
+        "Stress over CURVE: processes killed at random, garbage and forged commands sent to dispatch, the monitor stalled, the bus flooded, messages dropped, duplicated and delayed both ways; the recorded run's verdict passes, and report says it again"
     )
     func stressVerdict() async throws {
         let run = try await LaunchedRun.launch(
@@ -144,10 +147,17 @@ struct LaunchTests {
                 "--flood-rate", "5000", "--forge-rate", "20", "--message-faults", "drop=0.03,duplicate=0.05,delay=0.05:200ms",
                 "--dispatch-faults", "drop=0.03,duplicate=0.05,delay=0.05:200ms",
                 "--seed", "5",
-            ])
+            ],
+            // Every process talks over CURVE (ipc here; tcp has it on by default), garbage and
+            // forgeries from clients whose keys the run admits.
+            topologyExtra: "security: { curve: true }")
         defer { try? FileManager.default.removeItem(at: run.directory) }
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("verdict: every check passed"), "\(run.output)")
+        #expect(run.output.contains("CURVE on: keys for"), "\(run.output)")
+        let keys = run.runDirectory!.appendingPathComponent("keys/dispatch.secret").path
+        let permissions = try FileManager.default.attributesOfItem(atPath: keys)[.posixPermissions] as? Int
+        #expect(permissions == 0o600, "a secret key is its owner's only")
         let verdict = run.summary["verdict"] as? [String: Any]
         let rows = verdict?["rows"] as? [[String: Any]] ?? []
         #expect(rows.count >= 9 && rows.allSatisfy { $0["passed"] as? Bool == true }, "\(rows)")

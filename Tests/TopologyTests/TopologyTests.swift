@@ -91,6 +91,15 @@ struct TopologyTests {
             Self.valid.replacingOccurrences(of: ", mode: virtual", with: "").replacingOccurrences(
                 of: "network: { latency_ms: 250 }\n", with: ""), file: "tiny.yaml", directory: "/")
         #expect(silent.clockMode == .wall && silent.latencyMs == 500, "wall clock and 500 ms unless said")
+        #expect(topology.curve == nil && topology.usesCurve, "CURVE is on over tcp unless said")
+        let ipc = try TopologyReader.parse(
+            Self.valid.replacingOccurrences(of: "transport: tcp", with: "transport: ipc"), file: "tiny.yaml", directory: "/")
+        #expect(!ipc.usesCurve, "and off over ipc")
+        for (text, expected) in [("on", true), ("off", false), ("true", true)] {
+            let said = try TopologyReader.parse(
+                Self.valid + "\nsecurity: { curve: \(text) }\n", file: "tiny.yaml", directory: "/")
+            #expect(said.usesCurve == expected, "curve: \(text)")
+        }
     }
 
     /// Each case replaces one section of the valid file (or adds one) and names the bad key, its
