@@ -42,13 +42,9 @@ extension DispatchDesk {
     /// A session may act for a rider its process owns; for one the city's split does not cover,
     /// unless another principal's session holds it.
     private func check(rider name: String, for session: DeskSession) throws(DeskFailure) {
-        if let owner = settings.owners.owner(ofRider: name) {
-            guard owner == session.principal.process else { throw forbidden("rider \(name) belongs to \(owner)") }
-            return
-        }
-        if let holder = riderLines[name]?.session, let other = sessions[holder], other.principal != session.principal {
-            throw forbidden("rider \(name) is another session's")
-        }
+        try check(
+            "rider", name, owner: settings.owners.owner(ofRider: name), holder: riderLines[name]?.session, for: session,
+            heldElsewhere: "is another session's")
     }
 
     /// A request is acted on only for its own rider.
@@ -60,12 +56,21 @@ extension DispatchDesk {
     /// A driver comes online only on a session of the process that owns it (or, outside the
     /// split, one that no other principal's session holds).
     private func check(driver name: String, for session: DeskSession) throws(DeskFailure) {
-        if let owner = settings.owners.owner(ofDriver: name) {
-            guard owner == session.principal.process else { throw forbidden("driver \(name) belongs to \(owner)") }
+        try check(
+            "driver", name, owner: settings.owners.owner(ofDriver: name), holder: driverLines[name]?.session, for: session,
+            heldElsewhere: "is online on another session")
+    }
+
+    /// The one rule for riders and drivers: the split's owner process, else whoever holds it.
+    private func check(
+        _ kind: String, _ name: String, owner: String?, holder: String?, for session: DeskSession, heldElsewhere: String
+    ) throws(DeskFailure) {
+        if let owner {
+            guard owner == session.principal.process else { throw forbidden("\(kind) \(name) belongs to \(owner)") }
             return
         }
-        if let holder = driverLines[name]?.session, let other = sessions[holder], other.principal != session.principal {
-            throw forbidden("driver \(name) is online on another session")
+        if let holder, let other = sessions[holder], other.principal != session.principal {
+            throw forbidden("\(kind) \(name) \(heldElsewhere)")
         }
     }
 

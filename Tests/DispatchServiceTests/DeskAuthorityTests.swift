@@ -24,6 +24,15 @@ struct ForgeryFixture {
         _ = fromStranger(DeskFixture.hello(.riders, "stranger"), at: 3)
     }
 
+    /// d-1 reports its pickup leg done, from its own session (the real one).
+    mutating func pickupDone() -> [Outgoing] {
+        fixture.driver(
+            .legDone(
+                LegDone.with {
+                    $0.driverID = "d-1"; $0.leg = 1
+                }), at: 30)
+    }
+
     mutating func fromStranger(_ body: Envelope.OneOf_Body, at time: Double) -> [Outgoing] {
         fixture.desk.receive(Envelope(body, from: stranger.next()), from: Self.strangerPeer, at: time)
     }
@@ -142,11 +151,7 @@ struct DeskAuthorityTests {
         // Ticks in between would move the engine's clock; the state is compared at one instant.
         #expect(city.state == before)
         // The real driver is still d-1's session's: its pickup is accepted from there.
-        let done = city.fixture.driver(
-            .legDone(
-                LegDone.with {
-                    $0.driverID = "d-1"; $0.leg = 1
-                }), at: 30)
+        let done = city.pickupDone()
         #expect(acks(done, to: DeskFixture.driversPeer).count == 1)
     }
 
@@ -177,11 +182,7 @@ struct DeskAuthorityTests {
         }
         #expect(city.state == before)
         // What follows for r-1 still goes to riders-1's own socket, none to the stranger's.
-        let done = city.fixture.driver(
-            .legDone(
-                LegDone.with {
-                    $0.driverID = "d-1"; $0.leg = 1
-                }), at: 30)
+        let done = city.pickupDone()
         #expect(bodies(done, to: ForgeryFixture.strangerPeer).isEmpty)
         #expect(bodies(done, to: DeskFixture.ridersPeer).contains { if case .tripUpdate = $0 { true } else { false } })
     }
