@@ -103,7 +103,15 @@ extension DispatchDesk {
 
     private func pickedUp(_ id: RequestID, by driver: DriverID, at time: Double) -> [Outgoing] {
         let waited = time - (engine.wantedFrom(id) ?? time)
-        return toRider(id, state: .onTrip, driver: driver) { _ in }
+        // The driver is at the pickup (its leg there is done) and the rider gets in: the rider
+        // hears both, as the protocol says, and the bus sees the arrival.
+        return toRider(id, state: .driverArrived, driver: driver) { _ in }
+            + [
+                bus(Topic.dispatchRequest, .driverArrived, request: id, driver: driver) {
+                    $0.pickupWaitS = UInt32(max(0, waited).rounded())
+                }
+            ]
+            + toRider(id, state: .onTrip, driver: driver) { _ in }
             + [
                 bus(Topic.dispatchRequest, .tripStarted, request: id, driver: driver) {
                     $0.pickupWaitS = UInt32(max(0, waited).rounded())

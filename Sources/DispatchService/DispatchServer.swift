@@ -22,7 +22,7 @@ public actor DispatchServer {
     /// When simulated time was 0, on the wall clock (Unix milliseconds): a restarted dispatch
     /// keeps its predecessor's clock, as the sessions do.
     let wallOriginMs: Int64
-    private let started: ContinuousClock.Instant
+    let started: ContinuousClock.Instant
     /// Simulated time never goes back, even if the wall clock does across a restart.
     var timeFloor: Double = 0
     /// How late (simulated seconds) the engine's timers ran since the last status report.
@@ -41,6 +41,13 @@ public actor DispatchServer {
     /// Over CURVE in virtual time: the name each connection's key was issued to, by its ROUTER
     /// identity, for messages held until their window.
     var usersOfPeers: [[UInt8]: String] = [:]
+    /// Each connection's allowance, in wall time (docs/ARCHITECTURE.md, threat model).
+    var rateLimit = ConnectionRateLimit(perSecond: DispatchServer.messagesPerSecond, burst: DispatchServer.messagesBurst)
+
+    /// What one connection may send: far above what a host of thousands of apps sends at any speed
+    /// measured (a few hundred a second), far below a flood.
+    public static let messagesPerSecond = 5_000.0
+    public static let messagesBurst = 20_000.0
     private var tracer: (@Sendable (TraceLine) -> Void)?
 
     /// What crosses dispatch's ROUTER, for a transcript (`ribcity demo`).
@@ -178,8 +185,8 @@ public actor DispatchServer {
     public var violations: [InvariantViolation] { desk.checker.violations }
 
     /// How many messages were malformed, refused, or had no peer to go to.
-    public var counts: (malformed: Int, refused: Int, forbidden: Int, undeliverable: Int) {
-        (core.malformed.total, desk.refused, desk.forbiddenCount, router.statistics().sendFailures)
+    public var counts: (malformed: Int, refused: Int, forbidden: Int, rateLimited: Int, undeliverable: Int) {
+        (core.malformed.total, desk.refused, desk.forbiddenCount, rateLimit.dropped, router.statistics().sendFailures)
     }
 
     /// Tells `observer` every envelope received and sent, and every malformed frame.
@@ -193,7 +200,9 @@ public actor DispatchServer {
                 }
             }
         }
-        try await act(on: batch.map { JournalEntry.received(time: simulatedTime, frames: $0.frames, user: $0.userID ?? "") })
+        let now = (ContinuousClock.now - started) / .seconds(1)
+        let admitted = batch.filter { rateLimit.admit($0.first, at: now) }
+        try await act(on: admitted.map { JournalEntry.received(time: simulatedTime, frames: $0.frames, user: $0.userID ?? "") })
         if core.stopRequested { stopped = true }
     }
 
@@ -226,6 +235,8 @@ public actor DispatchServer {
         ) {
             $0.malformed = UInt64(core.malformed.total)
             $0.checks = desk.checks
+            $0.checks.malformed = UInt32(clamping: core.malformed.total)
+            $0.checks.rateLimited = UInt32(clamping: rateLimit.dropped)
         }
         lateness = 0
         core.lateness = 0

@@ -86,7 +86,9 @@ extension DispatchServer {
         guard let routed = try? Frames.Routed(frames: frames), routed.envelope.link > 0 else {
             // Garbage, or a watcher's snapshot request: acted on at once (counted, answered), as in
             // wall-clock time. It changes nothing a participant sees, and held until the next
-            // window it could die unread with a killed dispatch.
+            // window it could die unread with a killed dispatch. Only these are rate-limited: a
+            // participant's messages are the run's, whatever the wall clock says.
+            guard rateLimit.admit(frames.first ?? [], at: (ContinuousClock.now - started) / .seconds(1)) else { return }
             try await act(on: [.received(time: state.now.seconds, frames: frames, user: user)])
             return
         }

@@ -128,7 +128,7 @@ struct DispatchCommand: AsyncParsableCommand {
         signals.forEach { $0.cancel() }
         let counts = await server.counts
         print(
-            "dispatch stopped: \(counts.malformed) malformed, \(counts.refused) refused (\(counts.forbidden) forbidden), "
+            "dispatch stopped: \(counts.malformed) malformed, \(counts.refused) refused (\(counts.forbidden) forbidden), \(counts.rateLimited) over the rate limit, "
                 + "\(counts.undeliverable) undeliverable messages"
         )
         let published = await server.published

@@ -284,3 +284,31 @@ struct BadInputCostTests {
         #expect(replayed.malformed == core.malformed)
     }
 }
+
+@Suite("Each connection's rate is bounded")
+struct ConnectionRateLimitTests {
+    @Test(
+        "A flood from one connection is cut to its rate after the burst; another connection is not held up; the allowance refills"
+    )
+    func floodCut() {
+        var limit = ConnectionRateLimit(perSecond: 100, burst: 50)
+        let flood = (0..<1_000).filter { limit.admit([1], at: Double($0) / 10_000) }.count
+        // 50 of burst plus 100/s over the 99.9 ms the flood took: 9 whole tokens more.
+        #expect(flood == 59)
+        let other = limit.admit([2], at: 0.1)
+        #expect(other, "another connection has its own allowance")
+        #expect(limit.dropped == 941)
+        let refilled = limit.admit([1], at: 1.0)
+        #expect(refilled, "a second later it may send again")
+    }
+
+    @Test("New connections without end do not grow the books without bound")
+    func boundedBooks() {
+        var limit = ConnectionRateLimit(perSecond: 10, burst: 5, remembered: 100)
+        for index in 0..<10_000 {
+            _ = limit.admit(withUnsafeBytes(of: UInt32(index)) { Array($0) }, at: Double(index))
+        }
+        #expect(limit.count <= 101)
+        #expect(limit.dropped == 0)
+    }
+}

@@ -182,7 +182,7 @@ struct DeskTests {
                     $0.driverID = "d-1"; $0.leg = 1
                 }), at: 54)
         bus += published(out)
-        guard case .tripUpdate(let onTrip)? = bodies(out, to: DeskFixture.ridersPeer).first,
+        guard case .tripUpdate(let onTrip)? = bodies(out, to: DeskFixture.ridersPeer).last,
             case .driveTo(let toDropoff)? = bodies(out, to: DeskFixture.driversPeer).first
         else { Issue.record("no pickup"); return }
         #expect(onTrip.state == .onTrip && toDropoff.leg == 2 && toDropoff.stop == .dropoff && toDropoff.arriveAtMs == 154_000)
@@ -199,7 +199,7 @@ struct DeskTests {
         #expect(done.state == .completed && done.fareCents == quote.priceCents)
         #expect(
             bus.filter { $0 != .driverStateChanged } == [
-                .requestCreated, .offerSent, .offerAccepted, .tripStarted, .tripCompleted,
+                .requestCreated, .offerSent, .offerAccepted, .driverArrived, .tripStarted, .tripCompleted,
             ])
         #expect(bus.filter { $0 == .driverStateChanged }.count == 5, "idle, offered, en route, on trip, idle")
     }
@@ -411,5 +411,21 @@ struct DeskTests {
             snapshot.contains {
                 $0.kind == .requestCreated && $0.requestID == "req-1" && $0.tripState == .matching && $0.driverID == "d-1"
             })
+    }
+}
+
+@Suite("Trip updates as the protocol documents them")
+struct TripUpdateTests {
+    /// Found in review of the protocol: DRIVER_ARRIVED was documented and never sent.
+    @Test("At the pickup the rider hears DRIVER_ARRIVED, then ON_TRIP; the bus sees the arrival before the trip starts")
+    func arrivalThenTrip() throws {
+        var city = try #require(ForgeryFixture())
+        let done = city.pickupDone()
+        let states = bodies(done, to: DeskFixture.ridersPeer).compactMap { body -> TripState? in
+            if case .tripUpdate(let update) = body { update.state } else { nil }
+        }
+        #expect(states == [.driverArrived, .onTrip])
+        let events = published(done).filter { $0 == .driverArrived || $0 == .tripStarted }
+        #expect(events == [.driverArrived, .tripStarted])
     }
 }
