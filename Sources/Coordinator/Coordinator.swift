@@ -121,6 +121,10 @@ public actor Coordinator {
         await statusLog?.close()
         await proxy.stop()
         await transport.shutdown()
+        // A killed process leaves its ipc socket files behind: the run's are the run's to remove.
+        for endpoint in [plan.sessions, plan.busPublish, plan.busSubscribe] where endpoint.hasPrefix("ipc://") {
+            try? FileManager.default.removeItem(atPath: String(endpoint.dropFirst("ipc://".count)))
+        }
         var summary = RunSummary(
             topology: plan.topology.name, outcome: outcome, wallSeconds: (ContinuousClock.now - started) / .seconds(1),
             speed: plan.speed, kpis: MonitorReport(await board.current), processes: await supervisor.records,

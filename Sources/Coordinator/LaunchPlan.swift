@@ -37,14 +37,15 @@ public struct LaunchPlan: Sendable {
         topology: Topology, topologyPath: String, speed: Double?, monitor: Bool, monitorJSON: Bool = false,
         hostArguments: [String] = [], riderArguments: [String] = [], dispatchArguments: [String] = [], journal: String? = nil,
         recorder: (program: String, database: String)? = nil, virtual: Bool = false,
-        temporaryDirectory: String = NSTemporaryDirectory()
+        temporaryDirectory: String = NSTemporaryDirectory(), run: String? = nil
     ) {
         self.topology = topology
         self.virtual = virtual || topology.clockMode == .virtual
         let speed = speed ?? topology.speed
         self.speed = speed
-        let dispatch = topology.endpoints.dispatch(run: topology.name, temporaryDirectory: temporaryDirectory)
-        let bus = topology.endpoints.bus(run: topology.name, temporaryDirectory: temporaryDirectory)
+        // ipc sockets are named after the run, so two runs of one topology never share them.
+        let dispatch = topology.endpoints.dispatch(run: run ?? topology.name, temporaryDirectory: temporaryDirectory)
+        let bus = topology.endpoints.bus(run: run ?? topology.name, temporaryDirectory: temporaryDirectory)
         sessions = dispatch.sessions
         busPublish = bus.publish
         busSubscribe = bus.subscribe

@@ -58,7 +58,8 @@ struct LaunchOptions: ParsableArguments {
             topology: plan, topologyPath: (topology as NSString).standardizingPath, speed: speed, monitor: !noMonitor,
             monitorJSON: json, hostArguments: hostArguments, riderArguments: riderArguments, dispatchArguments: dispatchArguments,
             journal: directory.file("dispatch.journal"),
-            recorder: sqlite ? (recorder, directory.file("run.sqlite")) : nil, virtual: virtual)
+            recorder: sqlite ? (recorder, directory.file("run.sqlite")) : nil, virtual: virtual,
+            run: "\((directory.path as NSString).lastPathComponent)-\(getpid())")
         var options = Coordinator.Options()
         options.monitorToTerminal = true
         options.wallLimit = .seconds(wallLimit ?? (plan.duration / launch.speed * 3 + 120))
@@ -81,7 +82,9 @@ struct LaunchOptions: ParsableArguments {
             Data(
                 ("launch: \(plan.name), \(launch.processes.count) processes, "
                     + (launch.virtual ? "virtual time" : "\(launch.speed)× wall time") + "; "
-                    + "run directory \(directory.path)\n").utf8))
+                    + "run directory \(directory.path)\n"
+                    + "launch: to watch it from elsewhere: ribcity monitor --topology \(topology) --bus \(launch.busSubscribe) "
+                    + "--sessions \(launch.sessions) --publish-to \(launch.busPublish)\n").utf8))
         let signals = onInterrupt { Task { await coordinator.stop() } }
         defer { signals.forEach { $0.cancel() } }
         let summary = try await coordinator.run()

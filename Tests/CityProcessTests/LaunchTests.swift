@@ -158,6 +158,12 @@ struct LaunchTests {
         let keys = run.runDirectory!.appendingPathComponent("keys/dispatch.secret").path
         let permissions = try FileManager.default.attributesOfItem(atPath: keys)[.posixPermissions] as? Int
         #expect(permissions == 0o600, "a secret key is its owner's only")
+        // The run's ipc sockets are named after the run (two runs of one topology never share
+        // them) and gone when it ends, killed processes or not.
+        let sessions = run.output.components(separatedBy: "--sessions ipc://").dropFirst().first?.prefix { $0 != " " }
+        let socketPath = try #require(sessions.map(String.init), "\(run.output)")
+        #expect(socketPath.contains(run.runDirectory!.lastPathComponent), "\(socketPath)")
+        #expect(!FileManager.default.fileExists(atPath: socketPath), "\(socketPath)")
         let verdict = run.summary["verdict"] as? [String: Any]
         let rows = verdict?["rows"] as? [[String: Any]] ?? []
         #expect(rows.count >= 9 && rows.allSatisfy { $0["passed"] as? Bool == true }, "\(rows)")
