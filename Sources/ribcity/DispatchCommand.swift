@@ -56,6 +56,10 @@ struct DispatchCommand: AsyncParsableCommand {
         // A session that stops reading must not hold up everyone else's messages: after half a
         // second its messages are counted undeliverable (it gets what it missed when it says Hello).
         options.fullPeerTimeout = .milliseconds(500)
+        // A frame larger than any envelope may be is refused by libzmq at its header, with its
+        // connection, before anything is read into memory (a bigger one would only be counted
+        // too large after arriving whole).
+        options.maximumMessageBytes = Int64(WireCodec.maximumPayloadBytes + 64 << 10)
         let router = try await transport.socket(.router, options: options)
         let pub = try await transport.socket(.pub, options: .eventBus)
         let sessionsAt = try await router.bind(sessions ?? endpoints.sessions)
