@@ -315,7 +315,7 @@ extension Coordinator {
 
     /// Which process serves each endpoint the run's processes connect to.
     private var serverEndpoints: [String: String] {
-        [plan.sessions: "dispatch", plan.busPublish: "coordinator", plan.busSubscribe: "coordinator"]
+        RunKeys.servers(sessions: plan.sessions, bus: [plan.busPublish, plan.busSubscribe])
     }
 
     /// A transport of its own for a hostile client of stress mode: over CURVE, with a key of its

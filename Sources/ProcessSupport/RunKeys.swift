@@ -54,6 +54,15 @@ public enum RunKeys {
         return admitted
     }
 
+    /// Which process serves each endpoint a process connects to: dispatch the sessions
+    /// endpoint, the coordinator (whose proxy is the bus) every bus endpoint.
+    public static func servers(sessions: String?, bus: [String?]) -> [String: String] {
+        var servers: [String: String] = [:]
+        if let sessions { servers[sessions] = "dispatch" }
+        for case let endpoint? in bus { servers[endpoint] = "coordinator" }
+        return servers
+    }
+
     /// Secures `transport` as process `name` when the run has keys (`RIBCITY_KEYS` is set):
     /// its binds become CURVE servers admitting the run's keys, and its connects to each endpoint
     /// of `servers` (endpoint → the process serving it) CURVE clients of that process's key.

@@ -64,11 +64,8 @@ struct FaultOptions: ParsableArguments {
 /// by its server's key (dispatch's for `sessions`, the coordinator's for the bus endpoints).
 /// Without keys it does nothing. Call before making any socket.
 func secureRole(_ transport: Transport, as name: String, sessions: String?, bus: [String?]) async throws {
-    var servers: [String: String] = [:]
-    if let sessions { servers[sessions] = "dispatch" }
-    for case let endpoint? in bus { servers[endpoint] = "coordinator" }
     do {
-        try await RunKeys.secure(transport, as: name, servers: servers)
+        try await RunKeys.secure(transport, as: name, servers: RunKeys.servers(sessions: sessions, bus: bus))
     } catch let failure as RunKeys.Failure {
         throw ValidationError(failure.description)
     }
