@@ -40,7 +40,4 @@ extension Transport {
         core.security.withLock { $0 = security }
         return authenticator
     }
-
-    /// The security this transport's sockets bind and connect with, if any.
-    public var security: TransportSecurity? { core.security.withLock { $0 } }
 }
