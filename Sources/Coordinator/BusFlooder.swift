@@ -4,7 +4,7 @@ import ZeroMQ
 /// Publishes valid but useless envelopes on the bus under `chaos.flood`, a topic nobody
 /// subscribes to: the proxy must carry them (or drop them) without delaying dispatch's events.
 struct BusFlooder {
-    static let topic = "chaos.flood"
+    static let topic = Topic.chaos + "flood"
     let endpoint: String
     let perSecond: Double
 

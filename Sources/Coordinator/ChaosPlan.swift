@@ -57,6 +57,9 @@ public struct ChaosCounts: Codable, Sendable, Equatable {
     public var forgedRefused = 0
     public var forgedApplied = 0
     public var firstForgeryApplied: String?
+    /// Forged publications on the bus (dispatch's events, another process's status, window
+    /// openings), sent with the forger's own key: the bus must forward none.
+    public var forgedPublished = 0
     /// For each time dispatch was killed: wall seconds from the kill until it served again
     /// (restored from its journal and ready).
     public var dispatchRecoverySeconds: [Double] = []

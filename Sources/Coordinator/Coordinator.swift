@@ -71,13 +71,18 @@ public actor Coordinator {
         if plan.topology.usesCurve {
             busOptions.curve = .server(try await secure(transport))
         }
+        // Over CURVE the bus knows who publishes each message, and forwards only what that process may say.
+        var admit: Proxy.Admission?
+        if plan.topology.usesCurve {
+            admit = { @Sendable publisher, frames in BusPolicy.refusal(publisher: publisher, frames: frames) }
+        }
         let proxy = try await Proxy.start(
             on: transport, frontend: .init(.xsub, bind: plan.busPublish, options: busOptions),
-            backend: .init(.xpub, bind: plan.busSubscribe, options: busOptions))
+            backend: .init(.xpub, bind: plan.busSubscribe, options: busOptions), admit: admit)
         let tap = try await transport.socket(.sub, options: .eventBus)
         try await tap.connect(plan.busSubscribe)
         // Everything that describes the run (not the chaos flood, which only loads the proxy).
-        for prefix in [Topic.dispatch, Topic.status, Topic.control, Topic.location] { try await tap.subscribe(prefix) }
+        for prefix in [Topic.dispatch, Topic.status, Topic.control] { try await tap.subscribe(prefix) }
         let recorder = options.record ? try EventLog.Writer(path: directory.file("events.pb")) : nil
         // In virtual time the recording of dispatch's events comes in a fixed order from the keeper;
         // processes' health (which no two runs share: CPU, memory) goes to a file of its own.
@@ -130,6 +135,12 @@ public actor Coordinator {
             speed: plan.speed, kpis: MonitorReport(await board.current), processes: await supervisor.records,
             poolCapacity: plan.topology.dispatch.poolCapacity)
         summary.virtualTime = await timeKeeper?.report
+        let refusals = proxy.refusals
+        if admit != nil {
+            summary.busRefused = refusals.count
+            summary.busRefusalExamples = refusals.first.map { "\($0.publisher): \($0.reason)" }
+        }
+        for refusal in refusals.first.prefix(5) { log("bus: refused a publication from \(refusal.publisher): \(refusal.reason)") }
         if options.record {
             summary.chaos = chaosCounts
             summary.verdict = try Self.verdict(of: directory, summary: summary)
@@ -169,7 +180,9 @@ public actor Coordinator {
         let forger = Task { [plan, options] in
             guard let forgerTransport else { return Forger.Tally() }
             var forger = Forger(
-                sessions: plan.sessions, bus: plan.busSubscribe, perSecond: options.chaos.forgePerSecond,
+                sessions: plan.sessions, bus: plan.busSubscribe,
+                // Without CURVE the bus cannot know who publishes: forging there proves nothing.
+                busPublish: plan.topology.usesCurve ? plan.busPublish : nil, perSecond: options.chaos.forgePerSecond,
                 random: SeededGenerator(seed: options.chaos.seed &+ 2))
             return await forger.run(on: forgerTransport)
         }
@@ -184,6 +197,7 @@ public actor Coordinator {
             chaosCounts.forgedRefused = forged.refused
             chaosCounts.forgedApplied = forged.applied
             chaosCounts.firstForgeryApplied = forged.firstApplied
+            chaosCounts.forgedPublished = forged.published
             await garbageTransport?.shutdown()
             await forgerTransport?.shutdown()
             if let monitor { await supervisor.signal(monitor, SIGCONT) }
@@ -372,6 +386,15 @@ extension Coordinator {
                     passed: chaos.forgedApplied == 0 && chaos.forgedRefused > 0,
                     detail: "\(chaos.forgedSent) forged, \(chaos.forgedRefused) refused FORBIDDEN, \(chaos.forgedApplied) applied"
                         + (chaos.firstForgeryApplied.map { " (first: \($0))" } ?? "")))
+        }
+        if let chaos = summary.chaos, chaos.forgedPublished > 0 {
+            // The recording is what subscribers got: a forged publication in it went through.
+            let forwarded = recording.filter { $0.sender == Forger.busSender }.count
+            let refused = summary.busRefused ?? 0
+            verdict.add(
+                VerdictRow(
+                    check: "forged bus publications refused, none forwarded", passed: forwarded == 0 && refused > 0,
+                    detail: "\(chaos.forgedPublished) published, \(refused) refused by the bus, \(forwarded) forwarded"))
         }
         verdict.add(VerdictRow(check: "the run completed", passed: summary.outcome.isCompleted, detail: "\(summary.outcome)"))
         return verdict

@@ -6,13 +6,19 @@ import ZeroMQ
 /// A hostile client with a session of its own (in a real deployment: a valid key, the wrong
 /// owner): it learns real riders, drivers and requests from the bus and sends commands in their
 /// name — take a driver offline, cancel or steal a ride, accept another driver's offer, stop
-/// dispatch. Every one must be refused; it counts what dispatch answered.
+/// dispatch. Every one must be refused; it counts what dispatch answered. Over CURVE it also
+/// publishes on the bus what only others may (dispatch's events, dispatch's status, window
+/// openings, another's readiness): the bus must forward none of it.
 struct Forger {
     /// The name its key is made under in a CURVE run.
     static let keyName = "forger"
+    /// The sender of its publications, so that one that got through is found in the recording.
+    static let busSender = "forger-bus"
 
     let sessions: String
     let bus: String
+    /// Where to publish forgeries (nil: not at all).
+    let busPublish: String?
     let perSecond: Double
     var random: SeededGenerator
 
@@ -25,6 +31,8 @@ struct Forger {
         var applied = 0
         /// The first forgery that took effect, in words.
         var firstApplied: String?
+        /// Forged publications sent to the bus.
+        var published = 0
     }
 
     /// Forges until cancelled.
@@ -40,6 +48,12 @@ struct Forger {
             }
         }
         guard (try? await dealer.connect(sessions)) != nil, (try? await watch.connect(bus)) != nil else { return tally }
+        var publisher: Socket?
+        if let busPublish, let socket = try? await transport.socket(.pub, options: .eventBus) {
+            if (try? await socket.connect(busPublish)) != nil { publisher = socket }
+        }
+        defer { if let publisher { Task { await publisher.close() } } }
+        var busStamper = SequenceStamper(sender: Self.busSender)
         var stamper = SequenceStamper(sender: "forger")
         let hello = Hello.with {
             // The role its key carries over CURVE (a tool): the Hello is taken, the forgeries not.
@@ -64,6 +78,11 @@ struct Forger {
                 sentKinds[envelope.messageID] = name
                 guard (try? await dealer.send(Message([WireCodec.encode(envelope)]))) != nil else { break }
                 tally.sent += 1
+                if let publisher {
+                    let (topic, body) = seen.publication(&random)
+                    let published = Frames.Published(topic: topic, envelope: Envelope(body, from: busStamper.next()))
+                    if (try? await publisher.send(Message(published.frames))) != nil { tally.published += 1 }
+                }
             }
             for batch in await Self.waiting(on: watch) {
                 if let event = try? Frames.Published(frames: batch.frames).envelope.dispatchEvent { seen.note(event) }
@@ -110,6 +129,44 @@ struct Forger {
             }
             if drivers.count > 200 { drivers.removeFirst(100) }
             if requests.count > 200 { requests.removeFirst(100) }
+        }
+
+        /// A publication only another process may make, with ids seen so far.
+        func publication(_ random: inout SeededGenerator) -> (topic: String, body: Envelope.OneOf_Body) {
+            let request = requests.randomElement(using: &random)
+            let all: [(String, Envelope.OneOf_Body)] = [
+                (
+                    Topic.dispatchRequest,
+                    .dispatchEvent(
+                        Wire.DispatchEvent.with {
+                            $0.kind = .requestCancelled; $0.requestID = request?.request ?? "rider-1"
+                            $0.riderID = request?.rider ?? "rider-1"
+                        })
+                ),
+                (
+                    Topic.status(of: "dispatch"),
+                    .processStatus(
+                        ProcessStatus.with {
+                            $0.role = .dispatch; $0.processID = "dispatch"; $0.lagMs = 918_800
+                        })
+                ),
+                (
+                    Topic.status(of: keyName),
+                    .processStatus(
+                        ProcessStatus.with {
+                            $0.role = .dispatch; $0.processID = "dispatch"; $0.lagMs = 918_800
+                        })
+                ),
+                (Topic.windowOpen, .windowOpen(WindowOpen.with { $0.window = 1 })),
+                (
+                    Topic.ready,
+                    .ready(
+                        Ready.with {
+                            $0.role = .dispatch; $0.processID = "dispatch"
+                        })
+                ),
+            ]
+            return all.randomElement(using: &random)!
         }
 
         /// A forgery with ids seen so far (nil until there are some).

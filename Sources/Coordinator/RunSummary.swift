@@ -22,10 +22,18 @@ public struct RunSummary: Codable, Sendable {
     public var verdict: RunVerdict?
     /// Virtual time: windows, simulated seconds per wall second, the bottleneck (absent in wall time).
     public var virtualTime: VirtualTimeReport?
+    /// Over CURVE: publications the bus refused (a process publishing what only another may),
+    /// and the first few, with who sent them and why. Absent when the bus cannot tell who publishes.
+    public var busRefused: Int?
+    public var busRefusalExamples: [String]?
     public var allRequestsAccounted: Bool { requests == ended && kpis.openRequests == 0 }
     /// The most simulated time any process fell behind the clock (its timers or its apps' wake-ups
     /// ran late by this much), at worst over the run.
-    public var worstLagSeconds: Double { kpis.processes.values.map(\.maxLagSeconds).max() ?? 0 }
+    public var worstLagSeconds: Double { worstLag?.seconds ?? 0 }
+    /// The process that reported the worst lag, and that lag (a process's word about itself).
+    public var worstLag: (process: String, seconds: Double)? {
+        kpis.processes.map { ($0.key, $0.value.maxLagSeconds) }.max { ($0.1, $1.0) < ($1.1, $0.0) }
+    }
 
     public init(
         topology: String, outcome: RunOutcome, wallSeconds: Double, speed: Double, kpis: MonitorReport,
@@ -58,8 +66,9 @@ public struct RunSummary: Codable, Sendable {
             String(
                 format:
                     "pickup wait p50 %.0f s, p95 %.0f s; max surge %.1f; bus events missed %llu; "
-                    + "worst lag behind the clock %.2f s simulated",
-                kpis.pickupWaitP50, kpis.pickupWaitP95, kpis.maxSurge, kpis.missedEvents, worstLagSeconds),
+                    + "worst lag behind the clock %.2f s simulated%@",
+                kpis.pickupWaitP50, kpis.pickupWaitP95, kpis.maxSurge, kpis.missedEvents, worstLagSeconds,
+                worstLag.map { " (reported by \($0.process))" } ?? ""),
         ]
         if let virtual = virtualTime {
             lines.append(
@@ -68,6 +77,11 @@ public struct RunSummary: Codable, Sendable {
                         + "%.0f s jumped over idle; waited most for %@ (%.0f%% of windows)",
                     virtual.windows, virtual.simulatedSeconds, virtual.wallSeconds, virtual.rate, virtual.skippedSeconds,
                     virtual.bottleneck, virtual.bottleneckShare * 100))
+        }
+        if let busRefused, busRefused > 0 {
+            lines.append(
+                "bus: \(busRefused) publications refused"
+                    + (busRefusalExamples?.first.map { " (first: \($0))" } ?? ""))
         }
         if !kpis.missedBySender.isEmpty {
             lines.append(
@@ -93,7 +107,8 @@ public struct RunSummary: Codable, Sendable {
                 "faults injected: \(chaos.kills.count) kills (\(chaos.kills.joined(separator: ", "))), "
                     + "\(chaos.malformedSent) malformed frames to dispatch, "
                     + "\(chaos.monitorStalls) monitor stalls, \(chaos.floodSent) flood messages on the bus"
-                    + (chaos.forgedSent > 0 ? ", \(chaos.forgedSent) forged commands" : ""))
+                    + (chaos.forgedSent > 0 ? ", \(chaos.forgedSent) forged commands" : "")
+                    + (chaos.forgedPublished > 0 ? ", \(chaos.forgedPublished) forged bus publications" : ""))
             if !chaos.dispatchRecoverySeconds.isEmpty {
                 lines.append(
                     "dispatch recovered from its journal in "

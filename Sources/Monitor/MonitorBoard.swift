@@ -38,7 +38,9 @@ public struct MonitorBoard: Sendable {
         simTimeMs = max(simTimeMs, envelope.simTimeMs)
         if case .processStatus(let status)? = envelope.body {
             processes[status.processID] = status
-            maxLagMs[status.processID] = max(maxLagMs[status.processID] ?? 0, status.lagMs)
+            // A process's word about itself: no process is later than the run is long.
+            let lag = UInt32(clamping: min(Int64(status.lagMs), max(0, envelope.simTimeMs)))
+            maxLagMs[status.processID] = max(maxLagMs[status.processID] ?? 0, lag)
         }
         guard case .dispatchEvent(let event)? = envelope.body else { return }
         totals[event.kind, default: 0] += 1

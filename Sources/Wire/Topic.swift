@@ -1,4 +1,5 @@
 /// Topics on the event bus. Subscribers filter by prefix, so names go from general to specific.
+/// Who may publish each is ``BusPolicy``'s to say.
 public enum Topic {
     /// Dispatch state changes: `dispatch.request`, `dispatch.driver`, `dispatch.session`, `dispatch.surge`.
     public static let dispatch = "dispatch."
@@ -6,18 +7,16 @@ public enum Topic {
     public static let dispatchDriver = "dispatch.driver"
     public static let dispatchSession = "dispatch.session"
     public static let dispatchSurge = "dispatch.surge"
-    /// Vehicle positions, high volume: subscribe only if you draw a map.
-    public static let location = "location"
     /// Per-process health: `status.<process id>`.
     public static let status = "status."
-    /// Coordinator control: `control.clock`, `control.stop`, `control.ready`.
+    /// Coordinator control: `control.ready` (from every process), and in virtual time the
+    /// coordinator's window openings and the participants' reports.
     public static let control = "control."
-    public static let clock = "control.clock"
-    public static let stop = "control.stop"
     public static let ready = "control.ready"
-    /// Virtual time: the coordinator's window openings, and the participants' reports.
     public static let windowOpen = "control.window-open"
     public static let windowDone = "control.window-done"
+    /// Stress mode's load on the bus itself (`chaos.flood`), from the coordinator, read by no one.
+    public static let chaos = "chaos."
 
     public static func status(of processID: String) -> String { status + processID }
 }

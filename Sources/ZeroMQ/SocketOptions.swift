@@ -69,9 +69,11 @@ extension Duration {
 extension SocketOptions {
     /// For every socket of the event bus (publishers, the proxy's two sides, subscribers): queues
     /// deep enough for a city's bursts (dispatch publishes a matching round at once). A subscriber
-    /// that stays slower than the city still loses messages, and reports the gap.
+    /// that stays slower than the city still loses messages, and reports the gap. No bus message
+    /// comes near a mebibyte: a peer that sends one is cut off at its header.
     public static var eventBus: SocketOptions {
         var options = SocketOptions()
+        options.maximumMessageBytes = 1 << 20
         options.sendHighWaterMark = 500_000
         options.receiveHighWaterMark = 500_000
         return options

@@ -175,6 +175,12 @@ struct LaunchTests {
         // A session of its own forging commands for others: every one refused, none applied.
         #expect((chaos?["forgedRefused"] as? Int ?? 0) > 0 && chaos?["forgedApplied"] as? Int == 0, "\(run.output)")
         #expect(rows.contains { $0["check"] as? String == "forged commands refused, none applied" }, "\(rows)")
+        // And publishing on the bus what only dispatch, another process or the coordinator may:
+        // the bus refused it, and nothing the city's own processes published.
+        #expect((chaos?["forgedPublished"] as? Int ?? 0) > 0, "\(run.output)")
+        #expect(rows.contains { $0["check"] as? String == "forged bus publications refused, none forwarded" }, "\(rows)")
+        let refusals = run.summary["busRefusalExamples"] as? [String] ?? []
+        #expect(run.summary["busRefused"] as? Int ?? 0 > 0 && refusals.allSatisfy { $0.hasPrefix("forger: ") }, "\(refusals)")
         let report = Process()
         report.executableURL = URL(fileURLWithPath: ribcityBinary!)
         report.arguments = ["report", run.runDirectory!.path]

@@ -16,6 +16,25 @@ struct MonitorBoardTests {
         return Envelope(.dispatchEvent(event), from: stamper.next(), simTimeMs: Int64(seconds * 1000))
     }
 
+    @Test("A process's report of its own lag is bounded by how long the run has gone: 918.8 s after one minute is one minute")
+    func lagBounded() {
+        var board = MonitorBoard()
+        var statuses = SequenceStamper(sender: "drivers-0-status")
+        let status = { (lagMs: UInt32) in
+            Envelope(
+                .processStatus(
+                    ProcessStatus.with {
+                        $0.processID = "drivers-0"; $0.lagMs = lagMs
+                    }), from: statuses.next(),
+                simTimeMs: 60_000)
+        }
+        board.apply(status(2_500))
+        #expect(board.maxLagMs["drivers-0"] == 2_500)
+        board.apply(status(918_800))
+        #expect(board.maxLagMs["drivers-0"] == 60_000)
+        #expect(MonitorReport(board).processes["drivers-0"]?.maxLagSeconds == 60)
+    }
+
     @Test("Drivers and requests by state, per-minute counts, pickup waits, surge")
     mutating func states() {
         var board = MonitorBoard()

@@ -34,9 +34,9 @@ struct CodecTests {
             .rideRequest(request),
             .offer(offer),
             .dispatchEvent(event),
-            .clockTick(
-                ClockTick.with {
-                    $0.simTimeMs = 3_600_000; $0.speed = 60
+            .windowOpen(
+                WindowOpen.with {
+                    $0.window = 7; $0.startMs = 3_600_000; $0.endMs = 3_600_020
                 }),
             .error(
                 ErrorReply.with {

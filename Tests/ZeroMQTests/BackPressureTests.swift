@@ -147,7 +147,7 @@ struct BackPressureTests {
                 var stamper = continued
                 while !Task.isCancelled {
                     let end = Frames.Published(
-                        topic: Topic.stop,
+                        topic: "control.stop",
                         envelope: Envelope(.stop(Stop()), from: stamper.next()))
                     try await pub.send(Message(end.frames))
                     try await Task.sleep(for: .milliseconds(5))
@@ -165,7 +165,7 @@ struct BackPressureTests {
                     let sequence = published.envelope.sequence
                     firstSequence = firstSequence ?? sequence
                     _ = tracker.observe(sender: published.envelope.sender, sequence: sequence)
-                    if published.topic == Topic.stop {
+                    if published.topic == "control.stop" {
                         endSequence = sequence
                         break reading
                     }

@@ -82,4 +82,52 @@ struct CurveTests {
         #expect(try await attempt(0.5) { try await router.receive() } == nil)
         await transport.shutdown()
     }
+
+    @Test("Over CURVE the bus proxy knows each publisher's key and forwards only what its admission allows")
+    func proxyJudgesPublishers() async throws {
+        try #require(CurveKeyPair.isAvailable, "Debian's libzmq is built with CURVE")
+        let busKeys = try CurveKeyPair.generate(), dispatchKeys = try CurveKeyPair.generate()
+        let riderKeys = try CurveKeyPair.generate(), monitorKeys = try CurveKeyPair.generate()
+        let server = try Transport(name: "bus"), clients = try Transport(name: "bus-clients")
+        let authenticator = try await server.authenticate(admitting: [
+            dispatchKeys.publicKey: "dispatch", riderKeys.publicKey: "riders-0", monitorKeys.publicKey: "monitor",
+        ])
+        var options = SocketOptions.eventBus
+        options.curve = .server(busKeys)
+        let proxy = try await Proxy.start(
+            on: server, frontend: .init(.xsub, bind: ipcEndpoint("bus-in"), options: options),
+            backend: .init(.xpub, bind: ipcEndpoint("bus-out"), options: options)
+        ) { publisher, frames in
+            let topic = String(decoding: frames[0], as: UTF8.self)
+            return topic.hasPrefix("dispatch.") && publisher != "dispatch" ? "only dispatch publishes \(topic)" : nil
+        }
+        func client(_ type: SocketType, _ keys: CurveKeyPair, _ endpoint: String) async throws -> Socket {
+            var options = SocketOptions.eventBus
+            options.curve = .client(keys, serverKey: busKeys.publicKey)
+            if type == .sub { options.subscriptions = [[]] }
+            let socket = try await clients.socket(type, options: options)
+            try await socket.connect(endpoint)
+            return socket
+        }
+        let subscriber = try await client(.sub, monitorKeys, proxy.backendEndpoint)
+        let dispatch = try await client(.pub, dispatchKeys, proxy.frontendEndpoint)
+        let rider = try await client(.pub, riderKeys, proxy.frontendEndpoint)
+
+        var seen: [[String]] = []
+        // Publishers lose what they send before their connection is up: send until it arrives.
+        while !seen.contains(["dispatch.request", "real"]) || !seen.contains(["status.riders-0", "own"]) {
+            try await dispatch.send(Message(strings: ["dispatch.request", "real"]))
+            try await rider.send(Message(strings: ["dispatch.request", "forged"]))
+            try await rider.send(Message(strings: ["status.riders-0", "own"]))
+            while let message = try await attempt(0.05, { try await subscriber.receive() }) { seen.append(message.strings) }
+        }
+        #expect(!seen.contains(["dispatch.request", "forged"]), "the rider's dispatch event never reached a subscriber")
+        let refusals = proxy.refusals
+        #expect(refusals.count >= 1)
+        #expect(refusals.first.first == Proxy.Refusal(publisher: "riders-0", reason: "only dispatch publishes dispatch.request"))
+        await proxy.stop()
+        await authenticator.stop()
+        await clients.shutdown()
+        await server.shutdown()
+    }
 }

@@ -416,7 +416,6 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
   case sessionOpened // = 12
   case sessionExpired // = 13
   case surgeUpdated // = 14
-  case quoted // = 15
 
   /// A session said goodbye (SESSION_EXPIRED is for silent ones).
   case sessionClosed // = 16
@@ -443,7 +442,6 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
     case 12: self = .sessionOpened
     case 13: self = .sessionExpired
     case 14: self = .surgeUpdated
-    case 15: self = .quoted
     case 16: self = .sessionClosed
     default: self = .UNRECOGNIZED(rawValue)
     }
@@ -466,7 +464,6 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
     case .sessionOpened: return 12
     case .sessionExpired: return 13
     case .surgeUpdated: return 14
-    case .quoted: return 15
     case .sessionClosed: return 16
     case .UNRECOGNIZED(let i): return i
     }
@@ -489,7 +486,6 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
     .sessionOpened,
     .sessionExpired,
     .surgeUpdated,
-    .quoted,
     .sessionClosed,
   ]
 
@@ -792,14 +788,6 @@ public nonisolated struct Envelope: @unchecked Sendable {
   }
 
   /// Coordinator control.
-  public var clockTick: ClockTick {
-    get {
-      if case .clockTick(let v)? = _storage._body {return v}
-      return ClockTick()
-    }
-    set {_uniqueStorage()._body = .clockTick(newValue)}
-  }
-
   public var stop: Stop {
     get {
       if case .stop(let v)? = _storage._body {return v}
@@ -868,7 +856,6 @@ public nonisolated struct Envelope: @unchecked Sendable {
     case snapshotChunk(SnapshotChunk)
     case processStatus(ProcessStatus)
     /// Coordinator control.
-    case clockTick(ClockTick)
     case stop(Stop)
     case ready(Ready)
     case windowOpen(WindowOpen)
@@ -1641,21 +1628,6 @@ public nonisolated struct DispatchChecks: Sendable {
   public init() {}
 }
 
-/// The coordinator's clock: simulated time now, and how many simulated seconds pass per wall second.
-public nonisolated struct ClockTick: Sendable {
-  // SwiftProtobuf.Message conformance is added in an extension below. See the
-  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
-  // methods supported on all messages.
-
-  public var simTimeMs: Int64 = 0
-
-  public var speed: Double = 0
-
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
-
-  public init() {}
-}
-
 public nonisolated struct Stop: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1795,12 +1767,12 @@ nonisolated extension StopKind: SwiftProtobuf._ProtoNameProviding {
 }
 
 nonisolated extension DispatchEventKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DISPATCH_EVENT_KIND_UNSPECIFIED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CREATED\0\u{1}DISPATCH_EVENT_KIND_OFFER_SENT\0\u{1}DISPATCH_EVENT_KIND_OFFER_ACCEPTED\0\u{1}DISPATCH_EVENT_KIND_OFFER_DECLINED\0\u{1}DISPATCH_EVENT_KIND_OFFER_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_ARRIVED\0\u{1}DISPATCH_EVENT_KIND_TRIP_STARTED\0\u{1}DISPATCH_EVENT_KIND_TRIP_COMPLETED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CANCELLED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_REJECTED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_STATE_CHANGED\0\u{1}DISPATCH_EVENT_KIND_SESSION_OPENED\0\u{1}DISPATCH_EVENT_KIND_SESSION_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_SURGE_UPDATED\0\u{1}DISPATCH_EVENT_KIND_QUOTED\0\u{1}DISPATCH_EVENT_KIND_SESSION_CLOSED\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DISPATCH_EVENT_KIND_UNSPECIFIED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CREATED\0\u{1}DISPATCH_EVENT_KIND_OFFER_SENT\0\u{1}DISPATCH_EVENT_KIND_OFFER_ACCEPTED\0\u{1}DISPATCH_EVENT_KIND_OFFER_DECLINED\0\u{1}DISPATCH_EVENT_KIND_OFFER_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_ARRIVED\0\u{1}DISPATCH_EVENT_KIND_TRIP_STARTED\0\u{1}DISPATCH_EVENT_KIND_TRIP_COMPLETED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CANCELLED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_REJECTED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_STATE_CHANGED\0\u{1}DISPATCH_EVENT_KIND_SESSION_OPENED\0\u{1}DISPATCH_EVENT_KIND_SESSION_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_SURGE_UPDATED\0\u{2}\u{2}DISPATCH_EVENT_KIND_SESSION_CLOSED\0")
 }
 
 nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{3}sender_life\0\u{3}receiver_life\0\u{1}link\0\u{1}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{1}ack\0\u{4}\u{5}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{4}\u{e}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{4}\u{11}clock_tick\0\u{1}stop\0\u{1}ready\0\u{3}window_open\0\u{3}window_done\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{3}sender_life\0\u{3}receiver_life\0\u{1}link\0\u{1}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{1}ack\0\u{4}\u{5}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{4}\u{e}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{2}\u{12}stop\0\u{1}ready\0\u{3}window_open\0\u{3}window_done\0\u{b}clock_tick\0\u{c}P\u{1}\u{1}")
 
   fileprivate class _StorageClass {
     var _protocolVersion: UInt32 = 0
@@ -2224,19 +2196,6 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
             _storage._body = .processStatus(v)
           }
         }()
-        case 80: try {
-          var v: ClockTick?
-          var hadOneofValue = false
-          if let current = _storage._body {
-            hadOneofValue = true
-            if case .clockTick(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._body = .clockTick(v)
-          }
-        }()
         case 81: try {
           var v: Stop?
           var hadOneofValue = false
@@ -2440,10 +2399,6 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
       case .processStatus?: try {
         guard case .processStatus(let v)? = _storage._body else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 63)
-      }()
-      case .clockTick?: try {
-        guard case .clockTick(let v)? = _storage._body else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 80)
       }()
       case .stop?: try {
         guard case .stop(let v)? = _storage._body else { preconditionFailure() }
@@ -3989,41 +3944,6 @@ nonisolated extension DispatchChecks: SwiftProtobuf.Message, SwiftProtobuf._Mess
     if lhs.forbidden != rhs.forbidden {return false}
     if lhs.malformed != rhs.malformed {return false}
     if lhs.rateLimited != rhs.rateLimited {return false}
-    if lhs.unknownFields != rhs.unknownFields {return false}
-    return true
-  }
-}
-
-nonisolated extension ClockTick: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ClockTick"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}sim_time_ms\0\u{1}speed\0")
-
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularInt64Field(value: &self.simTimeMs) }()
-      case 2: try { try decoder.decodeSingularDoubleField(value: &self.speed) }()
-      default: break
-      }
-    }
-  }
-
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if self.simTimeMs != 0 {
-      try visitor.visitSingularInt64Field(value: self.simTimeMs, fieldNumber: 1)
-    }
-    if self.speed.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.speed, fieldNumber: 2)
-    }
-    try unknownFields.traverse(visitor: &visitor)
-  }
-
-  public static func ==(lhs: ClockTick, rhs: ClockTick) -> Bool {
-    if lhs.simTimeMs != rhs.simTimeMs {return false}
-    if lhs.speed != rhs.speed {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
