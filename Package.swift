@@ -323,7 +323,7 @@ let package = Package(
         // Whole cities as real processes (ribcity launch): slow-ish, so in a suite of their own.
         .testTarget(
             name: "CityProcessTests",
-            dependencies: ["TestSupport"],
+            dependencies: ["TestSupport", "ZeroMQ"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -13,11 +13,13 @@ enum RawLoops {
     }
 
     /// Binds a PULL socket, reports the endpoint, then times `count` messages from first to last.
-    static func receive(bind endpoint: String, count: Int, ready: @Sendable (String) -> Void) throws -> UInt64 {
+    static func receive(bind endpoint: String, count: Int, curve: BenchKeys?, ready: @Sendable (String) -> Void) throws -> UInt64
+    {
         let context = zmq_ctx_new()
         defer { zmq_ctx_term(context) }
         let socket = zmq_socket(context, ZMQ_PULL)
         defer { zmq_close(socket) }
+        try curve?.serve(raw: socket)
         guard zmq_bind(socket, endpoint) == 0 else { throw Failure.last("bind \(endpoint)") }
         ready(lastEndpoint(socket) ?? endpoint)
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -30,13 +32,14 @@ enum RawLoops {
     }
 
     /// Connects a PUSH socket, sends `count` messages of `size` bytes, and closes once `done` returns.
-    static func send(connect endpoint: String, count: Int, size: Int, done: () -> Void) throws {
+    static func send(connect endpoint: String, count: Int, size: Int, curve: BenchKeys?, done: () -> Void) throws {
         let context = zmq_ctx_new()
         defer { zmq_ctx_term(context) }
         let socket = zmq_socket(context, ZMQ_PUSH)
         defer { zmq_close(socket) }
         var linger: Int32 = -1
         zmq_setsockopt(socket, ZMQ_LINGER, &linger, MemoryLayout<Int32>.size)
+        try curve?.connect(raw: socket)
         guard zmq_connect(socket, endpoint) == 0 else { throw Failure.last("connect \(endpoint)") }
         let payload = [UInt8](repeating: 0x5A, count: size)
         for _ in 0..<count {
@@ -46,14 +49,16 @@ enum RawLoops {
     }
 
     /// Binds a DEALER, waits for the echo peer, then times `count` request/reply round trips.
-    static func ping(bind endpoint: String, count: Int, size: Int, ready: @Sendable (String) -> Void) throws -> Histogram<UInt64>
-    {
+    static func ping(
+        bind endpoint: String, count: Int, size: Int, curve: BenchKeys?, ready: @Sendable (String) -> Void
+    ) throws -> Histogram<UInt64> {
         let context = zmq_ctx_new()
         defer { zmq_ctx_term(context) }
         let socket = zmq_socket(context, ZMQ_DEALER)
         defer { zmq_close(socket) }
         var linger: Int32 = 0
         zmq_setsockopt(socket, ZMQ_LINGER, &linger, MemoryLayout<Int32>.size)
+        try curve?.serve(raw: socket)
         guard zmq_bind(socket, endpoint) == 0 else { throw Failure.last("bind \(endpoint)") }
         ready(lastEndpoint(socket) ?? endpoint)
         let payload = [UInt8](repeating: 0x5A, count: size)
@@ -70,11 +75,12 @@ enum RawLoops {
     }
 
     /// Connects a ROUTER and echoes `count` messages back to their sender.
-    static func echo(connect endpoint: String, count: Int) throws {
+    static func echo(connect endpoint: String, count: Int, curve: BenchKeys?) throws {
         let context = zmq_ctx_new()
         defer { zmq_ctx_term(context) }
         let socket = zmq_socket(context, ZMQ_ROUTER)
         defer { zmq_close(socket) }
+        try curve?.connect(raw: socket)
         guard zmq_connect(socket, endpoint) == 0 else { throw Failure.last("connect \(endpoint)") }
         var identity = [UInt8](repeating: 0, count: 256)
         var body = [UInt8](repeating: 0, count: 4096)

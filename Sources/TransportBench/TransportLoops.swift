@@ -6,11 +6,13 @@ enum TransportLoops {
     static let batchSize = 256
 
     static func receive(
-        bind endpoint: String, count: Int, onIOThread: Bool,
+        bind endpoint: String, count: Int, onIOThread: Bool, curve: BenchKeys?,
         ready: @Sendable (String) -> Void
     ) async throws -> UInt64 {
         let transport = try Transport(name: "bench-io")
-        let pull = try await transport.socket(.pull)
+        var options = SocketOptions()
+        try await curve?.serve(transport, options: &options)
+        let pull = try await transport.socket(.pull, options: options)
         ready(try await pull.bind(endpoint))
         let loop = { @Sendable () async throws -> UInt64 in
             var received = 0
@@ -29,12 +31,13 @@ enum TransportLoops {
 
     /// Sends in batches (`batched`) or one `send` per message, then waits for `done` before closing.
     static func send(
-        connect endpoint: String, count: Int, size: Int, batched: Bool, onIOThread: Bool,
+        connect endpoint: String, count: Int, size: Int, batched: Bool, onIOThread: Bool, curve: BenchKeys?,
         done: () async throws -> Void
     ) async throws {
         let transport = try Transport(name: "bench-io")
         var options = SocketOptions()
         options.linger = .seconds(-1)
+        curve?.connect(options: &options)
         let push = try await transport.socket(.push, options: options)
         try await push.connect(endpoint)
         // A fresh message per send, as real senders make (sharing one buffer between threads
@@ -59,12 +62,13 @@ enum TransportLoops {
     }
 
     static func ping(
-        bind endpoint: String, count: Int, size: Int, onIOThread: Bool,
+        bind endpoint: String, count: Int, size: Int, onIOThread: Bool, curve: BenchKeys?,
         ready: @Sendable (String) -> Void
     ) async throws -> Histogram<UInt64> {
         let transport = try Transport(name: "bench-io")
         var options = SocketOptions()
         options.linger = .zero
+        try await curve?.serve(transport, options: &options)
         let dealer = try await transport.socket(.dealer, options: options)
         ready(try await dealer.bind(endpoint))
         let message = Message([UInt8](repeating: 0x5A, count: size))
@@ -83,9 +87,11 @@ enum TransportLoops {
         return histogram
     }
 
-    static func echo(connect endpoint: String, count: Int, onIOThread: Bool) async throws {
+    static func echo(connect endpoint: String, count: Int, onIOThread: Bool, curve: BenchKeys?) async throws {
         let transport = try Transport(name: "bench-io")
-        let router = try await transport.socket(.router)
+        var options = SocketOptions()
+        curve?.connect(options: &options)
+        let router = try await transport.socket(.router, options: options)
         try await router.connect(endpoint)
         let loop = { @Sendable () async throws in
             var echoed = 0

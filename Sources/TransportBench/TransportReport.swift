@@ -1,18 +1,27 @@
 import Foundation
 
-/// The transport benchmark's results with their ratios to raw libzmq.
+/// The transport benchmark's results with their ratios to raw libzmq (with the same security),
+/// and for CURVE cases to the same implementation in the clear.
 public struct TransportReport: Sendable {
     public var throughput: [TransportBenchmark.Throughput] = []
     public var roundTrips: [TransportBenchmark.RoundTrip] = []
 
     public init() {}
 
-    private func rawRate(_ row: TransportBenchmark.Throughput) -> Double? {
-        throughput.first { $0.link == row.link && $0.size == row.size && $0.implementation == .raw }?.messagesPerSecond
+    private func rate(
+        _ row: TransportBenchmark.Throughput, _ implementation: TransportBenchmark.Implementation, _ security: BenchSecurity
+    )
+        -> Double?
+    {
+        throughput.first {
+            $0.link == row.link && $0.size == row.size && $0.implementation == implementation && $0.security == security
+        }?.messagesPerSecond
     }
 
-    private func rawLatency(_ row: TransportBenchmark.RoundTrip) -> TransportBenchmark.RoundTrip? {
-        roundTrips.first { $0.link == row.link && $0.implementation == .raw }
+    private func latency(
+        _ row: TransportBenchmark.RoundTrip, _ implementation: TransportBenchmark.Implementation, _ security: BenchSecurity
+    ) -> TransportBenchmark.RoundTrip? {
+        roundTrips.first { $0.link == row.link && $0.implementation == implementation && $0.security == security }
     }
 
     private func format(_ value: Double, _ digits: Int = 2) -> String {
@@ -21,23 +30,30 @@ public struct TransportReport: Sendable {
 
     private func rows() -> (one: [[String]], trip: [[String]]) {
         let one = throughput.map { row in
-            [
-                row.link.rawValue, "\(row.size)", row.implementation.rawValue,
-                String(Int(row.messagesPerSecond)), rawRate(row).map { format(row.messagesPerSecond / $0) } ?? "-",
+            let plain = row.security == .curve ? rate(row, row.implementation, .plain) : nil
+            return [
+                row.link.rawValue, "\(row.size)", row.implementation.rawValue, row.security.rawValue,
+                String(Int(row.messagesPerSecond)),
+                rate(row, .raw, row.security).map { format(row.messagesPerSecond / $0) } ?? "-",
+                plain.map { format(row.messagesPerSecond / $0) } ?? "-",
             ]
         }
         let trip = roundTrips.map { row in
-            [
-                row.link.rawValue, row.implementation.rawValue, format(row.p50Microseconds, 1), format(row.p99Microseconds, 1),
-                rawLatency(row).map { format(row.p50Microseconds / $0.p50Microseconds) } ?? "-",
-                rawLatency(row).map { format(row.p99Microseconds / $0.p99Microseconds) } ?? "-",
+            let raw = latency(row, .raw, row.security)
+            let plain = row.security == .curve ? latency(row, row.implementation, .plain) : nil
+            return [
+                row.link.rawValue, row.implementation.rawValue, row.security.rawValue, format(row.p50Microseconds, 1),
+                format(row.p99Microseconds, 1),
+                raw.map { format(row.p50Microseconds / $0.p50Microseconds) } ?? "-",
+                raw.map { format(row.p99Microseconds / $0.p99Microseconds) } ?? "-",
+                plain.map { format(row.p50Microseconds / $0.p50Microseconds) } ?? "-",
             ]
         }
         return (one, trip)
     }
 
-    static let oneWayHeader = ["link", "bytes", "implementation", "msgs/s", "× raw"]
-    static let tripHeader = ["link", "implementation", "p50 µs", "p99 µs", "p50 × raw", "p99 × raw"]
+    static let oneWayHeader = ["link", "bytes", "implementation", "security", "msgs/s", "× raw", "× plain"]
+    static let tripHeader = ["link", "implementation", "security", "p50 µs", "p99 µs", "p50 × raw", "p99 × raw", "p50 × plain"]
 
     public func text() -> String {
         let (one, trip) = rows()

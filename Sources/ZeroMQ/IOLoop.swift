@@ -172,9 +172,11 @@ final class IOLoop {
 
     private func receive(_ entry: Entry) {
         var batch: [Message] = []
+        var room = entry.core.inbound.byteRoom
         do {
-            while batch.count < Self.batchLimit, let message = try entry.raw.tryReceive() {
+            while batch.count < Self.batchLimit, room > 0, let message = try entry.raw.tryReceive() {
                 batch.append(message)
+                room -= message.byteCount
             }
         } catch {
             entry.core.eventSink.yield(SocketEvent(kind: .receiveFailed, endpoint: "", detail: "\(error)"))

@@ -4,14 +4,15 @@ import DequeModule
 ///
 /// Holds the batches as the I/O thread delivered them and hands them on whole when it can, so
 /// a message costs nothing here beyond its batch's share. Bounded: when it holds `capacity`
-/// messages the I/O thread stops reading the socket, and libzmq's high-water mark then pushes
-/// back on the sending peer instead of memory growing here.
+/// messages, or `byteCapacity` bytes, the I/O thread stops reading the socket, and libzmq's
+/// high-water mark then pushes back on the sending peer instead of memory growing here.
 final class InboundBuffer: Sendable {
     private struct State {
         var chunks: Deque<[Message]> = []
         /// Messages of the first chunk already taken.
         var headOffset = 0
         var count = 0
+        var bytes = 0
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var nextWaiterID: UInt64 = 0
         var finished = false
@@ -41,21 +42,29 @@ final class InboundBuffer: Sendable {
                 }
             }
             count -= batch.count
+            bytes -= batch.reduce(0) { $0 + $1.byteCount }
             return batch
         }
     }
 
     let capacity: Int
+    let byteCapacity: Int
     private let waker: Waker
     private let state = Locked(State())
 
-    init(capacity: Int, waker: Waker) {
+    init(capacity: Int, byteCapacity: Int? = nil, waker: Waker) {
         self.capacity = max(1, capacity)
+        self.byteCapacity = max(1, byteCapacity ?? .max)
         self.waker = waker
     }
 
     /// Whether the I/O thread may read more from libzmq (I/O thread).
-    var hasRoom: Bool { state.withLock { $0.count < capacity && !$0.finished } }
+    var hasRoom: Bool { state.withLock { !isFull($0) && !$0.finished } }
+
+    /// Bytes the I/O thread may still read before the buffer is full (I/O thread).
+    var byteRoom: Int { state.withLock { byteCapacity - $0.bytes } }
+
+    private func isFull(_ state: State) -> Bool { state.count >= capacity || state.bytes >= byteCapacity }
 
     /// Messages waiting for the consumer (for statistics).
     var count: Int { state.withLock { $0.count } }
@@ -66,6 +75,7 @@ final class InboundBuffer: Sendable {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.chunks.append(batch)
             state.count += batch.count
+            state.bytes += batch.reduce(0) { $0 + $1.byteCount }
             return state.takeWaiters()
         }
         waiters.forEach { $0.resume() }
@@ -86,9 +96,9 @@ final class InboundBuffer: Sendable {
         while true {
             try Task.checkCancellation()
             let (batch, finished, freedRoom) = state.withLock { state -> ([Message], Bool, Bool) in
-                let wasFull = state.count >= capacity
+                let wasFull = isFull(state)
                 let batch = state.take(limit: max(1, limit))
-                return (batch, state.finished, wasFull && state.count < capacity)
+                return (batch, state.finished, wasFull && !isFull(state))
             }
             if freedRoom { waker.wake() }
             if !batch.isEmpty { return batch }

@@ -13,7 +13,7 @@ final class SocketCore: Sendable {
         self.id = id
         self.type = type
         self.options = options
-        inbound = InboundBuffer(capacity: options.inboundCapacity, waker: waker)
+        inbound = InboundBuffer(capacity: options.inboundCapacity, byteCapacity: options.inboundByteCapacity, waker: waker)
         outbound = OutboundBuffer(capacity: options.outboundCapacity, waker: waker)
         (events, eventSink) = AsyncStream.makeStream(of: SocketEvent.self, bufferingPolicy: .bufferingNewest(1024))
     }

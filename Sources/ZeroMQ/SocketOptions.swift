@@ -32,6 +32,9 @@ public struct SocketOptions: Sendable {
     /// Messages the transport buffers for the consumer before it stops reading from libzmq
     /// (libzmq's own high-water mark then pushes back on the peer).
     public var inboundCapacity: Int = 4096
+    /// The same in bytes (nil: no limit but the count): what a peer sending large messages can
+    /// make this process hold before libzmq's high-water mark pushes back on it.
+    public var inboundByteCapacity: Int?
     /// ROUTER only: how long a message may wait for a peer whose queue is full before it fails
     /// (`ZMQError.isWouldBlock` for a confirmed send, a `sendFailed` event otherwise). A ROUTER
     /// sends in order, so without a limit one peer that stops reading holds up every other

@@ -59,6 +59,14 @@ struct TransportBenchCommand: AsyncParsableCommand {
     @Flag(help: "Skip the round-trip cases.")
     var noRoundTrip = false
 
+    @Option(help: "plain, curve (every case over CURVE), or both (each case both ways, CURVE against plain).")
+    var security: SecurityChoice = .plain
+
+    enum SecurityChoice: String, ExpressibleByArgument {
+        case plain, curve, both
+        var cases: [BenchSecurity] { self == .both ? BenchSecurity.allCases : [self == .curve ? .curve : .plain] }
+    }
+
     func run() async throws {
         let bench = TransportBenchmark(
             messages: messages, roundTrips: roundTrips, sizes: size.map { [$0] } ?? [64, 256],
@@ -66,24 +74,34 @@ struct TransportBenchCommand: AsyncParsableCommand {
         var report = TransportReport()
         for link in bench.links {
             for size in bench.sizes {
-                for implementation in TransportBenchmark.Implementation.allCases {
-                    var runs: [TransportBenchmark.Throughput] = []
-                    for _ in 0..<max(1, repeats) {
-                        runs.append(try await bench.measureThroughput(link: link, size: size, implementation: implementation))
+                for security in security.cases {
+                    for implementation in TransportBenchmark.Implementation.allCases {
+                        var runs: [TransportBenchmark.Throughput] = []
+                        for _ in 0..<max(1, repeats) {
+                            runs.append(
+                                try await bench.measureThroughput(
+                                    link: link, size: size, implementation: implementation, security: security))
+                        }
+                        let best = runs.max { $0.messagesPerSecond < $1.messagesPerSecond }!
+                        report.throughput.append(best)
+                        progress(
+                            "one-way \(link) \(size) B \(implementation.rawValue) \(security.rawValue): "
+                                + "\(Int(best.messagesPerSecond)) msgs/s")
                     }
-                    let best = runs.max { $0.messagesPerSecond < $1.messagesPerSecond }!
-                    report.throughput.append(best)
-                    progress("one-way \(link) \(size) B \(implementation.rawValue): \(Int(best.messagesPerSecond)) msgs/s")
                 }
             }
-            for implementation in [TransportBenchmark.Implementation.raw, .perMessage, .onIOThread] where !noRoundTrip {
-                var runs: [TransportBenchmark.RoundTrip] = []
-                for _ in 0..<max(1, repeats) {
-                    runs.append(try await bench.measureRoundTrip(link: link, implementation: implementation))
+            for security in security.cases {
+                for implementation in [TransportBenchmark.Implementation.raw, .perMessage, .onIOThread] where !noRoundTrip {
+                    var runs: [TransportBenchmark.RoundTrip] = []
+                    for _ in 0..<max(1, repeats) {
+                        runs.append(
+                            try await bench.measureRoundTrip(link: link, implementation: implementation, security: security))
+                    }
+                    let median = runs.sorted { $0.p50Microseconds < $1.p50Microseconds }[runs.count / 2]
+                    report.roundTrips.append(median)
+                    progress(
+                        "round trip \(link) \(implementation.rawValue) \(security.rawValue): p50 \(median.p50Microseconds) µs")
                 }
-                let median = runs.sorted { $0.p50Microseconds < $1.p50Microseconds }[runs.count / 2]
-                report.roundTrips.append(median)
-                progress("round trip \(link) \(implementation.rawValue): p50 \(median.p50Microseconds) µs")
             }
         }
         print(markdown ? report.markdown() : report.text())
@@ -106,14 +124,19 @@ struct BenchPeerCommand: AsyncParsableCommand {
     @Option var endpoint: String
     @Option var count: Int
     @Option var size = 64
+    @Option var serverKey: String?
+    @Option var clientPublic: String?
+    @Option var clientSecret: String?
 
     func run() async throws {
         guard let implementation = TransportBenchmark.Implementation(rawValue: implementation) else {
             throw ValidationError("unknown implementation \(self.implementation)")
         }
+        var curve: (serverKey: String, publicKey: String, secretKey: String)?
+        if let serverKey, let clientPublic, let clientSecret { curve = (serverKey, clientPublic, clientSecret) }
         try await TransportBenchmark.runPeer(
             role: role, implementation: implementation, endpoint: endpoint,
-            count: count, size: size)
+            count: count, size: size, curve: curve)
     }
 }
 

@@ -60,6 +60,11 @@ struct DispatchCommand: AsyncParsableCommand {
         // connection, before anything is read into memory (a bigger one would only be counted
         // too large after arriving whole).
         options.maximumMessageBytes = Int64(WireCodec.maximumPayloadBytes + 64 << 10)
+        // What dispatch holds of what it has not handled yet is bounded in bytes as well as in
+        // messages, and libzmq queues at most 100 messages per connection: a flood of large
+        // frames waits in its senders' queues, not in dispatch (a sender is only slowed down).
+        options.inboundByteCapacity = 32 << 20
+        options.receiveHighWaterMark = 100
         let router = try await transport.socket(.router, options: options)
         let pub = try await transport.socket(.pub, options: .eventBus)
         let sessionsAt = try await router.bind(sessions ?? endpoints.sessions)
