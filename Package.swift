@@ -333,7 +333,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoordinatorTests",
-            dependencies: ["Coordinator", "Wire"],
+            dependencies: ["Coordinator", "Monitor", "Wire"],
             swiftSettings: strict
         ),
         .testTarget(

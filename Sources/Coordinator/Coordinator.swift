@@ -116,6 +116,9 @@ public actor Coordinator {
         } catch {
             outcome = .failed("\(error)")
         }
+        // Stopping the processes ends what is open (riders cancel, sessions close): an interrupted
+        // run's counts are as they stood before.
+        let atInterruption = outcome == .stopped ? MonitorReport(await board.current) : nil
         for spec in plan.processes.reversed() {
             await supervisor.stop(spec.name, grace: options.stopGrace)
         }
@@ -133,7 +136,7 @@ public actor Coordinator {
         var summary = RunSummary(
             topology: plan.topology.name, outcome: outcome, wallSeconds: (ContinuousClock.now - started) / .seconds(1),
             speed: plan.speed, kpis: MonitorReport(await board.current), processes: await supervisor.records,
-            poolCapacity: plan.topology.dispatch.poolCapacity)
+            poolCapacity: plan.topology.dispatch.poolCapacity, atInterruption: atInterruption)
         summary.virtualTime = await timeKeeper?.report
         let refusals = proxy.refusals
         if admit != nil {

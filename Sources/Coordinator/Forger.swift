@@ -62,7 +62,9 @@ struct Forger {
             $0.process = "forger"
             $0.sessionToken = SessionToken.draw()
         }
+        // Forgeries awaiting an answer (the oldest forgotten: an answer lost to a fault never comes).
         var sentKinds: [String: String] = [:]
+        var sentOrder: [String] = []
         var seen = Seen()
         var nextHello = ContinuousClock.now
         var nextForgery = ContinuousClock.now
@@ -76,6 +78,11 @@ struct Forger {
                 nextForgery = .now + .seconds(1 / perSecond)
                 let envelope = Envelope(body, from: stamper.next())
                 sentKinds[envelope.messageID] = name
+                sentOrder.append(envelope.messageID)
+                if sentOrder.count > 1_000 {
+                    for id in sentOrder.prefix(500) { sentKinds[id] = nil }
+                    sentOrder.removeFirst(500)
+                }
                 guard (try? await dealer.send(Message([WireCodec.encode(envelope)]))) != nil else { break }
                 tally.sent += 1
                 if let publisher {

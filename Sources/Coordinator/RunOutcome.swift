@@ -2,7 +2,7 @@
 public enum RunOutcome: Sendable, Equatable, CustomStringConvertible, Codable {
     /// Every rider process finished and no ride is open.
     case completed
-    /// Stopped on request (Ctrl-C, SIGTERM) before it completed.
+    /// Interrupted on request (Ctrl-C, SIGTERM) before it completed.
     case stopped
     /// Stopped at the wall-time limit, in seconds.
     case wallLimitReached(seconds: Double)
@@ -12,13 +12,23 @@ public enum RunOutcome: Sendable, Equatable, CustomStringConvertible, Codable {
     public var description: String {
         switch self {
         case .completed: "completed"
-        case .stopped: "stopped"
+        case .stopped: "interrupted"
         case .wallLimitReached(let seconds): "stopped: wall-time limit of \(Self.format(seconds)) s reached"
         case .failed(let reason): "failed: \(reason)"
         }
     }
 
     public var isCompleted: Bool { self == .completed }
+
+    /// The exit status of a command whose run ended this way: 130 for an interrupted run (as a
+    /// shell reports a process ended by SIGINT), 1 for a failure, 0 otherwise.
+    public var exitStatus: Int32 {
+        switch self {
+        case .stopped: 130
+        case .failed: 1
+        case .completed, .wallLimitReached: 0
+        }
+    }
 
     public var isFailure: Bool {
         if case .failed = self { true } else { false }
@@ -29,7 +39,7 @@ public enum RunOutcome: Sendable, Equatable, CustomStringConvertible, Codable {
         let text = try decoder.singleValueContainer().decode(String.self)
         switch text {
         case "completed": self = .completed
-        case "stopped": self = .stopped
+        case "interrupted", "stopped": self = .stopped
         case _ where text.hasPrefix("failed: "): self = .failed(String(text.dropFirst("failed: ".count)))
         case _ where text.hasPrefix("stopped: wall-time limit of "):
             let number = text.dropFirst("stopped: wall-time limit of ".count).prefix { $0.isNumber || $0 == "." }

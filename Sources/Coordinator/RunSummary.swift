@@ -15,6 +15,9 @@ public struct RunSummary: Codable, Sendable {
     /// Requests created, and how many ended each way; accounted when every one has ended.
     public var requests: Int
     public var ended: Int
+    /// An interrupted run: the requests still open when it was interrupted, which the shutdown
+    /// ended (they are not among the cancelled, whose counts are as they stood at the interruption).
+    public var endedByShutdown: Int?
     /// Stress runs: the faults injected, and the verdict of the recorded run.
     public var chaos: ChaosCounts?
     /// How many rides a driver may carry at once in this run (for the verdict's capacity check).
@@ -26,7 +29,12 @@ public struct RunSummary: Codable, Sendable {
     /// and the first few, with who sent them and why. Absent when the bus cannot tell who publishes.
     public var busRefused: Int?
     public var busRefusalExamples: [String]?
-    public var allRequestsAccounted: Bool { requests == ended && kpis.openRequests == 0 }
+    public var allRequestsAccounted: Bool { requests == ended && kpis.openRequests == 0 && endedByShutdown == nil }
+    /// A wall-clock run whose processes fell this far behind the clock (simulated seconds) has
+    /// KPIs that depend on the machine and on what else ran on it.
+    public static let machineDependentLag = 5.0
+    /// Whether this run's KPIs depend on the machine (a wall-clock run that lagged).
+    public var kpisDependOnMachine: Bool { virtualTime == nil && worstLagSeconds >= Self.machineDependentLag }
     /// The most simulated time any process fell behind the clock (its timers or its apps' wake-ups
     /// ran late by this much), at worst over the run.
     public var worstLagSeconds: Double { worstLag?.seconds ?? 0 }
@@ -35,15 +43,24 @@ public struct RunSummary: Codable, Sendable {
         kpis.processes.map { ($0.key, $0.value.maxLagSeconds) }.max { ($0.1, $1.0) < ($1.1, $0.0) }
     }
 
+    /// - Parameter atInterruption: for an interrupted run, the board as it stood when the run
+    ///   was interrupted: its request counts are the run's, and what was open then is counted as
+    ///   ended by the shutdown.
     public init(
         topology: String, outcome: RunOutcome, wallSeconds: Double, speed: Double, kpis: MonitorReport,
-        processes: [String: Supervisor.Record], poolCapacity: Int
+        processes: [String: Supervisor.Record], poolCapacity: Int, atInterruption: MonitorReport? = nil
     ) {
         self.poolCapacity = poolCapacity
         self.topology = topology
         self.outcome = outcome
         self.wallSeconds = wallSeconds
         self.speed = speed
+        var kpis = kpis
+        if let atInterruption {
+            kpis.totals = atInterruption.totals
+            kpis.openRequests = 0
+            endedByShutdown = atInterruption.openRequests
+        }
         self.kpis = kpis
         self.processes = processes
         requests = kpis.totals["requests"] ?? 0
@@ -61,15 +78,24 @@ public struct RunSummary: Codable, Sendable {
             "run \(topology): \(outcome) after \(String(format: "%.1f", wallSeconds)) s wall at \(speed)× "
                 + "(simulated \(Int(kpis.simTimeSeconds)) s)",
             "requests \(requests): completed \(kpis.totals["completed"] ?? 0), cancelled \(kpis.totals["cancelled"] ?? 0), "
-                + "rejected \(kpis.totals["rejected"] ?? 0), still open \(kpis.openRequests) — "
-                + (allRequestsAccounted ? "every request accounted for" : "NOT every request ended"),
+                + "rejected \(kpis.totals["rejected"] ?? 0), "
+                + (endedByShutdown.map { "\($0) still open when the run was interrupted (ended by the shutdown)" }
+                    ?? "still open \(kpis.openRequests) — "
+                    + (allRequestsAccounted ? "every request accounted for" : "NOT every request ended")),
             String(
                 format:
-                    "pickup wait p50 %.0f s, p95 %.0f s; max surge %.1f; bus events missed %llu; "
+                    "pickup wait p50 %.0f s, p95 %.0f s; max surge %.1f%@; bus events missed %llu; "
                     + "worst lag behind the clock %.2f s simulated%@",
-                kpis.pickupWaitP50, kpis.pickupWaitP95, kpis.maxSurge, kpis.missedEvents, worstLagSeconds,
+                kpis.pickupWaitP50, kpis.pickupWaitP95, kpis.maxSurge, kpis.peakSurgeWhere, kpis.missedEvents, worstLagSeconds,
                 worstLag.map { " (reported by \($0.process))" } ?? ""),
         ]
+        if kpisDependOnMachine, let lag = worstLag {
+            lines.append(
+                String(
+                    format: "warning: %@ fell %.1f s (simulated) behind the clock: these KPIs depend on this machine and on what "
+                        + "else ran on it; a virtual-time run (--virtual) gives the same results on any machine", lag.process,
+                    lag.seconds))
+        }
         if let virtual = virtualTime {
             lines.append(
                 String(

@@ -90,6 +90,14 @@ final class DispatchCore {
                 $0.sequenceAt = stampers.events.lastSequence
                 $0.state = part
                 $0.last = index == chunks.count - 1
+                if $0.last {
+                    $0.totals = stampers.eventsByKind.sorted { $0.key.rawValue < $1.key.rawValue }.map { kind, count in
+                        EventCount.with {
+                            $0.kind = kind
+                            $0.count = UInt64(count)
+                        }
+                    }
+                }
             }
             let envelope = Envelope(
                 .snapshotChunk(chunk), from: stampers.replies.next(), inReplyTo: inReplyTo,

@@ -56,8 +56,6 @@ public final class DispatchDesk {
     public private(set) var forbiddenCount = 0
     /// A `Stop` came from a session allowed to send one.
     public internal(set) var stopRequested = false
-    /// Rides whose rider's session ended while aboard: not cancelled, they end at the dropoff.
-    public private(set) var ridesLeftToFinish = 0
 
     public init(engine: DispatchEngine, settings: Settings = Settings()) {
         self.engine = engine
@@ -297,12 +295,8 @@ public final class DispatchDesk {
         let reason = expired ? "the rider's session expired" : "the rider's session ended"
         for id in engine.unfinishedRequests {
             guard let rider = riderOfRequest[id], session.riders.contains(rider) else { continue }
-            do {
-                try engine.cancel(id, by: .dispatch, reason: reason, now: time)
-            } catch {
-                // The rider is aboard: the trip goes on to the dropoff and ends there.
-                ridesLeftToFinish += 1
-            }
+            // A rider aboard cannot be cancelled: that trip goes on to the dropoff and ends there.
+            try? engine.cancel(id, by: .dispatch, reason: reason, now: time)
         }
         for rider in session.riders { riderLines[rider]?.session = nil }
         var out = translate(engine.takeEvents())

@@ -31,8 +31,8 @@ public actor DispatchServer {
     private var publishing = false
     /// Bus events a restored dispatch publishes again once running (see ``restore(from:)``).
     private var republish: [Message] = []
-    /// Events published on the bus, by kind.
-    public private(set) var published: [DispatchEventKind: Int] = [:]
+    /// Events published on the bus over the run, by kind (a restored dispatch's included).
+    public var published: [DispatchEventKind: Int] { core.stampers.eventsByKind }
     /// The fault layer on what dispatch sends to sessions (stress mode), with what it did so far.
     public internal(set) var faults: FaultInjector
     var stopped = false
@@ -115,7 +115,6 @@ public actor DispatchServer {
             out.replaying = true
             core.apply(entry, into: &out)
             if let time = entry.time { timeFloor = max(timeFloor, time) }
-            for (kind, count) in out.kinds { published[kind, default: 0] += count }
             tail += out.replayedEvents
             if tail.count > 2 * Self.republishLimit { tail.removeFirst(tail.count - Self.republishLimit) }
         }
@@ -251,7 +250,6 @@ public actor DispatchServer {
     /// next. So events join one queue before the first suspension and a single drain publishes
     /// it, keeping the bus's sequence numbers in order.
     func send(_ out: Outbox) async throws {
-        for (kind, count) in out.kinds { published[kind, default: 0] += count }
         publishQueue += out.published
         if !publishing {
             publishing = true
@@ -299,6 +297,8 @@ struct Stampers {
     var status = SequenceStamper(sender: "dispatch-status")
     /// Answers to frames that were not messages.
     var refusals = SequenceStamper(sender: "dispatch-refusals")
+    /// Bus events stamped over the run, by kind: the run's totals, which a snapshot carries.
+    var eventsByKind: [DispatchEventKind: Int] = [:]
 }
 
 /// Messages ready to send: to sessions through the ROUTER, and to the bus.
@@ -308,7 +308,6 @@ struct Outbox {
     /// virtual time a fault drawn for them would shift the faults drawn for participants).
     var refusals: [Message] = []
     var published: [Message] = []
-    var kinds: [DispatchEventKind: Int] = [:]
     /// Virtual time: replies and pushes are left unframed here, for the server to number on their
     /// links and frame (``DispatchServer/stampedForWindows(_:)``).
     var framesRouted = true
@@ -336,7 +335,7 @@ struct Outbox {
                 // Built by the core, which knows the bus sequence it is current to.
                 continue
             case .publish(let topic, let event):
-                kinds[event.kind, default: 0] += 1
+                stampers.eventsByKind[event.kind, default: 0] += 1
                 let envelope = Envelope(.dispatchEvent(event), from: stampers.events.next(), simTimeMs: ms)
                 if replaying {
                     replayedEvents.append((topic, envelope))

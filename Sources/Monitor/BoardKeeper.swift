@@ -22,7 +22,7 @@ public actor BoardKeeper {
     public func snapshot(_ chunk: SnapshotChunk) {
         snapshotParts += chunk.state
         guard chunk.last else { return }
-        board.apply(snapshot: snapshotParts, sequenceAt: chunk.sequenceAt)
+        board.apply(snapshot: snapshotParts, sequenceAt: chunk.sequenceAt, totals: chunk.totals)
         snapshotParts = []
     }
 

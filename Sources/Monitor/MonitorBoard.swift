@@ -12,10 +12,15 @@ public struct MonitorBoard: Sendable {
     /// Pickup waits in seconds of every trip started.
     public private(set) var pickupWaits = Distribution()
     public private(set) var surge: [String: Double] = [:]
+    /// The highest surge of the run so far: where and when (simulated ms) it was set.
+    public private(set) var peakSurge: (multiplier: Double, zone: String, timeMs: Int64)?
     /// Where each driver was at its last state change (when dispatch knew).
     public private(set) var driverPositions: [String: LatLon] = [:]
     /// The latest health report of each process, by process id.
     public private(set) var processes: [String: ProcessStatus] = [:]
+    /// What each restarted process's earlier lives did (their last reports' counters, added up):
+    /// a new life's counters start again from zero.
+    public private(set) var earlierLives: [String: EarlierLives] = [:]
     /// The largest lag each process reported over the run (simulated ms).
     public private(set) var maxLagMs: [String: UInt32] = [:]
     public private(set) var simTimeMs: Int64 = 0
@@ -37,6 +42,9 @@ public struct MonitorBoard: Sendable {
         guard sequences.observe(sender: envelope.sender, sequence: envelope.sequence) != .duplicate else { return }
         simTimeMs = max(simTimeMs, envelope.simTimeMs)
         if case .processStatus(let status)? = envelope.body {
+            if let previous = processes[status.processID], previous.pid != status.pid {
+                earlierLives[status.processID, default: EarlierLives()].add(previous)
+            }
             processes[status.processID] = status
             // A process's word about itself: no process is later than the run is long.
             let lag = UInt32(clamping: min(Int64(status.lagMs), max(0, envelope.simTimeMs)))
@@ -55,16 +63,27 @@ public struct MonitorBoard: Sendable {
         case .driverStateChanged:
             drivers[event.driverID] = event.driverState
             if event.hasLocation { driverPositions[event.driverID] = event.location }
-        case .surgeUpdated: surge[event.zone] = event.surgeMultiplier
+        case .surgeUpdated:
+            surge[event.zone] = event.surgeMultiplier
+            if event.surgeMultiplier > peakSurge?.multiplier ?? 1 {
+                peakSurge = (event.surgeMultiplier, event.zone, envelope.simTimeMs)
+            }
         default: break
         }
     }
 
     /// Replaces what is known with dispatch's snapshot, current to bus sequence `sequenceAt` of
-    /// `sender`; bus events up to it are then skipped, later ones applied.
-    public mutating func apply(snapshot events: [Wire.DispatchEvent], sequenceAt: UInt64, sender: String = "dispatch-bus") {
+    /// `sender`; bus events up to it are then skipped, later ones applied. `totals`, dispatch's
+    /// own count of each kind of event over the run, become the board's whole-run totals (what
+    /// the board saw before is in them).
+    public mutating func apply(
+        snapshot events: [Wire.DispatchEvent], sequenceAt: UInt64, totals: [EventCount] = [], sender: String = "dispatch-bus"
+    ) {
         drivers = [:]
         openRequests = [:]
+        if !totals.isEmpty {
+            self.totals = Dictionary(totals.map { ($0.kind, Int(clamping: $0.count)) }, uniquingKeysWith: +)
+        }
         for event in events {
             switch event.kind {
             case .driverStateChanged: drivers[event.driverID] = event.driverState
@@ -87,4 +106,19 @@ public struct MonitorBoard: Sendable {
     }
 
     public func driverCount(_ state: Wire.DriverState) -> Int { drivers.values.count { $0 == state } }
+}
+
+/// The counters of a process's earlier lives, summed from the last report of each.
+public struct EarlierLives: Sendable, Equatable {
+    public private(set) var lives = 0
+    public private(set) var messagesIn: UInt64 = 0
+    public private(set) var messagesOut: UInt64 = 0
+    public private(set) var cpuSeconds = 0.0
+
+    mutating func add(_ last: ProcessStatus) {
+        lives += 1
+        messagesIn += last.messagesIn
+        messagesOut += last.messagesOut
+        cpuSeconds += last.cpuSeconds
+    }
 }

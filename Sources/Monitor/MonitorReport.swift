@@ -11,7 +11,12 @@ public struct MonitorReport: Codable, Sendable, Equatable {
     public var totals: [String: Int]
     public var pickupWaitP50: Double
     public var pickupWaitP95: Double
+    /// The highest surge of the run, and where and when (simulated seconds) it was set.
     public var maxSurge: Double
+    public var maxSurgeZone: String?
+    public var maxSurgeAtSeconds: Double?
+    /// The highest surge in force now.
+    public var surgeNow: Double?
     public var missedEvents: UInt64
     /// Bus messages missed, by sender (only senders that lost any).
     public var missedBySender: [String: UInt64]
@@ -20,7 +25,11 @@ public struct MonitorReport: Codable, Sendable, Equatable {
     /// Online drivers by where they were at their last state change.
     public var map: CoarseMap
 
+    /// A process's health: its counters summed over its lives (a restarted process's new life
+    /// counts from zero), its memory and lag as its latest life reports them.
     public struct ProcessHealth: Codable, Sendable, Equatable {
+        /// How many lives reported (1 unless it was restarted).
+        public var lives: Int?
         public var messagesIn: UInt64
         public var messagesOut: UInt64
         public var residentMB: Double
@@ -45,17 +54,22 @@ public struct MonitorReport: Codable, Sendable, Equatable {
         totals = Dictionary(uniqueKeysWithValues: kinds.map { ($0.0, board.totals[$0.1] ?? 0) })
         pickupWaitP50 = board.pickupWaits.percentile(0.5)
         pickupWaitP95 = board.pickupWaits.percentile(0.95)
-        maxSurge = board.surge.values.max() ?? 1
+        maxSurge = board.peakSurge?.multiplier ?? 1
+        maxSurgeZone = board.peakSurge?.zone
+        maxSurgeAtSeconds = board.peakSurge.map { SimTime(wireMilliseconds: $0.timeMs).seconds }
+        surgeNow = board.surge.values.max() ?? 1
         missedEvents = board.sequences.totalMissed
         missedBySender = board.sequences.missed.filter { $0.value > 0 }
         map = CoarseMap(positions: board.driverPositions.filter { board.drivers[$0.key] != .offline }.map(\.value))
         processes = Dictionary(
             uniqueKeysWithValues: board.processes.map { name, status in
-                (
+                let earlier = board.earlierLives[name] ?? EarlierLives()
+                return (
                     name,
                     ProcessHealth(
-                        messagesIn: status.messagesIn, messagesOut: status.messagesOut,
-                        residentMB: Double(status.rssBytes) / 1_048_576, cpuSeconds: status.cpuSeconds,
+                        lives: earlier.lives + 1, messagesIn: earlier.messagesIn + status.messagesIn,
+                        messagesOut: earlier.messagesOut + status.messagesOut,
+                        residentMB: Double(status.rssBytes) / 1_048_576, cpuSeconds: earlier.cpuSeconds + status.cpuSeconds,
                         lagSeconds: status.lag.seconds,
                         maxLagSeconds: SimDuration(wireMilliseconds: Int64(board.maxLagMs[name] ?? 0)).seconds)
                 )
@@ -69,10 +83,11 @@ public struct MonitorReport: Codable, Sendable, Equatable {
             format:
                 "t=%02d:%02d:%02d  drivers idle %d offered %d en-route %d on-trip %d  open %d  "
                 + "last min: %d req %d matched %d done %d cancelled %d rejected  "
-                + "pickup p50 %.0f s p95 %.0f s  surge ≤ %.1f  missed %llu",
+                + "pickup p50 %.0f s p95 %.0f s  surge %.1f (run's highest %.1f)  missed %llu",
             seconds / 3_600, seconds / 60 % 60, seconds % 60, drivers["idle"]!, drivers["offered"]!, drivers["en_route"]!,
             drivers["on_trip"]!, openRequests, lastMinute["requests"]!, lastMinute["matched"]!, lastMinute["completed"]!,
-            lastMinute["cancelled"]!, lastMinute["rejected"]!, pickupWaitP50, pickupWaitP95, maxSurge, missedEvents)
+            lastMinute["cancelled"]!, lastMinute["rejected"]!, pickupWaitP50, pickupWaitP95, surgeNow ?? 1, maxSurge,
+            missedEvents)
             + processes.sorted { $0.key < $1.key }.map {
                 String(
                     format: "  [%@ in %llu out %llu, %.0f MB]", $0.key, $0.value.messagesIn, $0.value.messagesOut,
@@ -113,7 +128,8 @@ public struct MonitorReport: Codable, Sendable, Equatable {
         }
         lines += [
             "",
-            String(format: "pickup wait p50 %.0f s, p95 %.0f s; highest surge %.1f×", pickupWaitP50, pickupWaitP95, maxSurge),
+            String(format: "pickup wait p50 %.0f s, p95 %.0f s", pickupWaitP50, pickupWaitP95),
+            String(format: "surge now %.1f×; the run's highest %.1f×", surgeNow ?? 1, maxSurge) + peakSurgeWhere,
             missedEvents == 0 ? "bus: no messages missed" : "bus: \(missedEvents) messages MISSED (sequence gaps)",
             "",
             "processes",
@@ -125,6 +141,13 @@ public struct MonitorReport: Codable, Sendable, Equatable {
                     health.messagesOut, health.residentMB, health.cpuSeconds, health.lagSeconds))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Where and when the run's highest surge was set, or nothing if surge never rose.
+    public var peakSurgeWhere: String {
+        guard let zone = maxSurgeZone, let at = maxSurgeAtSeconds else { return "" }
+        let seconds = Int(at)
+        return String(format: " (zone %@ at %02d:%02d:%02d simulated)", zone, seconds / 3_600, seconds / 60 % 60, seconds % 60)
     }
 
     /// One JSON object on one line, keys sorted, for scripts.

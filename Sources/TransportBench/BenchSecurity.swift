@@ -16,9 +16,10 @@ struct BenchKeys: Sendable {
         BenchKeys(server: try CurveKeyPair.generate(), client: try CurveKeyPair.generate())
     }
 
-    /// The peer's arguments: the server's public key and its own pair.
+    /// The peer's arguments: the server's public key and its own pair (joined with `=`: a Z85
+    /// key may begin with `-`).
     var peerArguments: [String] {
-        ["--server-key", server.publicKey, "--client-public", client.publicKey, "--client-secret", client.secretKey]
+        ["--server-key=\(server.publicKey)", "--client-public=\(client.publicKey)", "--client-secret=\(client.secretKey)"]
     }
 
     /// The client's view, rebuilt from `peerArguments` in the peer (it has no server secret).

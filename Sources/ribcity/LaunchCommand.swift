@@ -110,7 +110,7 @@ struct LaunchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let summary = try await options.run(record: record)
-        if summary.outcome.isFailure { throw ExitCode.failure }
+        if summary.outcome.exitStatus != 0 { throw ExitCode(summary.outcome.exitStatus) }
     }
 }
 
@@ -180,6 +180,7 @@ struct StressCommand: AsyncParsableCommand {
                 stallMonitorEvery: stallMonitorEvery.map { .milliseconds(Int64($0 * 1000)) },
                 floodPerSecond: floodRate, forgePerSecond: forgeRate, seed: seed)
         }
+        if summary.outcome == .stopped { throw ExitCode(summary.outcome.exitStatus) }
         if summary.verdict?.passed != true { throw ExitCode.failure }
     }
 }

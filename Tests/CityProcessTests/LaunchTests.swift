@@ -44,7 +44,8 @@ struct LaunchedRun {
     /// city's processes run at a lower priority (a virtual-time city takes every core it can get,
     /// and the other suites run beside it with timeouts of their own).
     static func launch(
-        _ command: String = "launch", extra: [String] = [], topologyExtra: String = "", nice: Bool = false
+        _ command: String = "launch", extra: [String] = [], topologyExtra: String = "", nice: Bool = false,
+        interruptAfter seconds: Double? = nil
     ) async throws -> LaunchedRun {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "ribcity-launch-\(UUID().uuidString.prefix(8))")
@@ -78,6 +79,12 @@ struct LaunchedRun {
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
+        if let seconds {
+            Task {
+                try await Task.sleep(for: .seconds(seconds))
+                process.interrupt()
+            }
+        }
         // Reading to the end blocks until the city is over: a thread of its own, never one of the
         // two that run every suite's tasks (blocked, they would starve the other suites).
         let output = try await within(200, "ribcity launch") {
@@ -117,6 +124,23 @@ struct LaunchTests {
             #expect(run.log(riders).contains(" 0 leaks"), "\(run.log(riders))")
         }
         #expect(run.output.contains("every request accounted for"))
+    }
+
+    @Test(
+        "Ctrl-C mid-run: the summary says the run was interrupted, counts what was open as ended by the shutdown (not cancelled), and the launch exits 130"
+    )
+    func interrupted() async throws {
+        let run = try await LaunchedRun.launch(extra: ["--no-monitor"], interruptAfter: 6)
+        defer { try? FileManager.default.removeItem(at: run.directory) }
+        #expect(run.status == 130, "\(run.output)")
+        #expect(run.summary["outcome"] as? String == "interrupted", "\(run.output)")
+        let shutdown = try #require(run.summary["endedByShutdown"] as? Int, "\(run.output)")
+        #expect(
+            run.output.contains("\(shutdown) still open when the run was interrupted (ended by the shutdown)"), "\(run.output)")
+        let totals = run.totals
+        let ended = (totals["completed"] ?? 0) + (totals["cancelled"] ?? 0) + (totals["rejected"] ?? 0)
+        #expect(ended + shutdown == totals["requests"], "\(totals), \(shutdown) ended by the shutdown")
+        #expect(!run.output.contains("every request accounted for"), "\(run.output)")
     }
 
     @Test("A driver process killed mid-run is restarted, and the run still accounts for every request")

@@ -86,6 +86,10 @@ struct ServerTests {
             while chunk == nil { if case .snapshotChunk(let received)? = try await next().body { chunk = received } }
             #expect(chunk?.last == true && (chunk?.sequenceAt ?? 0) >= sequences.last!)
             #expect(chunk?.state.contains { $0.requestID == "req-1" && $0.tripState == .matching } == true)
+            // The run's totals so far, so that a late joiner never counts only what it saw.
+            let totals = Dictionary(uniqueKeysWithValues: (chunk?.totals ?? []).map { ($0.kind, $0.count) })
+            #expect(totals[.requestCreated] == 1 && totals[.offerSent] == 1, "\(totals)")
+            #expect(totals == (await server.published).mapValues { UInt64($0) })
 
             try await send(.stop(Stop.with { $0.reason = "test over" }))
             try await serving.value

@@ -92,6 +92,67 @@ struct MonitorBoardTests {
         #expect(board.openRequests.isEmpty && board.sequences.totalMissed == 0)
     }
 
+    @Test("A late joiner's whole-run totals are dispatch's own: it never shows more completed than requested")
+    mutating func lateJoinTotals() {
+        var board = MonitorBoard()
+        for index in 1...3 { _ = envelope(.requestCreated, at: Double(index)) { $0.requestID = "r-\(index)" } }
+        let seenLate = envelope(.tripCompleted, at: 4) { $0.requestID = "r-1" }
+        let snapshotAt = seenLate.sequence
+        let after = envelope(.tripCompleted, at: 5) { $0.requestID = "r-2" }
+        // The joiner subscribed in time to see the first completion, before its snapshot came.
+        board.apply(seenLate)
+        board.apply(
+            snapshot: [], sequenceAt: snapshotAt,
+            totals: [
+                EventCount.with {
+                    $0.kind = .requestCreated; $0.count = 3
+                },
+                EventCount.with {
+                    $0.kind = .tripCompleted; $0.count = 1
+                },
+            ])
+        board.apply(after)
+        let totals = MonitorReport(board).totals
+        #expect(totals["requests"] == 3 && totals["completed"] == 2, "\(totals)")
+    }
+
+    @Test("The run's highest surge is reported with its zone and time, not the surge left at the end")
+    mutating func peakSurge() {
+        var board = MonitorBoard()
+        let surge = { (zone: String, multiplier: Double, seconds: Double, board: inout MonitorBoard, me: inout Self) in
+            board.apply(
+                me.envelope(.surgeUpdated, at: seconds) {
+                    $0.zone = zone; $0.surgeMultiplier = multiplier
+                })
+        }
+        surge("z-3", 1.4, 100, &board, &self)
+        surge("z-5", 2.4, 1_380, &board, &self)
+        surge("z-5", 1.0, 1_500, &board, &self)
+        let report = MonitorReport(board)
+        #expect(report.maxSurge == 2.4 && report.maxSurgeZone == "z-5" && report.maxSurgeAtSeconds == 1_380)
+        #expect(report.surgeNow == 1.4)
+        #expect(report.dashboard.contains("surge now 1.4×; the run's highest 2.4× (zone z-5 at 00:23:00 simulated)"))
+    }
+
+    @Test("A restarted process's counters are summed over its lives, not only its last life's")
+    func livesSummed() {
+        var board = MonitorBoard()
+        var first = SequenceStamper(sender: "drivers-0-status"), second = SequenceStamper(sender: "drivers-0-status")
+        let report = { (pid: Int32, messages: UInt64, cpu: Double, stamper: inout SequenceStamper) in
+            Envelope(
+                .processStatus(
+                    ProcessStatus.with {
+                        $0.processID = "drivers-0"; $0.pid = pid; $0.messagesIn = messages; $0.messagesOut = messages / 2
+                        $0.cpuSeconds = cpu
+                    }), from: stamper.next(), simTimeMs: 1_000)
+        }
+        board.apply(report(100, 40, 1.0, &first))
+        board.apply(report(100, 50, 2.0, &first))
+        board.apply(report(200, 10, 0.5, &second))
+        let health = MonitorReport(board).processes["drivers-0"]
+        #expect(health?.lives == 2 && health?.messagesIn == 60 && health?.messagesOut == 30 && health?.cpuSeconds == 2.5)
+    }
+
     @Test("Lost bus messages show as missed, not hidden")
     mutating func gaps() {
         var board = MonitorBoard()

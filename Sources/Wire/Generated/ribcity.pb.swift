@@ -1508,6 +1508,24 @@ public nonisolated struct SnapshotChunk: Sendable {
   /// The last chunk of the snapshot.
   public var last: Bool = false
 
+  /// In the last chunk: every kind of event dispatch has published over the run, counted up to
+  /// sequence_at (a late joiner's whole-run totals start from these).
+  public var totals: [EventCount] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct EventCount: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var kind: DispatchEventKind = .unspecified
+
+  public var count: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -3702,7 +3720,7 @@ nonisolated extension SnapshotRequest: SwiftProtobuf.Message, SwiftProtobuf._Mes
 
 nonisolated extension SnapshotChunk: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SnapshotChunk"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}sequence_at\0\u{1}state\0\u{1}last\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}sequence_at\0\u{1}state\0\u{1}last\0\u{1}totals\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3713,6 +3731,7 @@ nonisolated extension SnapshotChunk: SwiftProtobuf.Message, SwiftProtobuf._Messa
       case 1: try { try decoder.decodeSingularUInt64Field(value: &self.sequenceAt) }()
       case 2: try { try decoder.decodeRepeatedMessageField(value: &self.state) }()
       case 3: try { try decoder.decodeSingularBoolField(value: &self.last) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.totals) }()
       default: break
       }
     }
@@ -3728,6 +3747,9 @@ nonisolated extension SnapshotChunk: SwiftProtobuf.Message, SwiftProtobuf._Messa
     if self.last != false {
       try visitor.visitSingularBoolField(value: self.last, fieldNumber: 3)
     }
+    if !self.totals.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.totals, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3735,6 +3757,42 @@ nonisolated extension SnapshotChunk: SwiftProtobuf.Message, SwiftProtobuf._Messa
     if lhs.sequenceAt != rhs.sequenceAt {return false}
     if lhs.state != rhs.state {return false}
     if lhs.last != rhs.last {return false}
+    if lhs.totals != rhs.totals {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension EventCount: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".EventCount"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}count\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.kind) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.count) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.kind != .unspecified {
+      try visitor.visitSingularEnumField(value: self.kind, fieldNumber: 1)
+    }
+    if self.count != 0 {
+      try visitor.visitSingularUInt64Field(value: self.count, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: EventCount, rhs: EventCount) -> Bool {
+    if lhs.kind != rhs.kind {return false}
+    if lhs.count != rhs.count {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

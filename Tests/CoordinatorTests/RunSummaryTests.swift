@@ -1,0 +1,90 @@
+import Monitor
+import Testing
+import Wire
+
+@testable import Coordinator
+
+@Suite("Run summary: the numbers a run reports about itself")
+struct RunSummaryTests {
+    /// A board that saw `created` requests, `completed` of them completed, and health reports.
+    private func board(created: Int, completed: Int, statuses: [(process: String, lagMs: UInt32)] = []) -> MonitorBoard {
+        var board = MonitorBoard()
+        var events = SequenceStamper(sender: "dispatch-bus")
+        for index in 0..<created {
+            board.apply(
+                Envelope(
+                    .dispatchEvent(
+                        DispatchEvent.with {
+                            $0.kind = .requestCreated; $0.requestID = "r-\(index)"
+                        }), from: events.next(), simTimeMs: 1_000))
+        }
+        for index in 0..<completed {
+            board.apply(
+                Envelope(
+                    .dispatchEvent(
+                        DispatchEvent.with {
+                            $0.kind = .tripCompleted; $0.requestID = "r-\(index)"
+                        }), from: events.next(), simTimeMs: 60_000))
+        }
+        for status in statuses {
+            var stamper = SequenceStamper(sender: "\(status.process)-status")
+            board.apply(
+                Envelope(
+                    .processStatus(
+                        ProcessStatus.with {
+                            $0.processID = status.process; $0.lagMs = status.lagMs
+                        }), from: stamper.next(),
+                    simTimeMs: 600_000))
+        }
+        return board
+    }
+
+    @Test(
+        "Ctrl-C: the open requests are counted as ended by the shutdown, not as cancelled, and the run says it was interrupted (exit 130)"
+    )
+    func interrupted() {
+        // At the interruption 10 requests were made and 6 completed; stopping the riders then
+        // cancelled the other 4.
+        let atInterruption = MonitorReport(board(created: 10, completed: 6))
+        var after = board(created: 10, completed: 6)
+        var events = SequenceStamper(sender: "dispatch-bus", startingAfter: 16)
+        for index in 6..<10 {
+            after.apply(
+                Envelope(
+                    .dispatchEvent(
+                        DispatchEvent.with {
+                            $0.kind = .requestCancelled; $0.requestID = "r-\(index)"
+                        }), from: events.next(), simTimeMs: 61_000))
+        }
+        let summary = RunSummary(
+            topology: "t", outcome: .stopped, wallSeconds: 3, speed: 60, kpis: MonitorReport(after), processes: [:],
+            poolCapacity: 1, atInterruption: atInterruption)
+        #expect(summary.endedByShutdown == 4 && summary.requests == 10 && summary.ended == 6)
+        #expect(!summary.allRequestsAccounted)
+        let lines = summary.text.split(separator: "\n").map(String.init)
+        #expect(lines[0].hasPrefix("run t: interrupted after 3.0 s wall"))
+        #expect(
+            lines[1]
+                == "requests 10: completed 6, cancelled 0, rejected 0, 4 still open when the run was interrupted (ended by the shutdown)"
+        )
+        #expect(summary.outcome.exitStatus == 130 && RunOutcome.completed.exitStatus == 0)
+    }
+
+    @Test("A wall-clock run whose processes fell behind says its KPIs depend on the machine, and who fell behind")
+    func lagWarning() {
+        let lagging = RunSummary(
+            topology: "t", outcome: .completed, wallSeconds: 3, speed: 60,
+            kpis: MonitorReport(board(created: 1, completed: 1, statuses: [("dispatch", 300), ("riders-0", 8_200)])),
+            processes: [:], poolCapacity: 1)
+        #expect(lagging.kpisDependOnMachine)
+        #expect(lagging.text.contains("worst lag behind the clock 8.20 s simulated (reported by riders-0)"))
+        #expect(
+            lagging.text.contains(
+                "warning: riders-0 fell 8.2 s (simulated) behind the clock: these KPIs depend on this machine and on what else ran on it"
+            ))
+        let keepingUp = RunSummary(
+            topology: "t", outcome: .completed, wallSeconds: 3, speed: 60,
+            kpis: MonitorReport(board(created: 1, completed: 1, statuses: [("dispatch", 300)])), processes: [:], poolCapacity: 1)
+        #expect(!keepingUp.kpisDependOnMachine && !keepingUp.text.contains("warning"))
+    }
+}
