@@ -24,6 +24,9 @@ public struct Replay: Sendable {
 
     /// The rides within `duration` seconds of the run's start, in time order, and how many
     /// records were left out, by reason.
+    /// The reason given for rides whose time of day falls outside the simulated window.
+    public static let afterTheEnd = "outside the simulated window"
+
     public func trips(
         from records: [TripRecord], duration: Double, destinations: ODModel?, seed: UInt64
     ) -> (trips: [DemandTrip], leftOut: [String: Int]) {
@@ -39,7 +42,7 @@ public struct Replay: Sendable {
                     ((record.pickupTime - start).truncatingRemainder(dividingBy: 86_400) + 86_400).truncatingRemainder(
                         dividingBy: 86_400)
                 }
-            guard time < duration else { leftOut["after the run's end", default: 0] += 1; continue }
+            guard time < duration else { leftOut[Self.afterTheEnd, default: 0] += 1; continue }
             guard area.contains(record.pickup) else { leftOut["pickup outside the map", default: 0] += 1; continue }
             let destination: GeoPoint
             if let dropoff = record.dropoff {

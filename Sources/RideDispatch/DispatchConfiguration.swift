@@ -9,6 +9,15 @@ public enum MatchingStrategy: Sendable, Equatable, CustomStringConvertible {
     /// the total pickup time (an optimal assignment by min-cost flow).
     case batched(window: Double)
 
+    /// Seconds between matching rounds (nil: each request is matched as it arrives).
+    public var interval: Double? {
+        switch self {
+        case .greedyOnArrival: nil
+        case .greedy(let interval): interval
+        case .batched(let window): window
+        }
+    }
+
     public var description: String {
         switch self {
         case .greedyOnArrival: "greedy on arrival"

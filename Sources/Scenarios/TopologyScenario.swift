@@ -12,6 +12,34 @@ public struct PreparedTopology: Sendable {
     public let recordReports: [ReplayReport]
     /// Rides left out, by reason (outside the map, far from any road, …).
     public let leftOut: [String: Int]
+    /// Rides the records or the demand model offered (placed or left out).
+    public let offered: Int
+
+    /// What was left out, in words, with a warning when it was most of the rides and how to
+    /// take them in (empty when nothing was left out).
+    public var leftOutReport: [String] {
+        let total = leftOut.values.reduce(0, +)
+        guard total > 0 else { return [] }
+        let reasons = leftOut.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.value) \($0.key)" }
+        var lines = ["rides left out: \(total) of \(offered) (\(reasons.joined(separator: ", ")))"]
+        guard total * 2 > offered else { return lines }
+        // Rounded down: never "100 %" while a ride is left in.
+        let share = String(format: "%.1f", (Double(total) * 1_000 / Double(max(1, offered))).rounded(.down) / 10)
+        let start = Int(topology.startSecondOfDay)
+        let window = String(
+            format: "%02d:%02d for %.0f s", start / 3_600, start / 60 % 60, topology.duration)
+        if (leftOut[Replay.afterTheEnd] ?? 0) * 2 > total {
+            lines.append(
+                "warning: \(share) % of the rides were left out, most of them outside the simulated window (\(window)): "
+                    + "to take them in, lengthen it (--duration, or `duration` in the topology) or move it to their hours "
+                    + "(--start-hour, or `start_time`)")
+        } else {
+            lines.append(
+                "warning: \(share) % of the rides were left out, most of them off the map: "
+                    + "use a city that covers their pickups and dropoffs")
+        }
+        return lines
+    }
 
     /// Loads the city, reads or draws the demand, and places it on the roads. Throws the
     /// importers' own errors (``CityImportError``, ``DemandError``), which name the file.
@@ -22,6 +50,7 @@ public struct PreparedTopology: Sendable {
         let placement = DemandPlacement(graph: graph)
         var reports: [ReplayReport] = []
         var leftOut: [String: Int] = [:]
+        var offered = 0
         let wanted: [DemandTrip]
         switch topology.riders.demand {
         case .synthetic(let peak, let profile, let hotSpots, let even, let minimum):
@@ -38,6 +67,7 @@ public struct PreparedTopology: Sendable {
                 hotSpots: hotSpots, minimumTripMetres: minimum, evenlySpaced: even
             )
             .generate(duration: topology.duration, area: area, seed: topology.seed, place: placement.roadPoint)
+            offered = wanted.count
         case .replay(let records, let destinations):
             let (read, report) = try TripRecordReader.read(path: records)
             reports.append(report)
@@ -53,6 +83,7 @@ public struct PreparedTopology: Sendable {
             let (trips, dropped) = replay.trips(from: read, duration: topology.duration, destinations: model, seed: topology.seed)
             leftOut.merge(dropped, uniquingKeysWith: +)
             wanted = trips
+            offered = read.count
         }
         let (trips, unplaced) = placement.place(wanted)
         leftOut.merge(unplaced, uniquingKeysWith: +)
@@ -65,5 +96,6 @@ public struct PreparedTopology: Sendable {
             duration: topology.duration, dispatch: topology.dispatch, riders: riders, drivers: drivers, seed: topology.seed)
         recordReports = reports
         self.leftOut = leftOut
+        self.offered = offered
     }
 }

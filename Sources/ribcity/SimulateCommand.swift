@@ -39,37 +39,31 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Synthetic demand on --city: requests per hour at the busiest hour.")
     var synthetic: Double?
 
-    @Option(help: "Drivers on --city.")
-    var drivers = 300
+    @Option(help: "Drivers (default 300 on --city; with --topology, replaces the file's).")
+    var drivers: Int?
 
-    @Option(help: "Seconds during which rides are requested on --city.")
-    var duration = 3_600.0
+    @Option(help: "Seconds during which rides are requested (default 3600; with --topology, replaces the file's).")
+    var duration: Double?
 
-    @Option(help: "Time of day the run starts at, in hours (replays and profiles).")
-    var startHour = 8.0
+    @Option(help: "Time of day the run starts at, in hours (default 8; with --topology, replaces the file's).")
+    var startHour: Double?
 
-    @Option(help: "Matching: greedy (every --interval s), batched (optimal over --interval s), on-arrival.")
-    var strategy: Strategy = .greedy
+    @Option(help: "Matching: greedy (every --interval s), batched (optimal over --interval s), on-arrival (default greedy).")
+    var strategy: Strategy?
 
-    @Option(help: "Seconds between matching rounds.")
-    var interval = 60.0
+    @Option(help: "Seconds between matching rounds (default 60).")
+    var interval: Double?
 
     @Flag(help: "Reposition idle drivers toward unmet demand.")
     var rebalance = false
 
-    @Option(help: "Seed for the scenario's random choices.")
-    var seed: UInt64 = 1
+    @Option(help: "Seed for the scenario's random choices (default 1).")
+    var seed: UInt64?
 
     func run() throws {
-        let matching: MatchingStrategy =
-            switch strategy {
-            case .greedy: .greedy(interval: interval)
-            case .batched: .batched(window: interval)
-            case .onArrival: .greedyOnArrival
-            }
         let clock = ContinuousClock()
         let start = clock.now
-        let setup = try scenario(matching)
+        let setup = try scenario()
         let prepared = clock.now
         let simulation = Simulation(scenario: setup)
         let result = simulation.run()
@@ -89,16 +83,25 @@ struct SimulateCommand: ParsableCommand {
         if !result.invariantsHeld { throw ExitCode.failure }
     }
 
-    private func scenario(_ matching: MatchingStrategy) throws -> Scenario {
-        var dispatch = DispatchConfiguration()
-        dispatch.strategy = matching
-        if rebalance { dispatch.rebalancing = .towardUnmetDemand(interval: 120, maxMoves: 20) }
+    /// The matching strategy the options ask for, given the interval to use when they name none.
+    private func matching(defaultInterval: Double) -> MatchingStrategy? {
+        guard strategy != nil || interval != nil else { return nil }
+        let every = interval ?? defaultInterval
+        return switch strategy ?? .greedy {
+        case .greedy: .greedy(interval: every)
+        case .batched: .batched(window: every)
+        case .onArrival: .greedyOnArrival
+        }
+    }
+
+    private func scenario() throws -> Scenario {
         let plan: Topology
         if let topology {
-            guard city == nil, replay == nil, synthetic == nil else {
-                throw ValidationError("--topology takes the city and demand from the file")
+            guard city == nil, replay == nil, synthetic == nil, destinations == nil else {
+                throw ValidationError(
+                    "--topology takes the city and demand from the file: drop --city, --replay, --synthetic and --destinations")
             }
-            plan = try readTopology(topology)
+            plan = try overriding(readTopology(topology))
         } else if let city {
             // The options describe a topology: one way to prepare a city and its rides.
             let demand: Topology.DemandSource
@@ -110,22 +113,67 @@ struct SimulateCommand: ParsableCommand {
             } else {
                 throw ValidationError("--city needs --replay FILE or --synthetic RATE")
             }
+            var dispatch = DispatchConfiguration()
+            dispatch.strategy = matching(defaultInterval: 60) ?? .greedy(interval: 60)
+            if rebalance { dispatch.rebalancing = .towardUnmetDemand(interval: 120, maxMoves: 20) }
             let name =
                 ((city as NSString).lastPathComponent)
                 + (replay.map { " replaying " + ($0 as NSString).lastPathComponent } ?? " synthetic")
             plan = Topology(
-                name: name, city: .openStreetMap(path: city), duration: duration, startSecondOfDay: startHour * 3_600,
-                seed: seed, dispatch: dispatch, drivers: Topology.DriverPlan(perProcess: drivers),
-                riders: Topology.RiderPlan(demand: demand))
+                name: name, city: .openStreetMap(path: city), duration: duration ?? 3_600,
+                startSecondOfDay: (startHour ?? 8) * 3_600, seed: seed ?? 1, dispatch: dispatch,
+                drivers: Topology.DriverPlan(perProcess: drivers ?? 300), riders: Topology.RiderPlan(demand: demand))
         } else {
             guard replay == nil, synthetic == nil else { throw ValidationError("--replay and --synthetic need --city") }
-            var reference = Scenario.sumoReference(seed: seed, strategy: matching)
-            reference.dispatch.rebalancing = dispatch.rebalancing
+            guard drivers == nil, duration == nil, startHour == nil else {
+                throw ValidationError(
+                    "the SUMO reference run has its own 200 taxis over one hour: --drivers, --duration and --start-hour need --city or --topology"
+                )
+            }
+            var reference = Scenario.sumoReference(
+                seed: seed ?? 1, strategy: matching(defaultInterval: 60) ?? .greedy(interval: 60))
+            if rebalance { reference.dispatch.rebalancing = .towardUnmetDemand(interval: 120, maxMoves: 20) }
             return reference
         }
         let prepared = try prepareTopology(plan)
         for report in prepared.recordReports { print(report) }
-        if !prepared.leftOut.isEmpty { print("rides left out: \(prepared.leftOut.sorted { $0.key < $1.key })") }
+        for line in prepared.leftOutReport { print(line) }
         return prepared.scenario
+    }
+
+    /// The topology with every option given on the command line in place of the file's, each
+    /// one said on the terminal.
+    private func overriding(_ file: Topology) -> Topology {
+        var plan = file
+        var changes: [String] = []
+        if let strategy = matching(defaultInterval: file.dispatch.strategy.interval ?? 60) {
+            plan.dispatch.strategy = strategy
+            changes.append("matching \(strategy.description)")
+        }
+        if rebalance {
+            plan.dispatch.rebalancing = .towardUnmetDemand(interval: 120, maxMoves: 20)
+            changes.append("rebalancing")
+        }
+        if let drivers {
+            plan.drivers.processes = 1
+            plan.drivers.perProcess = drivers
+            changes.append("\(drivers) drivers")
+        }
+        if let duration {
+            plan.duration = duration
+            changes.append("\(Int(duration)) s of requests")
+        }
+        if let startHour {
+            plan.startSecondOfDay = startHour * 3_600
+            changes.append(String(format: "starting at %02d:%02d", Int(startHour), Int(startHour * 60) % 60))
+        }
+        if let seed {
+            plan.seed = seed
+            changes.append("seed \(seed)")
+        }
+        if !changes.isEmpty {
+            print("\(file.name) from \(file.file), with \(changes.joined(separator: ", ")) from the command line")
+        }
+        return plan
     }
 }
