@@ -97,18 +97,26 @@ public actor Coordinator {
             ) { envelopes in await recorder?.append(envelopes) }
         }
         let keeper = timeKeeper
-        let reader = Task { [board, readiness] in
-            for try await batch in tap.batches() {
-                let envelopes = batch.compactMap { try? Frames.Published(frames: $0.frames).envelope }
-                if let keeper {
-                    await keeper.take(envelopes)
-                    await statusLog?.append(envelopes.filter(Self.isHealth))
-                } else {
-                    await recorder?.append(envelopes)
+        // The run's data for analysts, written as it goes: a row per request as it ends, the
+        // drivers' table now and then.
+        let tables = try RunTables(directory: directory, clock: ClockTimeOfDay(startSecondOfDay: plan.topology.startSecondOfDay))
+        let reader = Task { [board, readiness] () -> RunTables in
+            var tables = tables
+            do {
+                for try await batch in tap.batches() {
+                    let envelopes = batch.compactMap { try? Frames.Published(frames: $0.frames).envelope }
+                    if let keeper {
+                        await keeper.take(envelopes)
+                        await statusLog?.append(envelopes.filter(Self.isHealth))
+                    } else {
+                        await recorder?.append(envelopes)
+                    }
+                    await board.apply(envelopes)
+                    await readiness.apply(envelopes)
+                    tables.apply(envelopes)
                 }
-                await board.apply(envelopes)
-                await readiness.apply(envelopes)
-            }
+            } catch {}
+            return tables
         }
         var outcome = RunOutcome.stopped
         do {
@@ -125,6 +133,9 @@ public actor Coordinator {
         // The last status reports and events are on their way through the bus.
         try? await Task.sleep(for: .milliseconds(300))
         reader.cancel()
+        var finishedTables = await reader.value
+        finishedTables.finish(
+            openAs: atInterruption != nil ? "ended by the shutdown" : "open", at: await board.current.simTimeMs)
         await recorder?.close()
         await statusLog?.close()
         await proxy.stop()

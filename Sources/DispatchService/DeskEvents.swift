@@ -7,8 +7,14 @@ extension DispatchDesk {
     /// What the engine's events mean for riders, drivers and the bus.
     func translate(_ events: [TimedDispatchEvent]) -> [Outgoing] {
         checker.record(events)
-        return events.flatMap(translate)
+        return events.flatMap { timed in
+            odometers.record(timed)
+            return translate(timed)
+        }
     }
+
+    /// The surge zone of a road node, as the wire names it.
+    private func zone(of node: Int) -> String { WireIDs.zone(engine.zones.zone(of: node)) }
 
     private func translate(_ timed: TimedDispatchEvent) -> [Outgoing] {
         switch timed.event {
@@ -32,6 +38,11 @@ extension DispatchDesk {
         [
             bus(Topic.dispatchRequest, .requestCreated, request: id) {
                 $0.location = LatLon(self.engine.graph.positions[request.origin])
+                $0.zone = zone(of: request.origin)
+                $0.dropoff = LatLon(self.engine.graph.positions[request.destination])
+                $0.dropoffZone = zone(of: request.destination)
+                $0.product = WireMapping.product(request.product)
+                $0.tripMetres = UInt32(clamping: Int(quote.tripMetres.rounded()))
                 $0.fareCents = Int64(quote.priceCents)
                 $0.surgeMultiplier = quote.surge
             }
@@ -103,18 +114,21 @@ extension DispatchDesk {
 
     private func pickedUp(_ id: RequestID, by driver: DriverID, at time: Double) -> [Outgoing] {
         let waited = time - (engine.wantedFrom(id) ?? time)
+        let pickup = engine.request(id).map(\.origin)
         // The driver is at the pickup (its leg there is done) and the rider gets in: the rider
         // hears both, as the protocol says, and the bus sees the arrival.
         return toRider(id, state: .driverArrived, driver: driver) { _ in }
             + [
                 bus(Topic.dispatchRequest, .driverArrived, request: id, driver: driver) {
                     $0.pickupWaitS = UInt32(max(0, waited).rounded())
+                    if let pickup { $0.zone = zone(of: pickup) }
                 }
             ]
             + toRider(id, state: .onTrip, driver: driver) { _ in }
             + [
                 bus(Topic.dispatchRequest, .tripStarted, request: id, driver: driver) {
                     $0.pickupWaitS = UInt32(max(0, waited).rounded())
+                    if let pickup { $0.zone = zone(of: pickup) }
                 }
             ]
     }
@@ -124,8 +138,18 @@ extension DispatchDesk {
         switch outcome {
         case .completed(let fare):
             let paid = Int64(fare.riderPaysCents)
+            let dropoff = engine.request(id).map(\.destination)
             return toRider(id, state: .completed, driver: driver) { $0.fareCents = paid }
-                + [bus(Topic.dispatchRequest, .tripCompleted, request: id, driver: driver) { $0.fareCents = paid }]
+                + [
+                    bus(Topic.dispatchRequest, .tripCompleted, request: id, driver: driver) {
+                        $0.fareCents = paid
+                        $0.driverEarnsCents = Int64(fare.driverEarnsCents)
+                        if let dropoff {
+                            $0.location = LatLon(engine.graph.positions[dropoff])
+                            $0.zone = zone(of: dropoff)
+                        }
+                    }
+                ]
         case .cancelled(let party, let reason):
             return toRider(id, state: .cancelled, driver: driver) {
                 $0.cancelledBy = WireMapping.party(party)
@@ -147,6 +171,10 @@ extension DispatchDesk {
         bus(Topic.dispatchDriver, .driverStateChanged, driver: driver) { event in
             event.driverState = WireMapping.driverState(state)
             if let here = drivers.name(of: driver).flatMap({ driverLines[$0]?.location }) { event.location = here }
+            if let node = engine.position(of: driver) { event.zone = zone(of: node) }
+            let odometer = odometers[driver]
+            event.emptyMetres = UInt32(clamping: Int(odometer.empty.rounded()))
+            event.loadedMetres = UInt32(clamping: Int(odometer.loaded.rounded()))
         }
     }
 

@@ -32,6 +32,8 @@ public final class DispatchDesk {
     /// Checks dispatch's promises (one end per request, no driver double-booked, fares conserved)
     /// on every engine event, as the run goes.
     public let checker: InvariantChecker
+    /// How far each driver has driven, empty and loaded (published with its state changes).
+    var odometers: Odometers
     let snap: SnapIndex
     var sessions: [String: DeskSession] = [:]
     var sessionOfPeer: [[UInt8]: String] = [:]
@@ -62,6 +64,7 @@ public final class DispatchDesk {
         self.settings = settings
         snap = SnapIndex(graph: engine.graph)
         checker = InvariantChecker(poolCapacity: engine.configuration.poolCapacity)
+        odometers = Odometers(graph: engine.graph)
         memory = ReplyMemory(capacity: settings.rememberedReplies)
     }
 

@@ -60,6 +60,9 @@ public final class DispatchEngine {
     // MARK: Queries
 
     public func state(of driver: DriverID) -> DriverState? { drivers[driver]?.state }
+
+    /// The road node a driver was last known at (where its current leg began, or where it stood).
+    public func position(of driver: DriverID) -> Int? { drivers[driver]?.node }
     public func outcome(of request: RequestID) -> RequestOutcome? {
         if case .finished(let outcome) = requests[request]?.phase { return outcome }
         return nil

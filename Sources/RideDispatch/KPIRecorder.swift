@@ -10,12 +10,12 @@ public final class KPIRecorder {
     private var matchedOnce: Set<RequestID> = []
     private var pickedUpAt: [RequestID: Double] = [:]
     private var stateSince: [DriverID: (state: DriverState, since: Double)] = [:]
-    private var openLeg: [DriverID: (leg: Leg, loaded: Bool)] = [:]
-    private var aboard: [DriverID: Int] = [:]
+    private var odometers: Odometers
 
     public init(graph: RoadGraph, durationLimit: Double = .infinity) {
         self.graph = graph
         self.durationLimit = durationLimit
+        odometers = Odometers(graph: graph)
     }
 
     public func record(_ events: [TimedDispatchEvent]) {
@@ -24,6 +24,11 @@ public final class KPIRecorder {
 
     public func record(_ timed: TimedDispatchEvent) {
         let time = timed.time
+        odometers.record(timed)
+        defer {
+            report.loadedMetres = odometers.total.loaded
+            report.emptyMetres = odometers.total.empty
+        }
         switch timed.event {
         case .requested(let id, let request, let quote):
             report.requests += 1
@@ -34,12 +39,10 @@ public final class KPIRecorder {
                 report.matched += 1
                 report.timeToMatch.add(max(0, time - (requestedAt[id] ?? time)))
             }
-        case .pickedUp(let id, let driver):
+        case .pickedUp(let id, _):
             pickedUpAt[id] = time
             report.pickupWait.add(max(0, time - (requestedAt[id] ?? time)))
-            closeLeg(of: driver, at: time)
-            aboard[driver, default: 0] += 1
-        case .finished(let id, let outcome, let driver):
+        case .finished(let id, let outcome, _):
             switch outcome {
             case .completed(let fare):
                 report.completed += 1
@@ -48,55 +51,32 @@ public final class KPIRecorder {
                 report.ridersPaidCents += fare.riderPaysCents
                 report.driversEarnedCents += fare.driverEarnsCents
                 report.platformCents += fare.platformCents
-                if let driver {
-                    closeLeg(of: driver, at: time)
-                    aboard[driver, default: 1] -= 1
-                }
             case .cancelled(let party, _):
                 report.cancelled += 1
                 if party == .rider { report.cancelledByRider += 1 }
-                if party == .driver {
-                    report.cancelledByDriver += 1
-                    if let driver { aboard[driver] = max(0, aboard[driver, default: 0] - 1) }
-                }
+                if party == .driver { report.cancelledByDriver += 1 }
             case .rejected:
                 report.rejected += 1
             }
-        case .drive(let driver, let leg):
-            closeLeg(of: driver, at: time)
-            openLeg[driver] = (leg, aboard[driver, default: 0] > 0)
         case .driverState(let driver, let state):
             if let previous = stateSince[driver] {
                 report.driverSeconds[previous.state, default: 0] += time - previous.since
             }
             stateSince[driver] = (state, time)
-            if state == .idle || state == .offline { closeLeg(of: driver, at: time) }
-        case .legCancelled(let driver, _):
-            closeLeg(of: driver, at: time)
-        case .scheduled, .offered, .declined, .requeued, .surge:
+        case .scheduled, .offered, .declined, .requeued, .surge, .drive, .legCancelled:
             break
         }
     }
 
     /// Closes every open interval at `time` and returns the report.
     public func finish(at time: Double) -> KPIReport {
-        for driver in openLeg.keys.sorted() { closeLeg(of: driver, at: time) }
+        odometers.closeAll(at: time)
+        report.loadedMetres = odometers.total.loaded
+        report.emptyMetres = odometers.total.empty
         for (driver, entry) in stateSince.sorted(by: { $0.key < $1.key }) {
             report.driverSeconds[entry.state, default: 0] += max(0, time - entry.since)
             stateSince[driver] = (entry.state, time)
         }
         return report
-    }
-
-    /// Counts the distance driven on the driver's open leg up to `time`.
-    private func closeLeg(of driver: DriverID, at time: Double) {
-        guard let (leg, loaded) = openLeg.removeValue(forKey: driver) else { return }
-        let nodes = leg.timeline.route.nodes
-        let reached = leg.timeline.lastNodeIndex(at: time)
-        var metres = 0.0
-        for index in 0..<reached {
-            if let edge = graph.fastestEdge(from: nodes[index], to: nodes[index + 1]) { metres += Double(graph.edgeLength[edge]) }
-        }
-        if loaded { report.loadedMetres += metres } else { report.emptyMetres += metres }
     }
 }

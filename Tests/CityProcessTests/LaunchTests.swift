@@ -27,6 +27,16 @@ struct LaunchedRun {
 
     var totals: [String: Int] { (summary["kpis"] as? [String: Any])?["totals"] as? [String: Int] ?? [:] }
 
+    /// A CSV table of the run directory, one dictionary per row (fields without quotes or commas).
+    func table(_ name: String) throws -> [[String: String]] {
+        let text = try String(contentsOf: runDirectory!.appendingPathComponent(name), encoding: .utf8)
+        let lines = text.split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        guard let header = lines.first else { return [] }
+        return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+    }
+
     /// Dispatch's own count of what it published, from its last log lines.
     var dispatchTotals: [String: Int] {
         guard let line = log("dispatch").split(separator: "\n").last(where: { $0.hasPrefix("dispatch totals:") }) else {
@@ -124,6 +134,23 @@ struct LaunchTests {
             #expect(run.log(riders).contains(" 0 leaks"), "\(run.log(riders))")
         }
         #expect(run.output.contains("every request accounted for"))
+
+        // The tables for analysts agree with the summary: a row per request, each outcome as
+        // counted, a row per driver whose trips add up to the completions.
+        let trips = try run.table("trips.csv")
+        #expect(trips.count == requests)
+        for outcome in ["completed", "cancelled", "rejected"] {
+            #expect(trips.filter { $0["outcome"] == outcome }.count == totals[outcome] ?? 0, "\(outcome)")
+        }
+        let completed = trips.filter { $0["outcome"] == "completed" }
+        // Times are clock times of day (the topology starts at 08:00 when it names no start).
+        #expect(completed.allSatisfy { $0["requested_at"]?.hasPrefix("08:") == true && !($0["dropoff_zone"] ?? "").isEmpty })
+        #expect(completed.allSatisfy { Int($0["fare_cents"] ?? "") ?? 0 > 0 && !($0["driver_id"] ?? "").isEmpty })
+        let drivers = try run.table("drivers.csv")
+        #expect(drivers.count == 16)
+        #expect(drivers.reduce(0) { $0 + (Int($1["trips"] ?? "") ?? 0) } == totals["completed"])
+        let earned = completed.reduce(0) { $0 + (Int($1["driver_earns_cents"] ?? "") ?? 0) }
+        #expect(drivers.reduce(0) { $0 + (Int($1["earnings_cents"] ?? "") ?? 0) } == earned)
     }
 
     @Test(

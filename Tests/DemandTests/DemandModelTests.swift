@@ -73,7 +73,7 @@ struct DemandModelTests {
         let replay = Replay(timing: .foldedIntoOneDay(startSecondOfDay: 8 * 3_600), area: Self.area)
         let (trips, leftOut) = replay.trips(from: records, duration: 4 * 3_600, destinations: nil, seed: 1)
         #expect(trips.map(\.time) == [0, 60])
-        #expect(leftOut == ["pickup outside the map": 1, "after the run's end": 1])
+        #expect(leftOut == ["pickup outside the map": 1, Replay.afterTheEnd: 1])
         let profile = HourlyProfile.fitted(on: records)
         #expect(profile.rate(at: 8 * 3_600 + 5) == 1 && profile.rate(at: 9 * 3_600) == 0.5 && profile.rate(at: 3 * 3_600) == 0)
     }

@@ -1430,53 +1430,141 @@ public nonisolated struct LegDone: Sendable {
 
 /// One state change in dispatch, published on the bus. Which fields are set depends on kind
 /// (docs/PROTOCOL.md lists them).
-public nonisolated struct DispatchEvent: Sendable {
+public nonisolated struct DispatchEvent: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var kind: DispatchEventKind = .unspecified
+  public var kind: DispatchEventKind {
+    get {_storage._kind}
+    set {_uniqueStorage()._kind = newValue}
+  }
 
-  public var requestID: String = String()
+  public var requestID: String {
+    get {_storage._requestID}
+    set {_uniqueStorage()._requestID = newValue}
+  }
 
-  public var tripID: String = String()
+  public var tripID: String {
+    get {_storage._tripID}
+    set {_uniqueStorage()._tripID = newValue}
+  }
 
-  public var riderID: String = String()
+  public var riderID: String {
+    get {_storage._riderID}
+    set {_uniqueStorage()._riderID = newValue}
+  }
 
-  public var driverID: String = String()
+  public var driverID: String {
+    get {_storage._driverID}
+    set {_uniqueStorage()._driverID = newValue}
+  }
 
-  public var tripState: TripState = .unspecified
+  public var tripState: TripState {
+    get {_storage._tripState}
+    set {_uniqueStorage()._tripState = newValue}
+  }
 
-  public var driverState: DriverState = .unspecified
+  public var driverState: DriverState {
+    get {_storage._driverState}
+    set {_uniqueStorage()._driverState = newValue}
+  }
 
   public var location: LatLon {
-    get {_location ?? LatLon()}
-    set {_location = newValue}
+    get {_storage._location ?? LatLon()}
+    set {_uniqueStorage()._location = newValue}
   }
   /// Returns true if `location` has been explicitly set.
-  public var hasLocation: Bool {self._location != nil}
+  public var hasLocation: Bool {_storage._location != nil}
   /// Clears the value of `location`. Subsequent reads from it will return its default value.
-  public mutating func clearLocation() {self._location = nil}
+  public mutating func clearLocation() {_uniqueStorage()._location = nil}
 
-  public var fareCents: Int64 = 0
+  public var fareCents: Int64 {
+    get {_storage._fareCents}
+    set {_uniqueStorage()._fareCents = newValue}
+  }
 
-  public var surgeMultiplier: Double = 0
+  public var surgeMultiplier: Double {
+    get {_storage._surgeMultiplier}
+    set {_uniqueStorage()._surgeMultiplier = newValue}
+  }
 
-  public var pickupWaitS: UInt32 = 0
+  public var pickupWaitS: UInt32 {
+    get {_storage._pickupWaitS}
+    set {_uniqueStorage()._pickupWaitS = newValue}
+  }
 
-  public var cancelledBy: Party = .unspecified
+  public var cancelledBy: Party {
+    get {_storage._cancelledBy}
+    set {_uniqueStorage()._cancelledBy = newValue}
+  }
 
-  public var reason: String = String()
+  public var reason: String {
+    get {_storage._reason}
+    set {_uniqueStorage()._reason = newValue}
+  }
 
-  public var zone: String = String()
+  /// The surge zone of the event's place: the pickup (requests, arrivals, trip starts), the
+  /// dropoff (completions), the driver's position (state changes).
+  public var zone: String {
+    get {_storage._zone}
+    set {_uniqueStorage()._zone = newValue}
+  }
 
-  public var sessionID: String = String()
+  public var sessionID: String {
+    get {_storage._sessionID}
+    set {_uniqueStorage()._sessionID = newValue}
+  }
+
+  /// REQUEST_CREATED: where the ride goes, its product, the dropoff's zone and the length of the
+  /// direct route (what the fare is quoted on).
+  public var dropoff: LatLon {
+    get {_storage._dropoff ?? LatLon()}
+    set {_uniqueStorage()._dropoff = newValue}
+  }
+  /// Returns true if `dropoff` has been explicitly set.
+  public var hasDropoff: Bool {_storage._dropoff != nil}
+  /// Clears the value of `dropoff`. Subsequent reads from it will return its default value.
+  public mutating func clearDropoff() {_uniqueStorage()._dropoff = nil}
+
+  public var product: Product {
+    get {_storage._product}
+    set {_uniqueStorage()._product = newValue}
+  }
+
+  public var dropoffZone: String {
+    get {_storage._dropoffZone}
+    set {_uniqueStorage()._dropoffZone = newValue}
+  }
+
+  public var tripMetres: UInt32 {
+    get {_storage._tripMetres}
+    set {_uniqueStorage()._tripMetres = newValue}
+  }
+
+  /// TRIP_COMPLETED: the driver's share of the fare.
+  public var driverEarnsCents: Int64 {
+    get {_storage._driverEarnsCents}
+    set {_uniqueStorage()._driverEarnsCents = newValue}
+  }
+
+  /// DRIVER_STATE_CHANGED: the driver's odometer so far, empty (to pickups, repositioning) and
+  /// loaded (with riders aboard).
+  public var emptyMetres: UInt32 {
+    get {_storage._emptyMetres}
+    set {_uniqueStorage()._emptyMetres = newValue}
+  }
+
+  public var loadedMetres: UInt32 {
+    get {_storage._loadedMetres}
+    set {_uniqueStorage()._loadedMetres = newValue}
+  }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _location: LatLon? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 /// A late joiner asks dispatch for the current state (Clone pattern), then applies the bus
@@ -3586,103 +3674,216 @@ nonisolated extension LegDone: SwiftProtobuf.Message, SwiftProtobuf._MessageImpl
 
 nonisolated extension DispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".DispatchEvent"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{3}request_id\0\u{3}trip_id\0\u{3}rider_id\0\u{3}driver_id\0\u{3}trip_state\0\u{3}driver_state\0\u{1}location\0\u{3}fare_cents\0\u{3}surge_multiplier\0\u{3}pickup_wait_s\0\u{3}cancelled_by\0\u{1}reason\0\u{1}zone\0\u{3}session_id\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{3}request_id\0\u{3}trip_id\0\u{3}rider_id\0\u{3}driver_id\0\u{3}trip_state\0\u{3}driver_state\0\u{1}location\0\u{3}fare_cents\0\u{3}surge_multiplier\0\u{3}pickup_wait_s\0\u{3}cancelled_by\0\u{1}reason\0\u{1}zone\0\u{3}session_id\0\u{1}dropoff\0\u{1}product\0\u{3}dropoff_zone\0\u{3}trip_metres\0\u{3}driver_earns_cents\0\u{3}empty_metres\0\u{3}loaded_metres\0")
+
+  fileprivate class _StorageClass {
+    var _kind: DispatchEventKind = .unspecified
+    var _requestID: String = String()
+    var _tripID: String = String()
+    var _riderID: String = String()
+    var _driverID: String = String()
+    var _tripState: TripState = .unspecified
+    var _driverState: DriverState = .unspecified
+    var _location: LatLon? = nil
+    var _fareCents: Int64 = 0
+    var _surgeMultiplier: Double = 0
+    var _pickupWaitS: UInt32 = 0
+    var _cancelledBy: Party = .unspecified
+    var _reason: String = String()
+    var _zone: String = String()
+    var _sessionID: String = String()
+    var _dropoff: LatLon? = nil
+    var _product: Product = .unspecified
+    var _dropoffZone: String = String()
+    var _tripMetres: UInt32 = 0
+    var _driverEarnsCents: Int64 = 0
+    var _emptyMetres: UInt32 = 0
+    var _loadedMetres: UInt32 = 0
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _kind = source._kind
+      _requestID = source._requestID
+      _tripID = source._tripID
+      _riderID = source._riderID
+      _driverID = source._driverID
+      _tripState = source._tripState
+      _driverState = source._driverState
+      _location = source._location
+      _fareCents = source._fareCents
+      _surgeMultiplier = source._surgeMultiplier
+      _pickupWaitS = source._pickupWaitS
+      _cancelledBy = source._cancelledBy
+      _reason = source._reason
+      _zone = source._zone
+      _sessionID = source._sessionID
+      _dropoff = source._dropoff
+      _product = source._product
+      _dropoffZone = source._dropoffZone
+      _tripMetres = source._tripMetres
+      _driverEarnsCents = source._driverEarnsCents
+      _emptyMetres = source._emptyMetres
+      _loadedMetres = source._loadedMetres
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularEnumField(value: &self.kind) }()
-      case 2: try { try decoder.decodeSingularStringField(value: &self.requestID) }()
-      case 3: try { try decoder.decodeSingularStringField(value: &self.tripID) }()
-      case 4: try { try decoder.decodeSingularStringField(value: &self.riderID) }()
-      case 5: try { try decoder.decodeSingularStringField(value: &self.driverID) }()
-      case 6: try { try decoder.decodeSingularEnumField(value: &self.tripState) }()
-      case 7: try { try decoder.decodeSingularEnumField(value: &self.driverState) }()
-      case 8: try { try decoder.decodeSingularMessageField(value: &self._location) }()
-      case 9: try { try decoder.decodeSingularInt64Field(value: &self.fareCents) }()
-      case 10: try { try decoder.decodeSingularDoubleField(value: &self.surgeMultiplier) }()
-      case 11: try { try decoder.decodeSingularUInt32Field(value: &self.pickupWaitS) }()
-      case 12: try { try decoder.decodeSingularEnumField(value: &self.cancelledBy) }()
-      case 13: try { try decoder.decodeSingularStringField(value: &self.reason) }()
-      case 14: try { try decoder.decodeSingularStringField(value: &self.zone) }()
-      case 15: try { try decoder.decodeSingularStringField(value: &self.sessionID) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularEnumField(value: &_storage._kind) }()
+        case 2: try { try decoder.decodeSingularStringField(value: &_storage._requestID) }()
+        case 3: try { try decoder.decodeSingularStringField(value: &_storage._tripID) }()
+        case 4: try { try decoder.decodeSingularStringField(value: &_storage._riderID) }()
+        case 5: try { try decoder.decodeSingularStringField(value: &_storage._driverID) }()
+        case 6: try { try decoder.decodeSingularEnumField(value: &_storage._tripState) }()
+        case 7: try { try decoder.decodeSingularEnumField(value: &_storage._driverState) }()
+        case 8: try { try decoder.decodeSingularMessageField(value: &_storage._location) }()
+        case 9: try { try decoder.decodeSingularInt64Field(value: &_storage._fareCents) }()
+        case 10: try { try decoder.decodeSingularDoubleField(value: &_storage._surgeMultiplier) }()
+        case 11: try { try decoder.decodeSingularUInt32Field(value: &_storage._pickupWaitS) }()
+        case 12: try { try decoder.decodeSingularEnumField(value: &_storage._cancelledBy) }()
+        case 13: try { try decoder.decodeSingularStringField(value: &_storage._reason) }()
+        case 14: try { try decoder.decodeSingularStringField(value: &_storage._zone) }()
+        case 15: try { try decoder.decodeSingularStringField(value: &_storage._sessionID) }()
+        case 16: try { try decoder.decodeSingularMessageField(value: &_storage._dropoff) }()
+        case 17: try { try decoder.decodeSingularEnumField(value: &_storage._product) }()
+        case 18: try { try decoder.decodeSingularStringField(value: &_storage._dropoffZone) }()
+        case 19: try { try decoder.decodeSingularUInt32Field(value: &_storage._tripMetres) }()
+        case 20: try { try decoder.decodeSingularInt64Field(value: &_storage._driverEarnsCents) }()
+        case 21: try { try decoder.decodeSingularUInt32Field(value: &_storage._emptyMetres) }()
+        case 22: try { try decoder.decodeSingularUInt32Field(value: &_storage._loadedMetres) }()
+        default: break
+        }
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if self.kind != .unspecified {
-      try visitor.visitSingularEnumField(value: self.kind, fieldNumber: 1)
-    }
-    if !self.requestID.isEmpty {
-      try visitor.visitSingularStringField(value: self.requestID, fieldNumber: 2)
-    }
-    if !self.tripID.isEmpty {
-      try visitor.visitSingularStringField(value: self.tripID, fieldNumber: 3)
-    }
-    if !self.riderID.isEmpty {
-      try visitor.visitSingularStringField(value: self.riderID, fieldNumber: 4)
-    }
-    if !self.driverID.isEmpty {
-      try visitor.visitSingularStringField(value: self.driverID, fieldNumber: 5)
-    }
-    if self.tripState != .unspecified {
-      try visitor.visitSingularEnumField(value: self.tripState, fieldNumber: 6)
-    }
-    if self.driverState != .unspecified {
-      try visitor.visitSingularEnumField(value: self.driverState, fieldNumber: 7)
-    }
-    try { if let v = self._location {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
-    } }()
-    if self.fareCents != 0 {
-      try visitor.visitSingularInt64Field(value: self.fareCents, fieldNumber: 9)
-    }
-    if self.surgeMultiplier.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.surgeMultiplier, fieldNumber: 10)
-    }
-    if self.pickupWaitS != 0 {
-      try visitor.visitSingularUInt32Field(value: self.pickupWaitS, fieldNumber: 11)
-    }
-    if self.cancelledBy != .unspecified {
-      try visitor.visitSingularEnumField(value: self.cancelledBy, fieldNumber: 12)
-    }
-    if !self.reason.isEmpty {
-      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 13)
-    }
-    if !self.zone.isEmpty {
-      try visitor.visitSingularStringField(value: self.zone, fieldNumber: 14)
-    }
-    if !self.sessionID.isEmpty {
-      try visitor.visitSingularStringField(value: self.sessionID, fieldNumber: 15)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if _storage._kind != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._kind, fieldNumber: 1)
+      }
+      if !_storage._requestID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._requestID, fieldNumber: 2)
+      }
+      if !_storage._tripID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._tripID, fieldNumber: 3)
+      }
+      if !_storage._riderID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._riderID, fieldNumber: 4)
+      }
+      if !_storage._driverID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._driverID, fieldNumber: 5)
+      }
+      if _storage._tripState != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._tripState, fieldNumber: 6)
+      }
+      if _storage._driverState != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._driverState, fieldNumber: 7)
+      }
+      try { if let v = _storage._location {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+      } }()
+      if _storage._fareCents != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._fareCents, fieldNumber: 9)
+      }
+      if _storage._surgeMultiplier.bitPattern != 0 {
+        try visitor.visitSingularDoubleField(value: _storage._surgeMultiplier, fieldNumber: 10)
+      }
+      if _storage._pickupWaitS != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._pickupWaitS, fieldNumber: 11)
+      }
+      if _storage._cancelledBy != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._cancelledBy, fieldNumber: 12)
+      }
+      if !_storage._reason.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._reason, fieldNumber: 13)
+      }
+      if !_storage._zone.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._zone, fieldNumber: 14)
+      }
+      if !_storage._sessionID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._sessionID, fieldNumber: 15)
+      }
+      try { if let v = _storage._dropoff {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 16)
+      } }()
+      if _storage._product != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._product, fieldNumber: 17)
+      }
+      if !_storage._dropoffZone.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._dropoffZone, fieldNumber: 18)
+      }
+      if _storage._tripMetres != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._tripMetres, fieldNumber: 19)
+      }
+      if _storage._driverEarnsCents != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._driverEarnsCents, fieldNumber: 20)
+      }
+      if _storage._emptyMetres != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._emptyMetres, fieldNumber: 21)
+      }
+      if _storage._loadedMetres != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._loadedMetres, fieldNumber: 22)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: DispatchEvent, rhs: DispatchEvent) -> Bool {
-    if lhs.kind != rhs.kind {return false}
-    if lhs.requestID != rhs.requestID {return false}
-    if lhs.tripID != rhs.tripID {return false}
-    if lhs.riderID != rhs.riderID {return false}
-    if lhs.driverID != rhs.driverID {return false}
-    if lhs.tripState != rhs.tripState {return false}
-    if lhs.driverState != rhs.driverState {return false}
-    if lhs._location != rhs._location {return false}
-    if lhs.fareCents != rhs.fareCents {return false}
-    if lhs.surgeMultiplier != rhs.surgeMultiplier {return false}
-    if lhs.pickupWaitS != rhs.pickupWaitS {return false}
-    if lhs.cancelledBy != rhs.cancelledBy {return false}
-    if lhs.reason != rhs.reason {return false}
-    if lhs.zone != rhs.zone {return false}
-    if lhs.sessionID != rhs.sessionID {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._kind != rhs_storage._kind {return false}
+        if _storage._requestID != rhs_storage._requestID {return false}
+        if _storage._tripID != rhs_storage._tripID {return false}
+        if _storage._riderID != rhs_storage._riderID {return false}
+        if _storage._driverID != rhs_storage._driverID {return false}
+        if _storage._tripState != rhs_storage._tripState {return false}
+        if _storage._driverState != rhs_storage._driverState {return false}
+        if _storage._location != rhs_storage._location {return false}
+        if _storage._fareCents != rhs_storage._fareCents {return false}
+        if _storage._surgeMultiplier != rhs_storage._surgeMultiplier {return false}
+        if _storage._pickupWaitS != rhs_storage._pickupWaitS {return false}
+        if _storage._cancelledBy != rhs_storage._cancelledBy {return false}
+        if _storage._reason != rhs_storage._reason {return false}
+        if _storage._zone != rhs_storage._zone {return false}
+        if _storage._sessionID != rhs_storage._sessionID {return false}
+        if _storage._dropoff != rhs_storage._dropoff {return false}
+        if _storage._product != rhs_storage._product {return false}
+        if _storage._dropoffZone != rhs_storage._dropoffZone {return false}
+        if _storage._tripMetres != rhs_storage._tripMetres {return false}
+        if _storage._driverEarnsCents != rhs_storage._driverEarnsCents {return false}
+        if _storage._emptyMetres != rhs_storage._emptyMetres {return false}
+        if _storage._loadedMetres != rhs_storage._loadedMetres {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1,0 +1,29 @@
+/// Comma-separated values as RFC 4180 writes them: a field with a comma, a quote or a line
+/// break is quoted, its quotes doubled.
+public enum CSV {
+    public static func line(_ fields: [String]) -> String {
+        fields.map { field in
+            guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+            return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }.joined(separator: ",") + "\n"
+    }
+}
+
+/// A simulated instant as a clock time of day (`17:05:09`), counting on past midnight as
+/// GTFS does (`25:10:00` is 01:10 the next day), so that times sort and subtract as they read.
+public struct ClockTimeOfDay: Sendable {
+    /// Seconds after midnight at which the run's simulated time 0 falls.
+    public let startSecondOfDay: Double
+
+    public init(startSecondOfDay: Double) {
+        self.startSecondOfDay = startSecondOfDay
+    }
+
+    /// The time of day of simulated `milliseconds` since the run began.
+    public func format(milliseconds: Int64) -> String {
+        let seconds = Int((startSecondOfDay + Double(milliseconds) / 1_000).rounded(.down))
+        let hours = seconds / 3_600, minutes = seconds / 60 % 60, rest = seconds % 60
+        return (hours < 10 ? "0" : "") + "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes):" + (rest < 10 ? "0" : "")
+            + "\(rest)"
+    }
+}
