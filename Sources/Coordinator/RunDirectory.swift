@@ -28,6 +28,19 @@ public struct RunDirectory: Sendable {
         self.path = path
     }
 
+    /// The run in `parent` that ended last (whose summary was written last), if any.
+    public static func latest(in parent: String) -> RunDirectory? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []
+        let ended = names.compactMap { name -> (Date, String)? in
+            let path = (parent as NSString).appendingPathComponent(name)
+            let summary = (path as NSString).appendingPathComponent("summary.json")
+            guard let written = (try? FileManager.default.attributesOfItem(atPath: summary))?[.modificationDate] as? Date
+            else { return nil }
+            return (written, path)
+        }
+        return ended.max { ($0.0, $0.1) < ($1.0, $1.1) }.map { RunDirectory(existing: $0.1) }
+    }
+
     public func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
 
     /// The log of process `name`, opened for appending (created if new).

@@ -1,6 +1,53 @@
 /// Comma-separated values as RFC 4180 writes them: a field with a comma, a quote or a line
 /// break is quoted, its quotes doubled.
 public enum CSV {
+    /// The rows of a table as dictionaries keyed by its header (quoted fields read back whole).
+    public static func rows(of text: String) -> [[String: String]] {
+        var records = records(of: text)
+        guard !records.isEmpty else { return [] }
+        let header = records.removeFirst()
+        return records.map { Dictionary(zip(header, $0), uniquingKeysWith: { first, _ in first }) }
+    }
+
+    /// Every record of `text`, each as its fields.
+    public static func records(of text: String) -> [[String]] {
+        var records: [[String]] = [], fields: [String] = [], field = ""
+        var quoted = false, afterQuote = false
+        for character in text {
+            if quoted {
+                if character == "\"" {
+                    quoted = false
+                    afterQuote = true
+                } else {
+                    field.append(character)
+                }
+                continue
+            }
+            switch character {
+            case "\"":
+                // A doubled quote inside a quoted field is one quote.
+                if afterQuote { field.append("\"") }
+                quoted = true
+            case ",":
+                fields.append(field)
+                field = ""
+            case "\n", "\r\n":
+                fields.append(field)
+                records.append(fields)
+                fields = []
+                field = ""
+            default:
+                field.append(character)
+            }
+            afterQuote = false
+        }
+        if !field.isEmpty || !fields.isEmpty {
+            fields.append(field)
+            records.append(fields)
+        }
+        return records
+    }
+
     public static func line(_ fields: [String]) -> String {
         fields.map { field in
             guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }

@@ -192,13 +192,26 @@ struct ReportCommand: ParsableCommand {
         abstract: "Print a run's KPI summary and, when it was recorded (stress, launch --record), its verdict."
     )
 
-    @Argument(help: "A run directory (runs/NAME-TIME).")
-    var runDirectory: String
+    @Argument(help: "A run directory (runs/NAME-TIME); the run that ended last in --runs if none.")
+    var runDirectory: String?
+
+    @Option(help: "Where runs are kept (for the latest run).")
+    var runs = "runs"
 
     func run() throws {
-        let directory = RunDirectory(existing: runDirectory)
+        let directory: RunDirectory
+        if let runDirectory {
+            directory = RunDirectory(existing: runDirectory)
+        } else {
+            guard let latest = RunDirectory.latest(in: runs) else {
+                throw ValidationError(
+                    "no finished run in \(runs)/: name a run directory, or launch a city first (ribcity launch TOPOLOGY)")
+            }
+            directory = latest
+            print("run directory: \(latest.path)")
+        }
         guard let data = FileManager.default.contents(atPath: directory.file("summary.json")) else {
-            throw ValidationError("\(directory.file("summary.json")): missing — is \(runDirectory) a run directory?")
+            throw ValidationError("\(directory.file("summary.json")): missing — is \(directory.path) a run directory?")
         }
         var summary: RunSummary
         do {
@@ -215,5 +228,33 @@ struct ReportCommand: ParsableCommand {
         }
         print(summary.text)
         if summary.verdict.map({ !$0.passed }) ?? false { throw ExitCode.failure }
+    }
+}
+
+/// `ribcity compare RUN_A RUN_B`: two runs' KPIs side by side with their differences.
+struct CompareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Put two runs' KPIs side by side with their differences (an A/B comparison).",
+        discussion: """
+            Reads each run directory's summary.json, trips.csv and drivers.csv. Examples:
+              ribcity compare runs/downtown-20261124-101500 runs/downtown-20261124-103000
+            Runs in virtual time (--virtual) differ only by what was changed between them; a \
+            wall-clock run that fell behind the clock is flagged, its KPIs depending on the machine.
+            """
+    )
+
+    @Argument(help: "The first run directory (A).")
+    var runA: String
+
+    @Argument(help: "The second run directory (B).")
+    var runB: String
+
+    func run() throws {
+        do {
+            print(try RunComparison(RunDirectory(existing: runA), RunDirectory(existing: runB)).text)
+        } catch let error as RunComparisonError {
+            throw ValidationError(error.description)
+        }
     }
 }

@@ -9,7 +9,8 @@ struct RibCity: AsyncParsableCommand {
         abstract: "A multi-process simulation of a ride-hailing city over ZeroMQ.",
         subcommands: [
             DemoCommand.self, CityCommand.self, DemandCommand.self, TopologyCommand.self, SimulateCommand.self,
-            LaunchCommand.self, StressCommand.self, OverloadCommand.self, ReportCommand.self, DispatchCommand.self,
+            LaunchCommand.self, StressCommand.self, OverloadCommand.self, ReportCommand.self, CompareCommand.self,
+            DispatchCommand.self,
             DriversCommand.self, RidersCommand.self, MonitorCommand.self,
             BusCommand.self, BenchCommand.self, DemoPeerCommand.self, BenchPeerCommand.self,
         ]

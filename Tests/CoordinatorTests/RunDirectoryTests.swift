@@ -20,4 +20,20 @@ struct RunDirectoryTests {
             directory.logText(of: "monitor", latestStartOnly: true) == "dispatch pid 2 ready\n",
             "a log without restarts is all this start's")
     }
+
+    @Test("The latest run is the one whose summary was written last; a run still going (no summary) is not one")
+    func latestRun() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("runs-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        #expect(RunDirectory.latest(in: parent) == nil)
+        for (name, age) in [("b-older", 600.0), ("a-newer", 60.0), ("c-going", -1)] {
+            let path = (parent as NSString).appendingPathComponent(name)
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            guard age >= 0 else { continue }
+            let summary = (path as NSString).appendingPathComponent("summary.json")
+            try "{}".write(toFile: summary, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -age)], ofItemAtPath: summary)
+        }
+        #expect(RunDirectory.latest(in: parent)?.path.hasSuffix("/a-newer") == true)
+    }
 }

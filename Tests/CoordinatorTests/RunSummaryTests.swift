@@ -1,3 +1,4 @@
+import Foundation
 import Monitor
 import Testing
 import Wire
@@ -86,5 +87,48 @@ struct RunSummaryTests {
             topology: "t", outcome: .completed, wallSeconds: 3, speed: 60,
             kpis: MonitorReport(board(created: 1, completed: 1, statuses: [("dispatch", 300)])), processes: [:], poolCapacity: 1)
         #expect(!keepingUp.kpisDependOnMachine && !keepingUp.text.contains("warning"))
+    }
+
+    @Test("compare: two runs' KPIs side by side, differences in points for shares, cautions when they are not comparable")
+    func comparison() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("compare-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        func run(_ name: String, topology: String, created: Int, completed: Int, fares: [Int]) throws -> RunDirectory {
+            let path = (parent as NSString).appendingPathComponent(name)
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            let directory = RunDirectory(existing: path)
+            let summary = RunSummary(
+                topology: topology, outcome: .completed, wallSeconds: 10, speed: 60,
+                kpis: MonitorReport(board(created: created, completed: completed)), processes: [:], poolCapacity: 1)
+            try directory.write(summary.json, to: "summary.json")
+            var trips = TripLedger.header
+            for (index, fare) in fares.enumerated() {
+                var trip = TripLedger.Trip(requestID: "r-\(index)")
+                trip.outcome = "completed"
+                trip.fareCents = Int64(fare)
+                trip.tripMetres = 2_000
+                trip.reason = "a reason, with a comma"
+                trips += TripLedger(clock: ClockTimeOfDay(startSecondOfDay: 0)).csvLine(trip)
+            }
+            try directory.write(trips, to: "trips.csv")
+            return directory
+        }
+        let a = try run("a", topology: "downtown", created: 10, completed: 8, fares: [1_000, 1_000])
+        let b = try run("b", topology: "downtown", created: 10, completed: 9, fares: [1_500, 1_500])
+        let comparison = try RunComparison(a, b)
+        let share = try #require(comparison.rows.first { $0.name == "completed share" })
+        #expect(share.a == 0.8 && share.b == 0.9 && share.relative == nil)
+        let paid = try #require(comparison.rows.first { $0.name == "riders paid" })
+        #expect(paid.a == 20 && paid.b == 30 && paid.relative == 0.5)
+        #expect(comparison.rows.first { $0.name == "mean trip" }?.b == 2)
+        #expect(comparison.cautions.isEmpty)
+        // Each line with its columns' padding squeezed to one space.
+        let lines = comparison.text.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(lines.contains("completed share (%) 80.0 90.0 +10.0 pt –"), "\(lines)")
+        #expect(lines.contains("riders paid ($) 20 30 +10 +50.0 %"), "\(lines)")
+
+        let other = try run("c", topology: "metro", created: 10, completed: 9, fares: [])
+        #expect(try RunComparison(a, other).cautions == ["the runs are of different topologies (downtown, metro)"])
+        #expect(throws: RunComparisonError.self) { try RunComparison(a, RunDirectory(existing: parent + "/missing")) }
     }
 }
