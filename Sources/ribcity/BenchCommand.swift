@@ -8,6 +8,12 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks, each against a baseline measured in the same run.",
+        discussion: """
+            Examples:
+              ribcity bench transport --security both --markdown
+              ribcity bench ribs
+              ribcity bench city Topologies/data/manhattan-south-roads.osm.pbf
+            """,
         subcommands: [
             TransportBenchCommand.self, RIBsBenchCommand.self, AppsBenchCommand.self, CityBenchCommand.self,
             DispatchBenchCommand.self,

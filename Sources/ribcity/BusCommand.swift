@@ -9,7 +9,11 @@ import ZeroMQ
 struct BusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bus",
-        abstract: "Run the event bus: an XSUB/XPUB proxy between publishers and subscribers."
+        abstract: "Run the event bus: an XSUB/XPUB proxy between publishers and subscribers.",
+        discussion: """
+            Examples:
+              ribcity bus --topology Topologies/downtown.yaml
+            """
     )
 
     @Option(help: "The topology of the run (for its endpoints).")

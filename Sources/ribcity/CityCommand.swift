@@ -6,7 +6,11 @@ import Foundation
 struct CityCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "city",
-        abstract: "Import an OpenStreetMap extract (.osm, .osm.gz or .osm.pbf) and report its drivable road network."
+        abstract: "Import an OpenStreetMap extract (.osm, .osm.gz or .osm.pbf) and report its drivable road network.",
+        discussion: """
+            Examples:
+              ribcity city Topologies/data/manhattan-south-roads.osm.pbf
+            """
     )
 
     @Argument(help: "The OpenStreetMap file: XML (plain or gzip) or PBF.")

@@ -8,7 +8,11 @@ struct DemandCommand: ParsableCommand {
         commandName: "demand",
         abstract:
             "Read NYC TLC (yellow, green) or Uber 2014 trip records and report rows kept, bad rows skipped, "
-            + "and the hourly profile."
+            + "and the hourly profile.",
+        discussion: """
+            Examples:
+              ribcity demand Topologies/data/nyc-yellow-2016-01-sample.csv
+            """
     )
 
     @Argument(help: "The CSV file.")
@@ -19,7 +23,7 @@ struct DemandCommand: ParsableCommand {
         do {
             (records, report) = try TripRecordReader.read(path: file)
         } catch {
-            throw ValidationError(error.description)
+            throw BadInput(error.description)
         }
         print(report)
         for problem in report.problems.prefix(5) { print("  \(problem)") }

@@ -19,7 +19,11 @@ import ZeroMQ
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Two ribcity processes exchange a ride's messages over ZeroMQ and print what crossed."
+        abstract: "Two ribcity processes exchange a ride's messages over ZeroMQ and print what crossed.",
+        discussion: """
+            Examples:
+              ribcity demo
+            """
     )
 
     @Flag(help: "Use tcp on 127.0.0.1 instead of ipc.")

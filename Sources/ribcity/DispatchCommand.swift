@@ -12,7 +12,12 @@ import ZeroMQ
 struct DispatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dispatch",
-        abstract: "Run the dispatch role: sessions on a ROUTER, state changes on a PUB (docs/PROTOCOL.md)."
+        abstract: "Run the dispatch role: sessions on a ROUTER, state changes on a PUB (docs/PROTOCOL.md).",
+        discussion: """
+            Examples:
+              ribcity dispatch --topology Topologies/downtown.yaml --journal dispatch.journal
+              (ribcity launch starts it with the run's endpoints; by hand it serves the topology's)
+            """
     )
 
     @Option(help: "The topology whose city and dispatch settings to use.")
@@ -46,7 +51,7 @@ struct DispatchCommand: AsyncParsableCommand {
         do {
             graph = try plan.city.load()
         } catch let error as CityImportError {
-            throw ValidationError(error.description)
+            throw BadInput(error.description)
         }
         let endpoints = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
         let transport = try Transport(name: "dispatch-io")
@@ -85,7 +90,7 @@ struct DispatchCommand: AsyncParsableCommand {
                 contents = try DispatchJournal.read(path: journal)
                 journalFile = try DispatchJournal(path: journal, validBytes: contents?.validBytes)
             } catch {
-                throw ValidationError(error.description)
+                throw BadInput(error.description)
             }
         }
         var origin: Int64?

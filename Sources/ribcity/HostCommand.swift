@@ -118,7 +118,11 @@ func runHost(
 struct DriversCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "drivers",
-        abstract: "Run a driver process: many driver apps (RIB trees) over one session with dispatch."
+        abstract: "Run a driver process: many driver apps (RIB trees) over one session with dispatch.",
+        discussion: """
+            Examples:
+              ribcity drivers --topology Topologies/downtown.yaml --index 0
+            """
     )
 
     @OptionGroup var options: HostOptions
@@ -136,7 +140,11 @@ struct DriversCommand: AsyncParsableCommand {
 struct RidersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "riders",
-        abstract: "Run a rider process: a rider app (RIB tree) per ride, from request to rating; ends when every ride has."
+        abstract: "Run a rider process: a rider app (RIB tree) per ride, from request to rating; ends when every ride has.",
+        discussion: """
+            Examples:
+              ribcity riders --topology Topologies/downtown.yaml --index 1 --trace
+            """
     )
 
     @OptionGroup var options: HostOptions

@@ -16,7 +16,7 @@ struct ImportedCity {
             osm = try OSMFile.read(path: file)
             network = try RoadNetworkImport(osm, file: (file as NSString).lastPathComponent)
         } catch let error as CityImportError {
-            throw ValidationError(error.description)
+            throw BadInput(error.description)
         }
         duration = clock.now - start
     }

@@ -100,7 +100,16 @@ struct LaunchCommand: AsyncParsableCommand {
         commandName: "launch",
         abstract:
             "Launch a city from a topology: bus, dispatch, driver and rider processes and the monitor, supervised; "
-            + "a run directory with logs and a summary."
+            + "a run directory with logs and a summary.",
+        discussion: """
+            Examples:
+              # real streets, one hour at 60×, with the monitor
+              ribcity launch Topologies/downtown.yaml
+              # as fast as the machine allows, the same every run
+              ribcity launch Topologies/metro.yaml --virtual
+              ribcity launch Topologies/downtown.yaml --no-monitor --json --wall-limit 300
+              ribcity launch Topologies/downtown.yaml --kill drivers-0@20 --record
+            """
     )
 
     @OptionGroup var options: LaunchOptions
@@ -120,7 +129,13 @@ struct StressCommand: AsyncParsableCommand {
         commandName: "stress",
         abstract:
             "Run a city under injected faults and check, from the recorded run, every promise dispatch makes; "
-            + "exits non-zero when one broke."
+            + "exits non-zero when one broke.",
+        discussion: """
+            Examples:
+              ribcity stress Topologies/downtown.yaml --kill-every 20 --malformed-rate 50
+              ribcity stress Topologies/downtown.yaml --kill-dispatch 30 --forge-rate 5 --seed 3
+              ribcity stress Topologies/metro.yaml --virtual --message-faults drop=0.01,delay=0.05:200ms
+            """
     )
 
     @OptionGroup var options: LaunchOptions
@@ -189,7 +204,14 @@ struct StressCommand: AsyncParsableCommand {
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Print a run's KPI summary and, when it was recorded (stress, launch --record), its verdict."
+        abstract: "Print a run's KPI summary and, when it was recorded (stress, launch --record), its verdict.",
+        discussion: """
+            Examples:
+              # the run that ended last in runs/
+              ribcity report
+              # that run's summary and verdict
+              ribcity report runs/downtown-20261124-101500
+            """
     )
 
     @Argument(help: "A run directory (runs/NAME-TIME); the run that ended last in --runs if none.")
@@ -211,19 +233,19 @@ struct ReportCommand: ParsableCommand {
             print("run directory: \(latest.path)")
         }
         guard let data = FileManager.default.contents(atPath: directory.file("summary.json")) else {
-            throw ValidationError("\(directory.file("summary.json")): missing — is \(directory.path) a run directory?")
+            throw BadInput("\(directory.file("summary.json")): missing — is \(directory.path) a run directory?")
         }
         var summary: RunSummary
         do {
             summary = try JSONDecoder().decode(RunSummary.self, from: data)
         } catch {
-            throw ValidationError("\(directory.file("summary.json")): not a run summary: \(error)")
+            throw BadInput("\(directory.file("summary.json")): not a run summary (it does not read as one)")
         }
         if FileManager.default.fileExists(atPath: directory.file("events.pb")) {
             do {
                 summary.verdict = try Coordinator.verdict(of: directory, summary: summary)
             } catch {
-                throw ValidationError("\(error)")
+                throw BadInput("\(error)")
             }
         }
         print(summary.text)
@@ -254,7 +276,7 @@ struct CompareCommand: ParsableCommand {
         do {
             print(try RunComparison(RunDirectory(existing: runA), RunDirectory(existing: runB)).text)
         } catch let error as RunComparisonError {
-            throw ValidationError(error.description)
+            throw BadInput(error.description)
         }
     }
 }

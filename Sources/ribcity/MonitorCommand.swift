@@ -11,7 +11,13 @@ import ZeroMQ
 struct MonitorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "monitor",
-        abstract: "Follow the event bus: drivers and requests by state, per-minute counts, pickup waits, surge, gaps."
+        abstract: "Follow the event bus: drivers and requests by state, per-minute counts, pickup waits, surge, gaps.",
+        discussion: """
+            Examples:
+              # a run of that topology on this machine
+              ribcity monitor --topology Topologies/downtown.yaml
+              (ribcity launch prints the exact monitor command for its run: its sockets are named after it)
+            """
     )
 
     @Option(help: "The topology of the run to watch (for its endpoints).")

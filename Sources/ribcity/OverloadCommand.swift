@@ -8,7 +8,11 @@ import Foundation
 struct OverloadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "overload",
-        abstract: "Raise a topology's demand run by run until the system saturates, and report where (docs/STRESS.md)."
+        abstract: "Raise a topology's demand run by run until the system saturates, and report where (docs/STRESS.md).",
+        discussion: """
+            Examples:
+              ribcity overload Topologies/downtown.yaml --from 1 --step 1.5 --steps 6
+            """
     )
 
     @OptionGroup var options: LaunchOptions

@@ -12,24 +12,24 @@ import ZeroMQ
 
 /// Reads a topology for a role's command; a bad file is a usage error naming file, key and line.
 func readTopology(_ path: String) throws -> Topology {
-    do { return try TopologyReader.read(path: path) } catch { throw ValidationError(error.description) }
+    do { return try TopologyReader.read(path: path) } catch { throw BadInput(error.description) }
 }
 
 /// The topology at `path` with its demand scaled by `factor`.
 func scaledTopology(_ path: String, _ factor: Double) throws -> Topology {
     do { return try readTopology(path).scalingDemand(by: factor) } catch let error as TopologyError {
-        throw ValidationError(error.description)
+        throw BadInput(error.description)
     }
 }
 
-/// Loads a topology's city and demand; a bad OSM or record file is a usage error naming it.
+/// Loads a topology's city and demand; a bad OSM or record file is bad input naming it.
 func prepareTopology(_ plan: Topology) throws -> PreparedTopology {
     do {
         return try PreparedTopology(plan)
     } catch let error as CityImportError {
-        throw ValidationError(error.description)
+        throw BadInput(error.description)
     } catch let error as DemandError {
-        throw ValidationError(error.description)
+        throw BadInput(error.description)
     }
 }
 

@@ -17,6 +17,14 @@ struct SimulateCommand: ParsableCommand {
             Without --city: SUMO's taxi reference run (5 km grid, 200 taxis, 2,000 requests in an hour).
             With --city: real streets, with rides replayed from --replay (TLC or Uber records, folded \
             into one day from --start-hour) or drawn synthetically (--synthetic requests per hour).
+
+            Examples:
+              ribcity simulate --strategy batched
+              ribcity simulate --topology Topologies/downtown.yaml --drivers 200
+              ribcity simulate --city Topologies/data/manhattan-south-roads.osm.pbf \\
+                --synthetic 1200
+              ribcity simulate --city Topologies/data/manhattan-south-roads.osm.pbf \\
+                --replay Topologies/data/nyc-yellow-2016-01-sample.csv --duration 86400
             """
     )
 

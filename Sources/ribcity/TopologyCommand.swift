@@ -6,7 +6,11 @@ import Topology
 struct TopologyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "topology",
-        abstract: "Validate topology files (Topologies/*.yaml) and summarise them; errors name the file, key, line and reason."
+        abstract: "Validate topology files (Topologies/*.yaml) and summarise them; errors name the file, key, line and reason.",
+        discussion: """
+            Examples:
+              ribcity topology Topologies/*.yaml
+            """
     )
 
     @Argument(help: "Topology files.")

@@ -78,4 +78,44 @@ struct CommandLineTests {
                     + "to take them in, lengthen it (--duration, or `duration` in the topology) or move it to their hours "
                     + "(--start-hour, or `start_time`)"), "\(run.output)")
     }
+
+    @Test("A mistyped command gets a suggestion, an unknown one the list's whereabouts; both exit 64")
+    func mistypedCommand() async throws {
+        let typo = try await CommandRun.ribcity(["lanch", "Topologies/downtown.yaml"])
+        #expect(typo.status == 64)
+        #expect(
+            typo.output
+                == "Error: 'lanch' is not a ribcity command. Did you mean 'launch'?\n  See 'ribcity --help' for the commands.\n")
+        let unknown = try await CommandRun.ribcity(["frobnicate"])
+        #expect(
+            unknown.status == 64
+                && unknown.output == "Error: 'frobnicate' is not a ribcity command.\n  See 'ribcity --help' for the commands.\n")
+    }
+
+    @Test("ribcity --version says the build and the protocol it speaks")
+    func version() async throws {
+        let run = try await CommandRun.ribcity(["--version"])
+        #expect(run.status == 0 && run.output == "ribcity 0.9.0 (wire protocol 1)\n")
+    }
+
+    @Test("A bad topology file is bad input: its file, line and reason, exit 65, and no usage text after it")
+    func badInputIsNotUsage() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString.prefix(6)).yaml")
+        try "name: x\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try await CommandRun.ribcity(["launch", file.path])
+        #expect(run.status == 65)
+        #expect(run.output == "Error: \(file.lastPathComponent):1: city: is required (osm: FILE or grid: {…})\n")
+    }
+
+    @Test("Every command's --help shows examples")
+    func helpHasExamples() async throws {
+        for command in [
+            "launch", "stress", "report", "compare", "simulate", "overload", "monitor", "city", "demand", "topology", "dispatch",
+            "drivers", "riders", "bus", "demo", "bench",
+        ] {
+            let run = try await CommandRun.ribcity([command, "--help"])
+            #expect(run.status == 0 && run.output.contains("Examples:\n  "), "\(command): \(run.output)")
+        }
+    }
 }
