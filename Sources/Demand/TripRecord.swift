@@ -30,12 +30,37 @@ public enum TripFileFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// The drop-off time column, for layouts that have one.
+    var dropoffTime: String? {
+        switch self {
+        case .tlcYellow: "tpep_dropoff_datetime"
+        case .tlcGreen: "lpep_dropoff_datetime"
+        case .uberPickups: nil
+        }
+    }
+
+    /// Every column this layout needs.
+    var required: [String] {
+        let c = columns
+        return [c.time, c.lat, c.lon, c.dropoffLat, c.dropoffLon].compactMap { $0 }
+    }
+
     /// The format whose columns a header has (compared without case).
     static func detect(header: [String]) -> TripFileFormat? {
         let names = Set(header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
-        return allCases.first { format in
-            let c = format.columns
-            return [c.time, c.lat, c.lon, c.dropoffLat, c.dropoffLon].compactMap { $0?.lowercased() }.allSatisfy(names.contains)
-        }
+        return allCases.first { format in format.required.map { $0.lowercased() }.allSatisfy(names.contains) }
+    }
+
+    /// Why a header is none of the layouts: the nearest one's missing columns, and what it has.
+    static func mismatch(header: [String]) -> String {
+        let names = Set(header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        let nearest = allCases.max { a, b in
+            a.required.filter { names.contains($0.lowercased()) }.count
+                < b.required.filter { names.contains($0.lowercased()) }.count
+        }!
+        let missing = nearest.required.filter { !names.contains($0.lowercased()) }
+        let found = header.prefix(12).joined(separator: ", ") + (header.count > 12 ? ", …" : "")
+        return "the header is not a TLC yellow, TLC green or Uber 2014 layout: nearest is \(nearest.rawValue), which also needs "
+            + missing.joined(separator: ", ") + "; the header has \(found)"
     }
 }

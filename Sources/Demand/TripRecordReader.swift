@@ -25,14 +25,16 @@ public enum TripRecordReader {
         } catch {
             throw DemandError(file: file, reason: "line 1: no header row (\(error))")
         }
-        guard let header = reader.headerRow, let format = TripFileFormat.detect(header: header) else {
-            throw DemandError(file: file, reason: "line 1: the header is not a TLC yellow, TLC green or Uber 2014 layout")
+        guard let header = reader.headerRow else { throw DemandError(file: file, reason: "line 1: no header row") }
+        guard let format = TripFileFormat.detect(header: header) else {
+            throw DemandError(file: file, reason: "line 1: " + TripFileFormat.mismatch(header: header))
         }
         let lowered = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         func column(_ name: String?) -> Int? { name.flatMap { lowered.firstIndex(of: $0.lowercased()) } }
         let columns = format.columns
         let time = column(columns.time)!, lat = column(columns.lat)!, lon = column(columns.lon)!
         let dropoff = column(columns.dropoffLat).flatMap { a in column(columns.dropoffLon).map { (a, $0) } }
+        let dropoffTime = column(format.dropoffTime)
 
         var report = ReplayReport(file: file, format: format)
         var records: [TripRecord] = []
@@ -48,6 +50,10 @@ public enum TripRecordReader {
             }
             guard let when = CivilTime.parse(Substring(row[time])) else {
                 report.skip(line: line, "\(header[time]) is not a date-time")
+                continue
+            }
+            if let dropoffTime, let ended = CivilTime.parse(Substring(row[dropoffTime])), ended < when {
+                report.skip(line: line, "\(header[dropoffTime]) \(row[dropoffTime]) is before \(header[time]) \(row[time])")
                 continue
             }
             let pickup: GeoPoint

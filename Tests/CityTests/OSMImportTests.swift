@@ -112,6 +112,15 @@ struct OSMImportTests {
 
         let missing = #expect(throws: CityImportError.self) { try OSMXMLReader.read(path: "/nonexistent/city.osm") }
         #expect(missing?.reason.contains("cannot be read") == true)
+
+        let text = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID().uuidString.prefix(6)).osm")
+        try "hello world\n".write(to: text, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: text) }
+        let plain = #expect(throws: CityImportError.self) { try OSMFile.read(path: text.path) }
+        #expect(
+            plain?.description
+                == "\(text.lastPathComponent): neither OSM XML nor PBF (it begins with \"hello wo\"; XML begins with <, PBF with a block header)"
+        )
     }
 
     /// The sample document above, gzip-compressed.

@@ -42,24 +42,41 @@ struct RecordReaderTests {
             2,2016-01-02 21:00:00,2016-01-02 21:10:00,0,0,-73.97,40.76
             2,2016-01-02 21:00:00,2016-01-02 21:10:00,-73.96,forty,-73.97,40.76
             1,2016-01-03 07:00:00,2016-01-03 07:20:00,-74.00,40.72,-73.98,40.75
+            1,2016-01-03 08:00:00,2016-01-03 07:50:00,-74.00,40.72,-73.98,40.75
             """
         let (records, report) = try TripRecordReader.read(text: text, file: "sample.csv")
         #expect(report.format == .tlcYellow)
-        #expect(report.rows == 6 && report.kept == 2 && report.skippedCount == 4)
-        #expect(report.problems.map(\.line) == [3, 4, 5, 6])
+        #expect(report.rows == 7 && report.kept == 2 && report.skippedCount == 5)
+        #expect(report.problems.map(\.line) == [3, 4, 5, 6, 8])
+        #expect(
+            report.problems[4].reason
+                == "tpep_dropoff_datetime 2016-01-03 07:50:00 is before tpep_pickup_datetime 2016-01-03 08:00:00")
         #expect(report.problems[0].reason == "has 5 fields where the header has 7")
         #expect(report.problems[1].reason == "tpep_pickup_datetime is not a date-time")
         #expect(report.problems[2].reason.contains("0, 0"))
         #expect(report.problems[3].reason == "pickup_latitude is not a number")
         #expect(records.map(\.line) == [2, 7])
         #expect(records[1].dropoff == GeoPoint(lat: 40.75, lon: -73.98))
-        #expect(report.description.contains("4 skipped"))
+        #expect(report.description.contains("5 skipped"))
     }
 
     @Test("Files that cannot be read at all are errors naming the file")
     func fileErrors() {
         let unknown = #expect(throws: DemandError.self) { try TripRecordReader.read(text: "a,b\n1,2\n", file: "odd.csv") }
-        #expect(unknown?.description == "odd.csv: line 1: the header is not a TLC yellow, TLC green or Uber 2014 layout")
+        #expect(
+            unknown?.description
+                == "odd.csv: line 1: the header is not a TLC yellow, TLC green or Uber 2014 layout: nearest is TLC yellow, which "
+                + "also needs tpep_pickup_datetime, pickup_latitude, pickup_longitude, dropoff_latitude, dropoff_longitude; "
+                + "the header has a, b")
+        let renamed = #expect(throws: DemandError.self) {
+            try TripRecordReader.read(
+                text: "tpep_pickup_datetime,pickup_longitude,pick_lat,dropoff_longitude,dropoff_latitude\n", file: "renamed.csv")
+        }
+        #expect(
+            renamed?.description
+                == "renamed.csv: line 1: the header is not a TLC yellow, TLC green or Uber 2014 layout: nearest is TLC yellow, "
+                + "which also needs pickup_latitude; the header has tpep_pickup_datetime, pickup_longitude, pick_lat, "
+                + "dropoff_longitude, dropoff_latitude")
         let missing = #expect(throws: DemandError.self) { try TripRecordReader.read(path: "/nonexistent/trips.csv") }
         #expect(missing?.file == "trips.csv")
     }
