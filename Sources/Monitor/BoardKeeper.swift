@@ -5,6 +5,8 @@ public actor BoardKeeper {
     private var board = MonitorBoard()
     private var snapshotParts: [Wire.DispatchEvent] = []
     public private(set) var stopped = false
+    /// Whether anything has come from the run yet: a snapshot from dispatch or a bus event.
+    public private(set) var heardFromTheRun = false
 
     public init() {}
 
@@ -14,12 +16,14 @@ public actor BoardKeeper {
     public func stop() { stopped = true }
 
     public func apply(_ envelopes: [Envelope]) {
+        if !envelopes.isEmpty { heardFromTheRun = true }
         for envelope in envelopes { board.apply(envelope) }
         board.forgetOld()
     }
 
     /// Collects a snapshot's chunks; the last one applies them all.
     public func snapshot(_ chunk: SnapshotChunk) {
+        heardFromTheRun = true
         snapshotParts += chunk.state
         guard chunk.last else { return }
         board.apply(snapshot: snapshotParts, sequenceAt: chunk.sequenceAt, totals: chunk.totals)

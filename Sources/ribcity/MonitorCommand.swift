@@ -41,6 +41,9 @@ struct MonitorCommand: AsyncParsableCommand {
     @Option(help: "Stop after this many seconds of wall time (default: until Ctrl-C).")
     var seconds: Double?
 
+    /// How long the monitor waits for a run before it says there is nothing to watch.
+    static let patience = Duration.seconds(3)
+
     func run() async throws {
         let plan = try readTopology(topology)
         let endpoints = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
@@ -95,6 +98,17 @@ struct MonitorCommand: AsyncParsableCommand {
                 let started = ContinuousClock.now
                 while await !keeper.stopped, seconds.map({ ContinuousClock.now - started < .seconds($0) }) ?? true {
                     try await Task.sleep(for: .seconds(interval))
+                    guard await keeper.heardFromTheRun else {
+                        // Zeros would say an empty city; the truth is that nothing answers (yet).
+                        if ContinuousClock.now - started < Self.patience { continue }
+                        let waited = Int((ContinuousClock.now - started) / .seconds(1))
+                        FileHandle.standardError.write(
+                            Data(
+                                ("monitor: nothing to watch after \(waited) s — no snapshot from dispatch at "
+                                    + "\(sessions ?? endpoints.sessions) and no events on \(bus ?? endpoints.bus). Is a run of "
+                                    + "\(plan.name) going? `ribcity launch` prints the monitor command for its run.\n").utf8))
+                        continue
+                    }
                     let report = await keeper.report()
                     // Written straight to the file descriptor: a pipe gets each line as it is made. A
                     // terminal gets the dashboard redrawn in place; pipes and CI get plain lines.

@@ -118,4 +118,20 @@ struct CommandLineTests {
             #expect(run.status == 0 && run.output.contains("Examples:\n  "), "\(command): \(run.output)")
         }
     }
+
+    @Test("A monitor with nothing to watch says so after a few seconds, and prints no zeros")
+    func monitorWithNothingToWatch() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("quiet-\(UUID().uuidString.prefix(6)).yaml")
+        try """
+        name: quiet-\(UUID().uuidString.prefix(6).lowercased())
+        city: { grid: { width_m: 1000, height_m: 1000, block_m: 250, speed_kmh: 36 } }
+        drivers: { per_process: 1 }
+        riders: { demand: { synthetic: { peak_per_hour: 10 } } }
+        """.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try await CommandRun.ribcity(["monitor", "--topology", file.path, "--seconds", "4.5", "--interval", "1"])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("monitor: nothing to watch after 3 s — no snapshot from dispatch at ipc://"), "\(run.output)")
+        #expect(!run.output.contains("t=00:00:00"), "\(run.output)")
+    }
 }
