@@ -1,11 +1,13 @@
 import Foundation
 
-/// A run's directory: the topology as given and as resolved, one log per process (restarts
-/// append to it), and the final summary.
+/// A run's directory: the topology as given (`topology.yaml`) and as resolved (`resolved.yaml`:
+/// every setting spelled out, a topology `launch` takes as it is), one log per process
+/// (restarts append to it), the run's tables and the final summary.
 public struct RunDirectory: Sendable {
     public let path: String
 
-    /// Creates `<parent>/<name>-<UTC time>` (with a suffix if that exists) and copies the topology in.
+    /// Creates `<parent>/<name>-<UTC time>` (with a suffix if that exists) and copies the topology
+    /// in, with `resolved` (the resolved topology's YAML) beside it.
     public init(parent: String, name: String, topologyFile: String, resolved: String, now: Date = Date()) throws {
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyyMMdd-HHmmss"
@@ -20,7 +22,7 @@ public struct RunDirectory: Sendable {
         try FileManager.default.createDirectory(atPath: candidate, withIntermediateDirectories: true)
         path = candidate
         try FileManager.default.copyItem(atPath: topologyFile, toPath: file("topology.yaml"))
-        try Data(resolved.utf8).write(to: URL(fileURLWithPath: file("resolved.txt")))
+        try Data(resolved.utf8).write(to: URL(fileURLWithPath: file("resolved.yaml")))
     }
 
     /// A run directory made before (for reports).

@@ -6,7 +6,7 @@ import RideDispatch
 /// A city run described in a YAML file (`Topologies/*.yaml`, docs/TOPOLOGIES.md): the streets,
 /// the clock, dispatch's settings, the drivers and riders with their processes, demand,
 /// feature flags and endpoints. Paths inside are relative to the file.
-public struct Topology: Sendable {
+public struct Topology: Sendable, Equatable {
     public var name: String
     /// The file it was read from.
     public var file: String

@@ -42,7 +42,12 @@ struct LaunchOptions: ParsableArguments {
         configure: (inout Coordinator.Options) -> Void = { _ in }
     ) async throws -> RunSummary {
         let plan = try readTopology(topology)
-        let directory = try RunDirectory(parent: runs, name: plan.name, topologyFile: topology, resolved: "\(plan)\n")
+        // What this run is: the file with the command line's speed and clock mode in it.
+        var resolved = plan
+        if let speed { resolved.speed = speed }
+        if virtual { resolved.clockMode = .virtual }
+        let directory = try RunDirectory(
+            parent: runs, name: plan.name, topologyFile: topology, resolved: TopologyWriter.yaml(resolved))
         let executable = URL(
             fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
                 ?? CommandLine.arguments[0])

@@ -151,6 +151,10 @@ struct LaunchTests {
         #expect(drivers.reduce(0) { $0 + (Int($1["trips"] ?? "") ?? 0) } == totals["completed"])
         let earned = completed.reduce(0) { $0 + (Int($1["driver_earns_cents"] ?? "") ?? 0) }
         #expect(drivers.reduce(0) { $0 + (Int($1["earnings_cents"] ?? "") ?? 0) } == earned)
+
+        // The run's resolved topology is one a launch takes as it is.
+        let resolved = try await CommandRun.ribcity(["topology", run.runDirectory!.appendingPathComponent("resolved.yaml").path])
+        #expect(resolved.status == 0 && resolved.output.contains("resolved.yaml: valid"), "\(resolved.output)")
     }
 
     @Test(
