@@ -11,21 +11,15 @@ struct RunSummaryTests {
     private func board(created: Int, completed: Int, statuses: [(process: String, lagMs: UInt32)] = []) -> MonitorBoard {
         var board = MonitorBoard()
         var events = SequenceStamper(sender: "dispatch-bus")
-        for index in 0..<created {
-            board.apply(
-                Envelope(
-                    .dispatchEvent(
-                        DispatchEvent.with {
-                            $0.kind = .requestCreated; $0.requestID = "r-\(index)"
-                        }), from: events.next(), simTimeMs: 1_000))
-        }
-        for index in 0..<completed {
-            board.apply(
-                Envelope(
-                    .dispatchEvent(
-                        DispatchEvent.with {
-                            $0.kind = .tripCompleted; $0.requestID = "r-\(index)"
-                        }), from: events.next(), simTimeMs: 60_000))
+        let script =
+            (0..<created).map { (DispatchEventKind.requestCreated, $0, Int64(1_000)) }
+            + (0..<completed).map { (DispatchEventKind.tripCompleted, $0, Int64(60_000)) }
+        for (kind, index, ms) in script {
+            let event = DispatchEvent.with {
+                $0.kind = kind
+                $0.requestID = "r-\(index)"
+            }
+            board.apply(Envelope(.dispatchEvent(event), from: events.next(), simTimeMs: ms))
         }
         for status in statuses {
             var stamper = SequenceStamper(sender: "\(status.process)-status")
