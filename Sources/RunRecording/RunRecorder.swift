@@ -8,9 +8,11 @@ public actor RunRecorder {
     private let database: DatabaseQueue
     private var tracker = SequenceTracker()
     private var generations: [String: Int] = [:]
-    /// Envelopes written, and repeats left out.
+    /// Envelopes written (of the kinds the database keeps), repeats left out (seen twice on the
+    /// bus), and envelopes the database held already (a recording imported again).
     public private(set) var recorded = 0
     public private(set) var repeats = 0
+    public private(set) var alreadyThere = 0
 
     /// Opens (or creates) the database at `path`, in WAL mode: anyone may read it while the run
     /// is recorded (a reader in the default mode would make the recorder's writes fail).
@@ -48,10 +50,9 @@ public actor RunRecorder {
         }
         guard !rows.isEmpty else { return }
         let batch = rows
-        try await database.write { db in
-            for row in batch { try row.insert(into: db) }
-        }
-        recorded += rows.count
+        let outcomes = try await database.write { db in try batch.map { try $0.insert(into: db) } }
+        recorded += outcomes.filter { $0 == .inserted }.count
+        alreadyThere += outcomes.filter { $0 == .alreadyThere }.count
     }
 
     /// Runs a read-only query, for reports: each row as column name and value text.

@@ -67,6 +67,25 @@ public enum RunSchema {
                     ORDER BY minute;
                     """)
         }
+        // Trips keep where they went and the zones they began and ended in; a health report is
+        // stored once however often the recording is imported.
+        migrator.registerMigration("v2") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE trips ADD COLUMN product TEXT;
+                    ALTER TABLE trips ADD COLUMN pickup_zone TEXT;
+                    ALTER TABLE trips ADD COLUMN dropoff_lat REAL;
+                    ALTER TABLE trips ADD COLUMN dropoff_lon REAL;
+                    ALTER TABLE trips ADD COLUMN dropoff_zone TEXT;
+                    ALTER TABLE trips ADD COLUMN trip_m INTEGER;
+                    ALTER TABLE trips ADD COLUMN driver_earns_cents INTEGER;
+                    DELETE FROM process_status WHERE rowid NOT IN (
+                        SELECT MIN(rowid) FROM process_status
+                        GROUP BY process_id, pid, sim_time_ms, messages_in, messages_out, cpu_seconds);
+                    CREATE UNIQUE INDEX status_once
+                        ON process_status (process_id, pid, sim_time_ms, messages_in, messages_out, cpu_seconds);
+                    """)
+        }
         return migrator
     }
 }

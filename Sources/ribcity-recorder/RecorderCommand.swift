@@ -94,16 +94,32 @@ struct Import: AsyncParsableCommand {
 
     func run() async throws {
         let envelopes: [Envelope]
+        let truncated: Bool
         do {
-            envelopes = try EventLog.read(path: recording).envelopes
+            (envelopes, truncated) = try EventLog.read(path: recording)
         } catch {
-            throw ValidationError("\(error)")
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            throw ExitCode(65)
         }
         let recorder = try RunRecorder(path: database)
         for start in stride(from: 0, to: envelopes.count, by: 5_000) {
             try await recorder.record(Array(envelopes[start..<min(envelopes.count, start + 5_000)]))
         }
-        print("\(await recorder.recorded) envelopes recorded into \(database), \(await recorder.repeats) repeats left out")
+        let (recorded, repeats, already) = (await recorder.recorded, await recorder.repeats, await recorder.alreadyThere)
+        if recorded == 0 && already > 0 {
+            print("\(database) has this recording already: nothing inserted (\(already) envelopes were there)")
+        } else {
+            print(
+                "\(recorded) envelopes recorded into \(database), \(repeats) repeats left out"
+                    + (already > 0 ? ", \(already) already there" : ""))
+        }
+        if truncated {
+            FileHandle.standardError.write(
+                Data(
+                    ("Error: \(recording) is cut short: \(envelopes.count) records read before the cut (recorded above); "
+                        + "the last record is incomplete\n").utf8))
+            throw ExitCode(65)
+        }
     }
 }
 

@@ -12,8 +12,13 @@ struct CommandRun {
         .deletingLastPathComponent().appendingPathComponent("Topologies")
 
     static func ribcity(_ arguments: [String]) async throws -> CommandRun {
+        try await run(ribcityBinary!, arguments)
+    }
+
+    /// Runs `executable` with `arguments`, standard output and error together.
+    static func run(_ executable: String, _ arguments: [String]) async throws -> CommandRun {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: ribcityBinary!)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe

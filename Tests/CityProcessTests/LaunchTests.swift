@@ -263,6 +263,25 @@ struct LaunchTests {
         let twice = tables.components(separatedBy: "Requests that ended more than once").last ?? ""
         #expect(twice.contains("(none)"), "\(tables)")
         #expect(run.log("recorder").contains("envelopes recorded"), "\(run.log("recorder"))")
+
+        // Importing the recording again into a database of its own: once inserts, twice inserts
+        // nothing and says so; a recording cut short is recorded up to the cut and exits 65.
+        let events = run.runDirectory!.appendingPathComponent("events.pb")
+        let imported = run.directory.appendingPathComponent("imported.sqlite").path
+        let importer = URL(fileURLWithPath: ribcityBinary!).deletingLastPathComponent().appendingPathComponent("ribcity-recorder")
+        let once = try await CommandRun.run(importer.path, ["import", events.path, "--database", imported])
+        #expect(once.status == 0 && once.output.contains(" envelopes recorded into \(imported)"), "\(once.output)")
+        let again = try await CommandRun.run(importer.path, ["import", events.path, "--database", imported])
+        #expect(again.status == 0 && again.output.hasPrefix("\(imported) has this recording already: nothing inserted ("))
+        let bytes = try Data(contentsOf: events)
+        let cut = run.directory.appendingPathComponent("cut.pb")
+        try bytes.dropLast(3).write(to: cut)
+        let short = try await CommandRun.run(importer.path, ["import", cut.path, "--database", imported + ".cut"])
+        #expect(short.status == 65, "\(short.output)")
+        #expect(
+            short.output.contains("Error: \(cut.path) is cut short: ")
+                && short.output.contains(" records read before the cut (recorded above); the last record is incomplete"),
+            "\(short.output)")
         #expect(run.log("dispatch").contains("dispatch message faults:"), "\(run.log("dispatch"))")
     }
 

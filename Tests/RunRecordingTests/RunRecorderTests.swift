@@ -87,6 +87,35 @@ struct RunRecorderTests {
         let facts = try await recorder.query("SELECT value FROM run WHERE key = 'topology'")
         #expect(facts.first?.first?.value == "test")
         #expect(RunReport.table(minutes).contains("mean_pickup_wait_s"))
+
+        // The same recording imported again inserts nothing, and says so.
+        let again = try RunRecorder(path: path)
+        try await again.record(ride + reports)
+        let (inserted, alreadyThere) = (await again.recorded, await again.alreadyThere)
+        #expect(inserted == 0 && alreadyThere == 12)
+        let count = try await again.query("SELECT (SELECT COUNT(*) FROM events) + (SELECT COUNT(*) FROM process_status)")
+        #expect(count.first?.first?.value == "12")
+    }
+
+    @Test("Trips keep their product, dropoff, zones, route length and the driver's share")
+    mutating func tripPlaces() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString.prefix(8)).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recorder = try RunRecorder(path: path)
+        try await recorder.record([
+            event(.requestCreated, "r-1", at: 10) {
+                $0.product = .pool; $0.zone = "zone-3"; $0.dropoffZone = "zone-7"; $0.tripMetres = 2_400
+                $0.dropoff = LatLon.with {
+                    $0.lat = 40.71; $0.lon = -74.01
+                }
+            },
+            event(.tripCompleted, "r-1", at: 300) {
+                $0.fareCents = 1_200; $0.driverEarnsCents = 900; $0.zone = "zone-7"
+            },
+        ])
+        let trip = try await recorder.query(
+            "SELECT product, pickup_zone, dropoff_lat, dropoff_lon, dropoff_zone, trip_m, driver_earns_cents FROM trips")
+        #expect(trip.map { $0.map(\.value) } == [["pool", "zone-3", "40.71", "-74.01", "zone-7", "2400", "900"]])
     }
 
     @Test("Every report query runs on a recorded database")
