@@ -43,6 +43,8 @@ public actor Coordinator {
     /// When dispatch was killed on purpose, until it serves again (its recovery time).
     private var dispatchKilledAt: ContinuousClock.Instant?
     private var log: (String) -> Void
+    private let notices: AsyncStream<String>
+    private let noticed: AsyncStream<String>.Continuation
     /// Virtual time's keeper, in a virtual-time run.
     private var timeKeeper: TimeKeeper?
     /// The run's key directory for processes' environments (CURVE on).
@@ -55,7 +57,14 @@ public actor Coordinator {
         self.plan = plan
         self.directory = directory
         self.options = options
-        self.log = log
+        // Every line of the launch's log is also a notice on the bus, for the monitor's panel.
+        let (notices, noticed) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(256))
+        self.notices = notices
+        self.noticed = noticed
+        self.log = { line in
+            log(line)
+            noticed.yield(line)
+        }
         supervisor = Supervisor(executable: executable, directory: directory, readiness: readiness)
     }
 
@@ -81,8 +90,20 @@ public actor Coordinator {
             backend: .init(.xpub, bind: plan.busSubscribe, options: busOptions), admit: admit)
         let tap = try await transport.socket(.sub, options: .eventBus)
         try await tap.connect(plan.busSubscribe)
-        // Everything that describes the run (not the chaos flood, which only loads the proxy).
-        for prefix in [Topic.dispatch, Topic.status, Topic.control] { try await tap.subscribe(prefix) }
+        // Everything that describes the run (not the chaos flood, which only loads the proxy, nor
+        // the coordinator's own notices, which no two runs share).
+        for prefix in [Topic.dispatch, Topic.status, Topic.ready, Topic.windowOpen, Topic.windowDone] {
+            try await tap.subscribe(prefix)
+        }
+        let noticeBoard = try await transport.socket(.pub, options: .eventBus)
+        try await noticeBoard.connect(plan.busPublish)
+        let publishingNotices = Task { [notices] in
+            var stamper = SequenceStamper(sender: "coordinator-notices")
+            for await text in notices {
+                let envelope = Envelope(.notice(Notice.with { $0.text = text }), from: stamper.next())
+                try? await noticeBoard.send(Message(Frames.Published(topic: Topic.notice, envelope: envelope).frames))
+            }
+        }
         let recorder = options.record ? try EventLog.Writer(path: directory.file("events.pb")) : nil
         // In virtual time the recording of dispatch's events comes in a fixed order from the keeper;
         // processes' health (which no two runs share: CPU, memory) goes to a file of its own.
@@ -132,6 +153,8 @@ public actor Coordinator {
         }
         // The last status reports and events are on their way through the bus.
         try? await Task.sleep(for: .milliseconds(300))
+        noticed.finish()
+        await publishingNotices.value
         reader.cancel()
         var finishedTables = await reader.value
         finishedTables.finish(

@@ -37,7 +37,7 @@ public struct LaunchPlan: Sendable {
         topology: Topology, topologyPath: String, speed: Double?, monitor: Bool, monitorJSON: Bool = false,
         hostArguments: [String] = [], riderArguments: [String] = [], dispatchArguments: [String] = [], journal: String? = nil,
         recorder: (program: String, database: String)? = nil, virtual: Bool = false,
-        temporaryDirectory: String = NSTemporaryDirectory(), run: String? = nil
+        temporaryDirectory: String = NSTemporaryDirectory(), run: String? = nil, runDirectory: String? = nil
     ) {
         self.topology = topology
         self.virtual = virtual || topology.clockMode == .virtual
@@ -98,7 +98,7 @@ public struct LaunchPlan: Sendable {
                         "monitor", "--topology", topologyPath, "--bus", bus.subscribe, "--publish-to", bus.publish,
                         "--sessions", dispatch.sessions,
                     ]
-                        + (monitorJSON ? ["--json"] : []),
+                        + (monitorJSON ? ["--json"] : []) + (runDirectory.map { ["--run-directory", $0] } ?? []),
                     restart: .supervised))
         }
         self.processes = processes

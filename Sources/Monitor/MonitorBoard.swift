@@ -24,6 +24,14 @@ public struct MonitorBoard: Sendable {
     /// The largest lag each process reported over the run (simulated ms).
     public private(set) var maxLagMs: [String: UInt32] = [:]
     public private(set) var simTimeMs: Int64 = 0
+    /// Requests and completions per simulated minute, for the last ``minutesKept`` minutes.
+    public private(set) var minutes: [Int64: (requests: Int, completed: Int)] = [:]
+    public static let minutesKept: Int64 = 30
+    /// Requests per pickup zone over the run.
+    public private(set) var zoneRequests: [String: Int] = [:]
+    /// The coordinator's latest notices (processes ready, restarted, killed), newest last.
+    public private(set) var notices: [String] = []
+    public static let noticesKept = 5
     public private(set) var sequences = SequenceTracker()
     /// Events at or below the snapshot's sequence, already counted in it.
     public private(set) var skippedBeforeSnapshot = 0
@@ -50,8 +58,18 @@ public struct MonitorBoard: Sendable {
             let lag = UInt32(clamping: min(Int64(status.lagMs), max(0, envelope.simTimeMs)))
             maxLagMs[status.processID] = max(maxLagMs[status.processID] ?? 0, lag)
         }
+        if case .notice(let notice)? = envelope.body {
+            notices.append(notice.text)
+            if notices.count > Self.noticesKept { notices.removeFirst(notices.count - Self.noticesKept) }
+        }
         guard case .dispatchEvent(let event)? = envelope.body else { return }
         totals[event.kind, default: 0] += 1
+        let minute = envelope.simTimeMs / 60_000
+        if event.kind == .requestCreated {
+            minutes[minute, default: (0, 0)].requests += 1
+            if !event.zone.isEmpty { zoneRequests[event.zone, default: 0] += 1 }
+        }
+        if event.kind == .tripCompleted { minutes[minute, default: (0, 0)].completed += 1 }
         recent.append((envelope.simTimeMs, event.kind))
         switch event.kind {
         case .requestCreated: openRequests[event.requestID] = .matching
@@ -103,6 +121,8 @@ public struct MonitorBoard: Sendable {
     /// Drops what is older than a minute (call now and then; the report needs no more).
     public mutating func forgetOld() {
         recent.removeAll { $0.timeMs <= simTimeMs - 60_000 }
+        let oldest = simTimeMs / 60_000 - Self.minutesKept
+        if minutes.keys.contains(where: { $0 <= oldest }) { minutes = minutes.filter { $0.key > oldest } }
     }
 
     public func driverCount(_ state: Wire.DriverState) -> Int { drivers.values.count { $0 == state } }

@@ -24,6 +24,19 @@ public struct MonitorReport: Codable, Sendable, Equatable {
     public var processes: [String: ProcessHealth]
     /// Online drivers by where they were at their last state change.
     public var map: CoarseMap
+    /// Requests and completions in each of the last minutes (oldest first, up to the current one).
+    public var requestsPerMinute: [Int]?
+    public var completedPerMinute: [Int]?
+    /// The zones with the most requests over the run, with their surge now.
+    public var busiestZones: [ZoneLoad]?
+    /// The coordinator's latest notices, newest last.
+    public var notices: [String]?
+
+    public struct ZoneLoad: Codable, Sendable, Equatable {
+        public var zone: String
+        public var requests: Int
+        public var surge: Double
+    }
 
     /// A process's health: its counters summed over its lives (a restarted process's new life
     /// counts from zero), its memory and lag as its latest life reports them.
@@ -60,7 +73,16 @@ public struct MonitorReport: Codable, Sendable, Equatable {
         surgeNow = board.surge.values.max() ?? 1
         missedEvents = board.sequences.totalMissed
         missedBySender = board.sequences.missed.filter { $0.value > 0 }
-        map = CoarseMap(positions: board.driverPositions.filter { board.drivers[$0.key] != .offline }.map(\.value))
+        map = CoarseMap(
+            positions: board.driverPositions.filter { board.drivers[$0.key] != .offline }.map(\.value), width: 56, height: 6)
+        let now = board.simTimeMs / 60_000
+        let shown = (max(0, now - MonitorBoard.minutesKept + 1)...now)
+        requestsPerMinute = shown.map { board.minutes[$0]?.requests ?? 0 }
+        completedPerMinute = shown.map { board.minutes[$0]?.completed ?? 0 }
+        busiestZones = board.zoneRequests.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(4).map {
+            ZoneLoad(zone: $0.key, requests: $0.value, surge: board.surge[$0.key] ?? 1)
+        }
+        notices = board.notices
         processes = Dictionary(
             uniqueKeysWithValues: board.processes.map { name, status in
                 let earlier = board.earlierLives[name] ?? EarlierLives()
@@ -93,54 +115,6 @@ public struct MonitorReport: Codable, Sendable, Equatable {
                     format: "  [%@ in %llu out %llu, %.0f MB]", $0.key, $0.value.messagesIn, $0.value.messagesOut,
                     $0.value.residentMB)
             }.joined()
-    }
-
-    /// A screenful for a terminal, redrawn each interval.
-    public var dashboard: String {
-        let seconds = Int(simTimeSeconds)
-        func bar(_ count: Int, of total: Int) -> String {
-            let width = total > 0 ? Int((Double(count) / Double(total) * 30).rounded()) : 0
-            return String(repeating: "█", count: width) + String(repeating: "·", count: 30 - width)
-        }
-        let online = ["idle", "offered", "en_route", "on_trip"].reduce(0) { $0 + drivers[$1]! }
-        var lines = [
-            String(format: "ribcity monitor — simulated time %02d:%02d:%02d", seconds / 3_600, seconds / 60 % 60, seconds % 60),
-            "",
-            "drivers online \(online), offline \(drivers["offline"]!)",
-        ]
-        for (label, key) in [("idle", "idle"), ("offered", "offered"), ("to pickup", "en_route"), ("on trip", "on_trip")] {
-            lines.append(
-                "  " + label.padding(toLength: 10, withPad: " ", startingAt: 0) + bar(drivers[key]!, of: online)
-                    + String(format: " %6d", drivers[key]!))
-        }
-        if !map.rows.isEmpty {
-            lines += ["", "where the online drivers are (north up)"] + map.rows.map { "  " + $0 }
-        }
-        lines += [
-            "",
-            "requests open \(openRequests)",
-            "                 last minute      whole run",
-        ]
-        for key in ["requests", "matched", "completed", "cancelled", "rejected"] {
-            lines.append(
-                "  " + key.padding(toLength: 14, withPad: " ", startingAt: 0)
-                    + String(format: "%12d %14d", lastMinute[key]!, totals[key]!))
-        }
-        lines += [
-            "",
-            String(format: "pickup wait p50 %.0f s, p95 %.0f s", pickupWaitP50, pickupWaitP95),
-            String(format: "surge now %.1f×; the run's highest %.1f×", surgeNow ?? 1, maxSurge) + peakSurgeWhere,
-            missedEvents == 0 ? "bus: no messages missed" : "bus: \(missedEvents) messages MISSED (sequence gaps)",
-            "",
-            "processes",
-        ]
-        for (name, health) in processes.sorted(by: { $0.key < $1.key }) {
-            lines.append(
-                String(
-                    format: "  %@ in %llu, out %llu, %.0f MB, %.1f s CPU, %.1f s behind the clock", name, health.messagesIn,
-                    health.messagesOut, health.residentMB, health.cpuSeconds, health.lagSeconds))
-        }
-        return lines.joined(separator: "\n")
     }
 
     /// Where and when the run's highest surge was set, or nothing if surge never rose.

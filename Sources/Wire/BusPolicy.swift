@@ -32,6 +32,8 @@ public enum BusPolicy {
         switch topic {
         case Topic.windowOpen:
             return role == .coordinator ? nil : "only the coordinator opens windows"
+        case Topic.notice:
+            return role == .coordinator ? nil : "only the coordinator publishes notices"
         case Topic.ready:
             guard case .ready(let ready)? = envelope()?.body, ready.processID == publisher else {
                 return "\(topic) carries something other than \(publisher)'s own Ready"

@@ -15,6 +15,8 @@ public enum Topic {
     public static let ready = "control.ready"
     public static let windowOpen = "control.window-open"
     public static let windowDone = "control.window-done"
+    /// The coordinator's notices: processes ready, restarted, killed, finished.
+    public static let notice = "control.notice"
     /// Stress mode's load on the bus itself (`chaos.flood`), from the coordinator, read by no one.
     public static let chaos = "chaos."
 

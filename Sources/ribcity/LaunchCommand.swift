@@ -64,7 +64,7 @@ struct LaunchOptions: ParsableArguments {
             monitorJSON: json, hostArguments: hostArguments, riderArguments: riderArguments, dispatchArguments: dispatchArguments,
             journal: directory.file("dispatch.journal"),
             recorder: sqlite ? (recorder, directory.file("run.sqlite")) : nil, virtual: virtual,
-            run: "\((directory.path as NSString).lastPathComponent)-\(getpid())")
+            run: "\((directory.path as NSString).lastPathComponent)-\(getpid())", runDirectory: directory.path)
         var options = Coordinator.Options()
         options.monitorToTerminal = true
         options.wallLimit = .seconds(wallLimit ?? (plan.duration / launch.speed * 3 + 120))
@@ -80,8 +80,11 @@ struct LaunchOptions: ParsableArguments {
         }
         options.record = record
         configure(&options)
+        // With the monitor's dashboard on the terminal, the launch's own lines go to launch.log (and
+        // to the dashboard's panel of events, as notices on the bus) instead of through the dashboard.
+        let logFile = !noMonitor && isatty(STDOUT_FILENO) == 1 ? try directory.log(for: "launch") : nil
         let coordinator = Coordinator(plan: launch, directory: directory, executable: executable, options: options) { line in
-            FileHandle.standardError.write(Data("launch: \(line)\n".utf8))
+            (logFile ?? FileHandle.standardError).write(Data("launch: \(line)\n".utf8))
         }
         FileHandle.standardError.write(
             Data(

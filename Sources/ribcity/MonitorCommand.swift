@@ -41,6 +41,9 @@ struct MonitorCommand: AsyncParsableCommand {
     @Option(help: "Stop after this many seconds of wall time (default: until Ctrl-C).")
     var seconds: Double?
 
+    @Option(help: "The run's directory, to show on the dashboard (ribcity launch passes it).")
+    var runDirectory: String?
+
     /// How long the monitor waits for a run before it says there is nothing to watch.
     static let patience = Duration.seconds(3)
 
@@ -55,6 +58,7 @@ struct MonitorCommand: AsyncParsableCommand {
         try await sub.connect(bus ?? endpoints.bus)
         try await sub.subscribe(Topic.dispatch)
         try await sub.subscribe(Topic.status)
+        try await sub.subscribe(Topic.notice)
         let keeper = BoardKeeper()
         let terminal = isatty(STDOUT_FILENO) == 1
         let dealer = try await transport.socket(.dealer)
@@ -96,6 +100,11 @@ struct MonitorCommand: AsyncParsableCommand {
             }
             group.addTask {
                 let started = ContinuousClock.now
+                var context = DashboardContext(
+                    name: plan.name, clock: ClockTimeOfDay(startSecondOfDay: plan.startSecondOfDay),
+                    durationSeconds: plan.duration, runDirectory: runDirectory)
+                // The first report heard from the run: where the rate of simulated time is measured from.
+                var firstHeard: (wall: ContinuousClock.Instant, simulated: Double)?
                 while await !keeper.stopped, seconds.map({ ContinuousClock.now - started < .seconds($0) }) ?? true {
                     try await Task.sleep(for: .seconds(interval))
                     guard await keeper.heardFromTheRun else {
@@ -110,9 +119,15 @@ struct MonitorCommand: AsyncParsableCommand {
                         continue
                     }
                     let report = await keeper.report()
+                    if let first = firstHeard {
+                        let wall = (ContinuousClock.now - first.wall) / .seconds(1)
+                        if wall > 0 { context.simulatedPerWallSecond = (report.simTimeSeconds - first.simulated) / wall }
+                    } else {
+                        firstHeard = (.now, report.simTimeSeconds)
+                    }
                     // Written straight to the file descriptor: a pipe gets each line as it is made. A
                     // terminal gets the dashboard redrawn in place; pipes and CI get plain lines.
-                    let text = json ? report.json : terminal ? "\u{1B}[H\u{1B}[2J" + report.dashboard : report.line
+                    let text = json ? report.json : terminal ? "\u{1B}[H\u{1B}[2J" + report.dashboard(context) : report.line
                     FileHandle.standardOutput.write(Data((text + "\n").utf8))
                 }
             }

@@ -67,10 +67,41 @@ struct MonitorBoardTests {
         #expect(report.pickupWaitP50 == 58 && report.maxSurge == 1.4 && report.simTimeSeconds == 200)
         let decoded = try? JSONDecoder().decode(MonitorReport.self, from: Data(report.json.utf8))
         #expect(decoded == report)
-        let screen = report.dashboard.split(separator: "\n").map(String.init)
+        let screen = report.dashboard().split(separator: "\n").map(String.init)
         #expect(screen.first == "ribcity monitor — simulated time 00:03:20")
-        #expect(screen.contains { $0.hasPrefix("  to pickup ") && $0.hasSuffix("     1") })
-        #expect(screen.contains { $0.hasPrefix("  completed") && $0.hasSuffix("1              1") })
+        #expect(screen.contains("drivers 1 online (0 off)  ·idle 0  ooffered 0  >to pickup 1  █on trip 0"))
+        #expect(screen.contains("  whole run                     2     1     1     0     0"), "\(screen)")
+    }
+
+    @Test("The dashboard fits 80×24: clock time of day, progress and time left, run directory, sparklines, zones, notices")
+    mutating func dashboardFits() {
+        var board = MonitorBoard()
+        for minute in 0..<40 {
+            for index in 0..<(minute % 7 + 1) {
+                board.apply(
+                    envelope(.requestCreated, at: Double(minute * 60 + index)) {
+                        $0.requestID = "r-\(minute)-\(index)"; $0.zone = "zone-\(index % 3)"
+                    })
+            }
+        }
+        var notices = SequenceStamper(sender: "coordinator-notices")
+        for text in ["dispatch ready (pid 10)", "chaos: killing drivers-0", "drivers-0 restarted (pid 12)"] {
+            board.apply(Envelope(.notice(Notice.with { $0.text = text }), from: notices.next()))
+        }
+        board.forgetOld()
+        let context = DashboardContext(
+            name: "downtown", clock: ClockTimeOfDay(startSecondOfDay: 17 * 3_600), durationSeconds: 3_600,
+            runDirectory: "runs/downtown-20261124-101500", simulatedPerWallSecond: 60)
+        let screen = MonitorReport(board).dashboard(context).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(screen.count <= 24 && screen.allSatisfy { $0.count <= 80 }, "\(screen.joined(separator: "\n"))")
+        #expect(screen[0] == "ribcity monitor — downtown — 17:39:04  65 % of 01:00:00, about 21 s left")
+        #expect(screen[1] == "run directory: runs/downtown-20261124-101500")
+        #expect(screen.contains { $0.hasPrefix("  per minute, requests     ") && $0.hasSuffix("(max 7)") })
+        #expect(screen.contains("busiest zones: zone-0 67 req 1.0×, zone-1 50 req 1.0×, zone-2 38 req 1.0×"))
+        #expect(
+            Array(screen.suffix(4)) == [
+                "events:", "  dispatch ready (pid 10)", "  chaos: killing drivers-0", "  drivers-0 restarted (pid 12)",
+            ])
     }
 
     @Test("A late joiner applies the snapshot, skips the events it already holds, and applies the rest")
@@ -131,7 +162,7 @@ struct MonitorBoardTests {
         let report = MonitorReport(board)
         #expect(report.maxSurge == 2.4 && report.maxSurgeZone == "z-5" && report.maxSurgeAtSeconds == 1_380)
         #expect(report.surgeNow == 1.4)
-        #expect(report.dashboard.contains("surge now 1.4×; the run's highest 2.4× (zone z-5 at 00:23:00 simulated)"))
+        #expect(report.dashboard().contains("surge now 1.4×; the run's highest 2.4× (z-5 at 00:23:00 simulated)"))
     }
 
     @Test("A restarted process's counters are summed over its lives, not only its last life's")
@@ -192,10 +223,12 @@ struct MonitorBoardTests {
         board.apply(driver("c", .idle, lat: 40.70, lon: -73.99))
         board.apply(driver("d", .offline, lat: 40.71, lon: -74.00))
         let map = MonitorReport(board).map
-        #expect(map.rows.count == 12 && map.rows.allSatisfy { $0.count == 48 })
+        #expect(map.rows.count == 6 && map.rows.allSatisfy { $0.count == 56 })
         #expect(map.rows.first?.first == "2", "two drivers in the north-west corner")
         #expect(map.rows.last?.last == "1", "one in the south-east corner")
         #expect(map.rows.joined().filter { $0 != "·" }.count == 2, "the offline driver is not drawn")
-        #expect(MonitorReport(board).dashboard.contains("where the online drivers are"))
+        #expect(
+            MonitorReport(board).dashboard().contains("where online drivers are (north up; 1–9 drivers in a cell, # ten or more)")
+        )
     }
 }

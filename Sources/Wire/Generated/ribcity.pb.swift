@@ -820,6 +820,14 @@ public nonisolated struct Envelope: @unchecked Sendable {
     set {_uniqueStorage()._body = .windowDone(newValue)}
   }
 
+  public var notice: Notice {
+    get {
+      if case .notice(let v)? = _storage._body {return v}
+      return Notice()
+    }
+    set {_uniqueStorage()._body = .notice(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -860,6 +868,7 @@ public nonisolated struct Envelope: @unchecked Sendable {
     case ready(Ready)
     case windowOpen(WindowOpen)
     case windowDone(WindowDone)
+    case notice(Notice)
 
   }
 
@@ -1746,6 +1755,23 @@ public nonisolated struct Stop: Sendable {
   public init() {}
 }
 
+/// Something the coordinator did or saw that a watcher should know — a process ready, restarted,
+/// killed by stress mode, finished — on control.notice, for the monitor's panel of events.
+public nonisolated struct Notice: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var text: String = String()
+
+  /// The process it is about, if one.
+  public var processID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 /// A process is up and serving: published on control.ready soon after it starts and then now and
 /// then for its whole life (a subscriber may join late). Its pid tells one start from the next.
 public nonisolated struct Ready: Sendable {
@@ -1878,7 +1904,7 @@ nonisolated extension DispatchEventKind: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{3}sender_life\0\u{3}receiver_life\0\u{1}link\0\u{1}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{1}ack\0\u{4}\u{5}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{4}\u{e}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{2}\u{12}stop\0\u{1}ready\0\u{3}window_open\0\u{3}window_done\0\u{b}clock_tick\0\u{c}P\u{1}\u{1}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{3}sender_life\0\u{3}receiver_life\0\u{1}link\0\u{1}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{1}ack\0\u{4}\u{5}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{4}\u{e}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{2}\u{12}stop\0\u{1}ready\0\u{3}window_open\0\u{3}window_done\0\u{1}notice\0\u{b}clock_tick\0\u{c}P\u{1}\u{1}")
 
   fileprivate class _StorageClass {
     var _protocolVersion: UInt32 = 0
@@ -2354,6 +2380,19 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
             _storage._body = .windowDone(v)
           }
         }()
+        case 85: try {
+          var v: Notice?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .notice(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .notice(v)
+          }
+        }()
         default: break
         }
       }
@@ -2521,6 +2560,10 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
       case .windowDone?: try {
         guard case .windowDone(let v)? = _storage._body else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 84)
+      }()
+      case .notice?: try {
+        guard case .notice(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 85)
       }()
       case nil: break
       }
@@ -4233,6 +4276,41 @@ nonisolated extension Stop: SwiftProtobuf.Message, SwiftProtobuf._MessageImpleme
 
   public static func ==(lhs: Stop, rhs: Stop) -> Bool {
     if lhs.reason != rhs.reason {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Notice: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Notice"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}text\0\u{3}process_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.text) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.processID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.text.isEmpty {
+      try visitor.visitSingularStringField(value: self.text, fieldNumber: 1)
+    }
+    if !self.processID.isEmpty {
+      try visitor.visitSingularStringField(value: self.processID, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Notice, rhs: Notice) -> Bool {
+    if lhs.text != rhs.text {return false}
+    if lhs.processID != rhs.processID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
