@@ -16,8 +16,8 @@ struct BusCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The topology of the run (for its endpoints).")
-    var topology: String
+    @OptionGroup var topologyFile: TopologyArgument
+    var topology: String { topologyFile.path }
 
     @Option(help: "Endpoint publishers connect to (default: from the topology).")
     var publish: String?

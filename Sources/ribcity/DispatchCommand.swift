@@ -20,8 +20,8 @@ struct DispatchCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The topology whose city and dispatch settings to use.")
-    var topology: String
+    @OptionGroup var topologyFile: TopologyArgument
+    var topology: String { topologyFile.path }
 
     @Option(help: "Endpoint for sessions (default: from the topology).")
     var sessions: String?

@@ -11,8 +11,8 @@ import ZeroMQ
 
 /// Where a rider or driver process connects, and which share of the topology's apps it hosts.
 struct HostOptions: ParsableArguments {
-    @Option(help: "The topology of the run.")
-    var topology: String
+    @OptionGroup var topologyFile: TopologyArgument
+    var topology: String { topologyFile.path }
 
     @Option(help: "Which process of its role this is, from 0.")
     var process = 0

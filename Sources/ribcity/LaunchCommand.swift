@@ -6,8 +6,8 @@ import Topology
 
 /// What `launch` and `stress` share: the topology, speed, run directory, monitor and limits.
 struct LaunchOptions: ParsableArguments {
-    @Argument(help: "The topology file (Topologies/*.yaml).")
-    var topology: String
+    @OptionGroup var topologyFile: TopologyArgument
+    var topology: String { topologyFile.path }
 
     @Option(help: "Simulated seconds per wall second (default: the topology's).")
     var speed: Double?

@@ -20,8 +20,8 @@ struct MonitorCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The topology of the run to watch (for its endpoints).")
-    var topology: String
+    @OptionGroup var topologyFile: TopologyArgument
+    var topology: String { topologyFile.path }
 
     @Option(help: "Event bus endpoint (default: from the topology).")
     var bus: String?
@@ -36,10 +36,10 @@ struct MonitorCommand: AsyncParsableCommand {
     var json = false
 
     @Option(help: "Seconds of wall time between reports.")
-    var interval = 1.0
+    var refresh = 1.0
 
     @Option(help: "Stop after this many seconds of wall time (default: until Ctrl-C).")
-    var seconds: Double?
+    var wallLimit: Double?
 
     @Option(help: "The run's directory, to show on the dashboard (ribcity launch passes it).")
     var runDirectory: String?
@@ -105,8 +105,8 @@ struct MonitorCommand: AsyncParsableCommand {
                     durationSeconds: plan.duration, runDirectory: runDirectory)
                 // The first report heard from the run: where the rate of simulated time is measured from.
                 var firstHeard: (wall: ContinuousClock.Instant, simulated: Double)?
-                while await !keeper.stopped, seconds.map({ ContinuousClock.now - started < .seconds($0) }) ?? true {
-                    try await Task.sleep(for: .seconds(interval))
+                while await !keeper.stopped, wallLimit.map({ ContinuousClock.now - started < .seconds($0) }) ?? true {
+                    try await Task.sleep(for: .seconds(refresh))
                     guard await keeper.heardFromTheRun else {
                         // Zeros would say an empty city; the truth is that nothing answers (yet).
                         if ContinuousClock.now - started < Self.patience { continue }

@@ -32,8 +32,20 @@ struct SimulateCommand: ParsableCommand {
         case greedy, batched, onArrival = "on-arrival"
     }
 
-    @Option(help: "A topology (Topologies/*.yaml) to run in-process: its city, demand, drivers and dispatch settings.")
-    var topology: String?
+    @Argument(help: "A topology (Topologies/*.yaml) to run in-process: its city, demand, drivers and dispatch settings.")
+    var topologyFile: String?
+
+    @Option(name: .customLong("topology"), help: "The same topology, named as an option.")
+    var topologyOption: String?
+
+    /// The topology, given first or as --topology (the same way as every command takes it).
+    var topology: String? { topologyFile ?? topologyOption }
+
+    func validate() throws {
+        if let topologyFile, let topologyOption, topologyFile != topologyOption {
+            throw ValidationError("Two topologies: \(topologyFile) and --topology \(topologyOption); give one.")
+        }
+    }
 
     @Option(help: "An OpenStreetMap file (XML, gzip or PBF) to run on instead of the SUMO reference grid.")
     var city: String?

@@ -108,9 +108,16 @@ struct CommandLineTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString.prefix(6)).yaml")
         try "name: x\n".write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let run = try await CommandRun.ribcity(["launch", file.path])
-        #expect(run.status == 65)
-        #expect(run.output == "Error: \(file.lastPathComponent):1: city: is required (osm: FILE or grid: {…})\n")
+        // The topology is given the same way to every command: first, or as --topology.
+        for arguments in [["launch", file.path], ["launch", "--topology", file.path], ["dispatch", file.path]] {
+            let run = try await CommandRun.ribcity(arguments)
+            #expect(run.status == 65, "\(arguments)")
+            #expect(run.output == "Error: \(file.lastPathComponent):1: city: is required (osm: FILE or grid: {…})\n")
+        }
+        let none = try await CommandRun.ribcity(["monitor"])
+        #expect(
+            none.status == 64
+                && none.output.hasPrefix("Error: Missing the topology: give it first (TOPOLOGY) or as --topology FILE."))
     }
 
     @Test("Every command's --help shows examples")
@@ -134,7 +141,7 @@ struct CommandLineTests {
         riders: { demand: { synthetic: { peak_per_hour: 10 } } }
         """.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let run = try await CommandRun.ribcity(["monitor", "--topology", file.path, "--seconds", "4.5", "--interval", "1"])
+        let run = try await CommandRun.ribcity(["monitor", file.path, "--wall-limit", "4.5", "--refresh", "1"])
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("monitor: nothing to watch after 3 s — no snapshot from dispatch at ipc://"), "\(run.output)")
         #expect(!run.output.contains("t=00:00:00"), "\(run.output)")
