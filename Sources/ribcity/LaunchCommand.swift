@@ -219,6 +219,8 @@ struct ReportCommand: ParsableCommand {
               ribcity report
               # that run's summary and verdict
               ribcity report runs/downtown-20261124-101500
+              # and a page with its charts, runs/downtown-20261124-101500/report.html
+              ribcity report runs/downtown-20261124-101500 --html
             """
     )
 
@@ -227,6 +229,9 @@ struct ReportCommand: ParsableCommand {
 
     @Option(help: "Where runs are kept (for the latest run).")
     var runs = "runs"
+
+    @Flag(help: "Also write report.html in the run directory: one page with the KPIs and charts, no network needed.")
+    var html = false
 
     func run() throws {
         let directory: RunDirectory
@@ -257,6 +262,14 @@ struct ReportCommand: ParsableCommand {
             }
         }
         print(summary.text)
+        if html {
+            do {
+                try directory.write(try HTMLReport(directory).html, to: "report.html")
+            } catch let error as RunComparisonError {
+                throw BadInput(error.description)
+            }
+            print("report: \(directory.file("report.html"))")
+        }
         if summary.verdict.map({ !$0.passed }) ?? false { throw ExitCode.failure }
     }
 }

@@ -152,6 +152,27 @@ struct LaunchTests {
         let earned = completed.reduce(0) { $0 + (Int($1["driver_earns_cents"] ?? "") ?? 0) }
         #expect(drivers.reduce(0) { $0 + (Int($1["earnings_cents"] ?? "") ?? 0) } == earned)
 
+        // The report page agrees with the summary; headless Chromium renders it (the screenshot is
+        // left in the test's output directory, and its path printed).
+        let page = try await CommandRun.ribcity(["report", run.runDirectory!.path, "--html"])
+        #expect(page.status == 0 && page.output.contains("report: "), "\(page.output)")
+        let html = try String(contentsOf: run.runDirectory!.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(html.contains("<tr><th>requests</th><td>\(requests)</td></tr>"))
+        #expect(html.contains("<tr><th>completed</th><td>\(totals["completed"] ?? 0)</td></tr>"))
+        if let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: FileManager.default.isExecutableFile) {
+            let shot = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "ribcity-report-\(UUID().uuidString.prefix(6)).png")
+            let rendered = try await CommandRun.run(
+                chromium,
+                [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--screenshot=\(shot.path)", "--window-size=900,1800",
+                    "file://" + run.runDirectory!.appendingPathComponent("report.html").path,
+                ])
+            let size = (try? FileManager.default.attributesOfItem(atPath: shot.path)[.size] as? Int) ?? 0
+            #expect(rendered.status == 0 && size > 20_000, "\(rendered.output)")
+            print("report screenshot: \(shot.path) (\(size) bytes)")
+        }
+
         // The run's resolved topology is one a launch takes as it is.
         let resolved = try await CommandRun.ribcity(["topology", run.runDirectory!.appendingPathComponent("resolved.yaml").path])
         #expect(resolved.status == 0 && resolved.output.contains("resolved.yaml: valid"), "\(resolved.output)")

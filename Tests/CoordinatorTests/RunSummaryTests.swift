@@ -125,4 +125,32 @@ struct RunSummaryTests {
         #expect(try RunComparison(a, other).cautions == ["the runs are of different topologies (downtown, metro)"])
         #expect(throws: RunComparisonError.self) { try RunComparison(a, RunDirectory(existing: parent + "/missing")) }
     }
+
+    @Test("report --html: one page with the summary's KPIs, three charts and the zones, needing no network")
+    func htmlReport() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("html-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = RunDirectory(existing: path)
+        let summary = RunSummary(
+            topology: "downtown", outcome: .completed, wallSeconds: 10, speed: 60,
+            kpis: MonitorReport(board(created: 3, completed: 2)), processes: [:], poolCapacity: 1)
+        try directory.write(summary.json, to: "summary.json")
+        try directory.write(
+            TripLedger.header
+                + "r-0,r-0,uberx,completed,,,17:00:10,17:00:11,1,17:00:12,17:01:40,17:05:00,17:05:00,,,zone-1,,,zone-2,90,200,1500,900,675,1.2,driver-1,\n"
+                + "r-1,r-1,pool,completed,,,17:00:30,17:00:31,1,17:00:32,17:02:00,17:06:00,17:06:00,,,zone-1,,,zone-3,80,240,1800,700,525,1.0,driver-2,\n"
+                + "r-2,r-2,uberx,cancelled,\"waited, then left\",rider,17:01:00,,0,,,,17:09:00,,,zone-4,,,,,,,0,0,1.0,,\n",
+            to: "trips.csv")
+        try directory.write(
+            DriverLedger.header
+                + "driver-1,600,300,0,90,210,1,675,500,1500,0.250\ndriver-2,600,300,0,90,210,1,525,500,1800,0.217\n",
+            to: "drivers.csv")
+        let html = try HTMLReport(directory).html
+        #expect(html.hasPrefix("<!doctype html>"))
+        #expect(html.contains("<tr><th>requests</th><td>3</td></tr>") && html.contains("<tr><th>completed</th><td>2</td></tr>"))
+        #expect(html.components(separatedBy: "<svg ").count - 1 == 3)
+        #expect(html.contains("<tr><td>zone-1</td><td class=\"n\">2</td><td class=\"n\">100 %</td><td class=\"n\">85 s</td>"))
+        #expect(!html.contains("<script") && !html.contains("src=") && !html.contains("href="), "self-contained")
+    }
 }
