@@ -172,6 +172,7 @@ public actor Coordinator {
             speed: plan.speed, kpis: MonitorReport(await board.current), processes: await supervisor.records,
             poolCapacity: plan.topology.dispatch.poolCapacity, atInterruption: atInterruption)
         summary.virtualTime = await timeKeeper?.report
+        summary.startSecondOfDay = plan.topology.startSecondOfDay
         let refusals = proxy.refusals
         if admit != nil {
             summary.busRefused = refusals.count

@@ -27,6 +27,8 @@ public struct RunSummary: Codable, Sendable {
     public var virtualTime: VirtualTimeReport?
     /// Over CURVE: publications the bus refused (a process publishing what only another may),
     /// and the first few, with who sent them and why. Absent when the bus cannot tell who publishes.
+    /// Seconds after midnight at which the run's simulated time began (its topology's start).
+    public var startSecondOfDay: Double?
     public var busRefused: Int?
     public var busRefusalExamples: [String]?
     public var allRequestsAccounted: Bool { requests == ended && kpis.openRequests == 0 && endedByShutdown == nil }
@@ -76,7 +78,12 @@ public struct RunSummary: Codable, Sendable {
     public var text: String {
         var lines = [
             "run \(topology): \(outcome) after \(String(format: "%.1f", wallSeconds)) s wall at \(speed)× "
-                + "(simulated \(Int(kpis.simTimeSeconds)) s)",
+                + "(simulated \(Int(kpis.simTimeSeconds)) s"
+                + (startSecondOfDay.map {
+                    let clock = ClockTimeOfDay(startSecondOfDay: $0)
+                    return ", " + clock.format(milliseconds: 0) + " to "
+                        + clock.format(milliseconds: Int64(kpis.simTimeSeconds * 1_000))
+                } ?? "") + ")",
             "requests \(requests): completed \(kpis.totals["completed"] ?? 0), cancelled \(kpis.totals["cancelled"] ?? 0), "
                 + "rejected \(kpis.totals["rejected"] ?? 0), "
                 + (endedByShutdown.map { "\($0) still open when the run was interrupted (ended by the shutdown)" }

@@ -16,12 +16,19 @@ public actor RunRecorder {
 
     /// Opens (or creates) the database at `path`, in WAL mode: anyone may read it while the run
     /// is recorded (a reader in the default mode would make the recorder's writes fail).
-    public init(path: String) throws {
+    public init(path: String) throws(RecordingError) {
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(10)
-        database = try DatabaseQueue(path: path, configuration: configuration)
-        try RunSchema.migrator.migrate(database)
+        do {
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            try RunSchema.migrator.migrate(database)
+        } catch let error as DatabaseError {
+            // SQLite's words, with the file they are about (not its result code).
+            throw RecordingError(description: "\(path): \(error.message ?? "cannot be opened as a SQLite database")")
+        } catch {
+            throw RecordingError(description: "\(path): cannot be opened as a SQLite database")
+        }
     }
 
     /// Notes facts about the run (topology, speed, …) in the `run` table.
@@ -71,4 +78,9 @@ public actor RunRecorder {
             }
         }
     }
+}
+
+/// A database the recorder cannot use, naming the file and the reason.
+public struct RecordingError: Error, CustomStringConvertible {
+    public let description: String
 }

@@ -37,7 +37,7 @@ struct Record: AsyncParsableCommand {
     func run() async throws {
         // A log file, under the coordinator: each line as printed (the ready line above all).
         lineBufferStandardOutput()
-        let recorder = try RunRecorder(path: database)
+        let recorder = try openRecorder(database)
         try await recorder.describe(try facts(fact))
         let transport = try Transport(name: "recorder-io")
         // In a run with keys: a CURVE client of the coordinator's bus.
@@ -101,7 +101,7 @@ struct Import: AsyncParsableCommand {
             FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
             throw ExitCode(65)
         }
-        let recorder = try RunRecorder(path: database)
+        let recorder = try openRecorder(database)
         for start in stride(from: 0, to: envelopes.count, by: 5_000) {
             try await recorder.record(Array(envelopes[start..<min(envelopes.count, start + 5_000)]))
         }
@@ -132,7 +132,7 @@ struct Report: AsyncParsableCommand {
 
     func run() async throws {
         guard FileManager.default.fileExists(atPath: database) else { throw ValidationError("\(database): no such file") }
-        let recorder = try RunRecorder(path: database)
+        let recorder = try openRecorder(database)
         for (title, sql) in RunReport.queries {
             print(title)
             print(RunReport.table(try await recorder.query(sql)))
@@ -148,4 +148,14 @@ func facts(_ entries: [String]) throws -> [String: String] {
         facts[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
     }
     return facts
+}
+
+/// The recorder on `path`; a file it cannot use is bad input: its name and SQLite's reason, exit 65.
+func openRecorder(_ path: String) throws -> RunRecorder {
+    do {
+        return try RunRecorder(path: path)
+    } catch {
+        FileHandle.standardError.write(Data("Error: \(error.description)\n".utf8))
+        throw ExitCode(65)
+    }
 }

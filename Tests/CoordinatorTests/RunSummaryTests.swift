@@ -51,13 +51,14 @@ struct RunSummaryTests {
                             $0.kind = .requestCancelled; $0.requestID = "r-\(index)"
                         }), from: events.next(), simTimeMs: 61_000))
         }
-        let summary = RunSummary(
+        var summary = RunSummary(
             topology: "t", outcome: .stopped, wallSeconds: 3, speed: 60, kpis: MonitorReport(after), processes: [:],
             poolCapacity: 1, atInterruption: atInterruption)
+        summary.startSecondOfDay = 17 * 3_600
         #expect(summary.endedByShutdown == 4 && summary.requests == 10 && summary.ended == 6)
         #expect(!summary.allRequestsAccounted)
         let lines = summary.text.split(separator: "\n").map(String.init)
-        #expect(lines[0].hasPrefix("run t: interrupted after 3.0 s wall"))
+        #expect(lines[0] == "run t: interrupted after 3.0 s wall at 60.0× (simulated 61 s, 17:00:00 to 17:01:01)")
         #expect(
             lines[1]
                 == "requests 10: completed 6, cancelled 0, rejected 0, 4 still open when the run was interrupted (ended by the shutdown)"

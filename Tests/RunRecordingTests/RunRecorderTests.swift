@@ -131,4 +131,14 @@ struct RunRecorderTests {
         let endings = try await recorder.query(RunReport.queries[2].sql)
         #expect(endings.isEmpty)
     }
+
+    @Test("A file that is not a database is an error naming the file and SQLite's reason, without its result code")
+    func notADatabase() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID().uuidString.prefix(8)).sqlite")
+            .path
+        try "not a database, only text\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let error = #expect(throws: RecordingError.self) { _ = try RunRecorder(path: path) }
+        #expect(error?.description == "\(path): file is not a database")
+    }
 }
