@@ -30,7 +30,8 @@ extension MonitorReport {
         if let directory = context.runDirectory { lines.append(fit("run directory: " + directory)) }
         lines += driverLines()
         if !map.rows.isEmpty {
-            lines.append("where online drivers are (north up; 1–9 drivers in a cell, # ten or more)")
+            let scale = map.cellMetres.map { String(format: "; a cell ≈ %.0f × %.0f m", $0[0], $0[1]) } ?? ""
+            lines.append(fit("online drivers, north up (1–9 in a cell, # ten or more\(scale))"))
             lines += map.rows.map { "  " + $0 }
         }
         lines += requestLines()

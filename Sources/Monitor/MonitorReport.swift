@@ -99,17 +99,24 @@ public struct MonitorReport: Codable, Sendable, Equatable {
     }
 
     /// A plain progress line, for pipes and logs.
-    public var line: String {
+    public var line: String { line(clock: nil) }
+
+    /// The same line, its time a clock time of day (`17:05:09`) when the run's clock is known.
+    public func line(clock: ClockTimeOfDay?) -> String {
         let seconds = Int(simTimeSeconds)
-        return String(
-            format:
-                "t=%02d:%02d:%02d  drivers idle %d offered %d en-route %d on-trip %d  open %d  "
-                + "last min: %d req %d matched %d done %d cancelled %d rejected  "
-                + "pickup p50 %.0f s p95 %.0f s  surge %.1f (run's highest %.1f)  missed %llu",
-            seconds / 3_600, seconds / 60 % 60, seconds % 60, drivers["idle"]!, drivers["offered"]!, drivers["en_route"]!,
-            drivers["on_trip"]!, openRequests, lastMinute["requests"]!, lastMinute["matched"]!, lastMinute["completed"]!,
-            lastMinute["cancelled"]!, lastMinute["rejected"]!, pickupWaitP50, pickupWaitP95, surgeNow ?? 1, maxSurge,
-            missedEvents)
+        let time =
+            clock?.format(milliseconds: Int64(simTimeSeconds * 1_000))
+            ?? String(format: "t=%02d:%02d:%02d", seconds / 3_600, seconds / 60 % 60, seconds % 60)
+        return time
+            + String(
+                format:
+                    "  drivers idle %d offered %d en-route %d on-trip %d  open %d  "
+                    + "last min: %d req %d matched %d done %d cancelled %d rejected  "
+                    + "pickup p50 %.0f s p95 %.0f s  surge %.1f (run's highest %.1f)  missed %llu",
+                drivers["idle"]!, drivers["offered"]!, drivers["en_route"]!,
+                drivers["on_trip"]!, openRequests, lastMinute["requests"]!, lastMinute["matched"]!, lastMinute["completed"]!,
+                lastMinute["cancelled"]!, lastMinute["rejected"]!, pickupWaitP50, pickupWaitP95, surgeNow ?? 1, maxSurge,
+                missedEvents)
             + processes.sorted { $0.key < $1.key }.map {
                 String(
                     format: "  [%@ in %llu out %llu, %.0f MB]", $0.key, $0.value.messagesIn, $0.value.messagesOut,

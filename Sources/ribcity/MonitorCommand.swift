@@ -127,7 +127,10 @@ struct MonitorCommand: AsyncParsableCommand {
                     }
                     // Written straight to the file descriptor: a pipe gets each line as it is made. A
                     // terminal gets the dashboard redrawn in place; pipes and CI get plain lines.
-                    let text = json ? report.json : terminal ? "\u{1B}[H\u{1B}[2J" + report.dashboard(context) : report.line
+                    let text =
+                        json
+                        ? report.json
+                        : terminal ? "\u{1B}[H\u{1B}[2J" + report.dashboard(context) : report.line(clock: context.clock)
                     FileHandle.standardOutput.write(Data((text + "\n").utf8))
                 }
             }

@@ -228,7 +228,7 @@ struct MonitorBoardTests {
         #expect(map.rows.last?.last == "1", "one in the south-east corner")
         #expect(map.rows.joined().filter { $0 != "·" }.count == 2, "the offline driver is not drawn")
         #expect(
-            MonitorReport(board).dashboard().contains("where online drivers are (north up; 1–9 drivers in a cell, # ten or more)")
-        )
+            MonitorReport(board).dashboard().contains(
+                "online drivers, north up (1–9 in a cell, # ten or more; a cell ≈ 31 × 445 m)"))
     }
 }
