@@ -14,6 +14,12 @@ struct RecorderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ribcity-recorder",
         abstract: "Record a ribcity run's event bus into SQLite (docs/RECORDING.md).",
+        discussion: """
+            Examples:
+              ribcity-recorder import runs/downtown-20261124-101500/events.pb --database old.sqlite
+              ribcity-recorder report runs/downtown-20261124-101500/run.sqlite
+            (ribcity stress and launch --record start it as the run's recorder role)
+            """,
         subcommands: [Record.self, Import.self, Report.self]
     )
 }

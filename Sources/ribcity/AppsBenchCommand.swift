@@ -11,7 +11,11 @@ import Wire
 struct AppsBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apps",
-        abstract: "Memory per live rider app (waiting for a driver) and per live driver app (online)."
+        abstract: "Memory per live rider app (waiting for a driver) and per live driver app (online).",
+        discussion: """
+            Examples:
+              ribcity bench apps
+            """
     )
 
     @Option(help: "Apps of each kind to hold.")

@@ -24,7 +24,12 @@ struct BenchCommand: AsyncParsableCommand {
 struct RIBsBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ribs",
-        abstract: "RIB trees: build-to-release cycles per second, and memory per live tree."
+        abstract: "RIB trees: build-to-release cycles per second, and memory per live tree.",
+        discussion: """
+            Examples:
+              ribcity bench ribs
+              ribcity bench ribs --cycles 20000 --live-trees 100000
+            """
     )
 
     @Option(help: "Build-to-release cycles to time.")
@@ -41,7 +46,12 @@ struct RIBsBenchCommand: ParsableCommand {
 struct TransportBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transport",
-        abstract: "ribcity's ZeroMQ transport versus raw libzmq: one-way msgs/s and round-trip latency."
+        abstract: "ribcity's ZeroMQ transport versus raw libzmq: one-way msgs/s and round-trip latency.",
+        discussion: """
+            Examples:
+              ribcity bench transport --repeats 5 --markdown
+              ribcity bench transport --security both --link tcp --size 64
+            """
     )
 
     @Option(help: "Messages per one-way case.")

@@ -9,7 +9,11 @@ import Randomness
 struct CityBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "city",
-        abstract: "OpenStreetMap import time and ETA queries per second: contraction hierarchies vs plain Dijkstra."
+        abstract: "OpenStreetMap import time and ETA queries per second: contraction hierarchies vs plain Dijkstra.",
+        discussion: """
+            Examples:
+              ribcity bench city Topologies/data/manhattan-south-roads.osm.pbf
+            """
     )
 
     @Argument(help: "The OpenStreetMap file: XML (plain or gzip) or PBF.")

@@ -12,7 +12,11 @@ import Simulation
 struct DispatchBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dispatch",
-        abstract: "Matching time (5,000 drivers, 1,000 open requests) and SUMO's reference run in-process."
+        abstract: "Matching time (5,000 drivers, 1,000 open requests) and SUMO's reference run in-process.",
+        discussion: """
+            Examples:
+              ribcity bench dispatch
+            """
     )
 
     @Option(help: "OpenStreetMap file for the matching round (default: the SUMO reference grid).")

@@ -129,6 +129,10 @@ struct CommandLineTests {
             let run = try await CommandRun.ribcity([command, "--help"])
             #expect(run.status == 0 && run.output.contains("Examples:\n  "), "\(command): \(run.output)")
         }
+        for command in ["ribs", "transport", "apps", "city", "dispatch"] {
+            let run = try await CommandRun.ribcity(["bench", command, "--help"])
+            #expect(run.status == 0 && run.output.contains("Examples:\n  "), "bench \(command): \(run.output)")
+        }
     }
 
     @Test("A monitor with nothing to watch says so after a few seconds, and prints no zeros")
