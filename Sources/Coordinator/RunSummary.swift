@@ -93,7 +93,8 @@ public struct RunSummary: Codable, Sendable {
                 format:
                     "pickup wait p50 %.0f s, p95 %.0f s; max surge %.1f%@; bus events missed %llu; "
                     + "worst lag behind the clock %.2f s simulated%@",
-                kpis.pickupWaitP50, kpis.pickupWaitP95, kpis.maxSurge, kpis.peakSurgeWhere, kpis.missedEvents, worstLagSeconds,
+                kpis.pickupWaitP50, kpis.pickupWaitP95, kpis.maxSurge,
+                kpis.peakSurgeWhere(clock: startSecondOfDay.map(ClockTimeOfDay.init)), kpis.missedEvents, worstLagSeconds,
                 worstLag.map { " (reported by \($0.process))" } ?? ""),
         ]
         if kpisDependOnMachine, let lag = worstLag {

@@ -125,10 +125,14 @@ public struct MonitorReport: Codable, Sendable, Equatable {
     }
 
     /// Where and when the run's highest surge was set, or nothing if surge never rose.
-    public var peakSurgeWhere: String {
+    /// (With the run's clock, the time is a time of day.)
+    public func peakSurgeWhere(clock: ClockTimeOfDay?) -> String {
         guard let zone = maxSurgeZone, let at = maxSurgeAtSeconds else { return "" }
         let seconds = Int(at)
-        return String(format: " (zone %@ at %02d:%02d:%02d simulated)", zone, seconds / 3_600, seconds / 60 % 60, seconds % 60)
+        let time =
+            clock?.format(milliseconds: Int64(at * 1_000))
+            ?? String(format: "%02d:%02d:%02d simulated", seconds / 3_600, seconds / 60 % 60, seconds % 60)
+        return " (\(zone) at \(time))"
     }
 
     /// One JSON object on one line, keys sorted, for scripts.

@@ -162,6 +162,8 @@ struct MonitorBoardTests {
         let report = MonitorReport(board)
         #expect(report.maxSurge == 2.4 && report.maxSurgeZone == "z-5" && report.maxSurgeAtSeconds == 1_380)
         #expect(report.surgeNow == 1.4)
+        #expect(report.peakSurgeWhere(clock: ClockTimeOfDay(startSecondOfDay: 17 * 3_600)) == " (z-5 at 17:23:00)")
+        #expect(report.peakSurgeWhere(clock: nil) == " (z-5 at 00:23:00 simulated)")
         #expect(report.dashboard().contains("surge now 1.4×; the run's highest 2.4× (z-5 at 00:23:00 simulated)"))
     }
 
