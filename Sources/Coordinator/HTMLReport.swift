@@ -8,23 +8,13 @@ import Monitor
 public struct HTMLReport: Sendable {
     public let html: String
 
-    public init(_ directory: RunDirectory) throws {
-        guard let data = FileManager.default.contents(atPath: directory.file("summary.json")) else {
-            throw RunComparisonError(
-                description: "\(directory.file("summary.json")): missing — is \(directory.path) a run directory?")
-        }
-        let summary: RunSummary
-        do {
-            summary = try JSONDecoder().decode(RunSummary.self, from: data)
-        } catch {
-            throw RunComparisonError(description: "\(directory.file("summary.json")): not a run summary")
-        }
-        let read = { (name: String) in
-            (try? String(contentsOfFile: directory.file(name), encoding: .utf8)).map(CSV.rows(of:)) ?? []
-        }
+    /// The page of the run in `directory`, whose summary is `summary` (read from it if not given).
+    public init(_ directory: RunDirectory, summary: RunSummary? = nil) throws(RunComparisonError) {
+        let known: RunSummary
+        if let summary { known = summary } else { known = try directory.summary() }
         html = Self.page(
-            name: (directory.path as NSString).lastPathComponent, summary: summary, trips: read("trips.csv"),
-            drivers: read("drivers.csv"))
+            name: (directory.path as NSString).lastPathComponent, summary: known, trips: directory.table("trips.csv") ?? [],
+            drivers: directory.table("drivers.csv") ?? [])
     }
 
     /// Seconds of the day of a clock time (`17:05:09`, or past midnight `25:10:00`).

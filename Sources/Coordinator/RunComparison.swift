@@ -29,11 +29,11 @@ public struct RunComparison: Sendable {
 
     /// Reads both run directories.
     public init(_ a: RunDirectory, _ b: RunDirectory) throws {
-        let (summaryA, summaryB) = (try Self.summary(of: a), try Self.summary(of: b))
+        let (summaryA, summaryB) = (try a.summary(), try b.summary())
         nameA = (a.path as NSString).lastPathComponent
         nameB = (b.path as NSString).lastPathComponent
-        let kpisA = Self.kpis(summaryA, trips: Self.table(a, "trips.csv"), drivers: Self.table(a, "drivers.csv"))
-        let kpisB = Self.kpis(summaryB, trips: Self.table(b, "trips.csv"), drivers: Self.table(b, "drivers.csv"))
+        let kpisA = Self.kpis(summaryA, trips: a.table("trips.csv"), drivers: a.table("drivers.csv"))
+        let kpisB = Self.kpis(summaryB, trips: b.table("trips.csv"), drivers: b.table("drivers.csv"))
         rows = kpisA.map { name, unit, value in
             Row(name: name, a: value, b: kpisB.first { $0.name == name }?.value, unit: unit)
         }
@@ -80,22 +80,6 @@ public struct RunComparison: Sendable {
         guard let value else { return "–" }
         if unit == "%" { return String(format: "%.1f", value * 100) }
         return value == value.rounded() && abs(value) < 1e12 ? String(Int(value)) : String(format: "%.2f", value)
-    }
-
-    private static func summary(of directory: RunDirectory) throws -> RunSummary {
-        let path = directory.file("summary.json")
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw RunComparisonError(description: "\(path): missing — is \(directory.path) a run directory?")
-        }
-        do {
-            return try JSONDecoder().decode(RunSummary.self, from: data)
-        } catch {
-            throw RunComparisonError(description: "\(path): not a run summary")
-        }
-    }
-
-    private static func table(_ directory: RunDirectory, _ name: String) -> [[String: String]]? {
-        (try? String(contentsOfFile: directory.file(name), encoding: .utf8)).map(CSV.rows(of:))
     }
 
     /// The KPIs of one run, in the order they are shown.

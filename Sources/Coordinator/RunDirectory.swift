@@ -1,4 +1,5 @@
 import Foundation
+import Monitor
 
 /// A run's directory: the topology as given (`topology.yaml`) and as resolved (`resolved.yaml`:
 /// every setting spelled out, a topology `launch` takes as it is), one log per process
@@ -64,5 +65,26 @@ public struct RunDirectory: Sendable {
 
     public func write(_ text: String, to name: String) throws {
         try Data(text.utf8).write(to: URL(fileURLWithPath: file(name)))
+    }
+}
+
+extension RunDirectory {
+    /// The run's `summary.json`; a missing or unreadable one is an error naming the file.
+    public func summary() throws(RunComparisonError) -> RunSummary {
+        let path = file("summary.json")
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw RunComparisonError(description: "\(path): missing — is \(self.path) a run directory?")
+        }
+        do {
+            return try JSONDecoder().decode(RunSummary.self, from: data)
+        } catch {
+            throw RunComparisonError(description: "\(path): not a run summary (it does not read as one)")
+        }
+    }
+
+    /// One of the run's CSV tables (`trips.csv`, `drivers.csv`) as rows keyed by its header, or
+    /// nil if the run has none.
+    public func table(_ name: String) -> [[String: String]]? {
+        (try? String(contentsOfFile: file(name), encoding: .utf8)).map(CSV.rows(of:))
     }
 }

@@ -176,7 +176,7 @@ final class IOLoop {
         do {
             while batch.count < Self.batchLimit, room > 0, let message = try entry.raw.tryReceive() {
                 batch.append(message)
-                room -= message.byteCount
+                if room != .max { room -= message.byteCount }
             }
         } catch {
             entry.core.eventSink.yield(SocketEvent(kind: .receiveFailed, endpoint: "", detail: "\(error)"))

@@ -12,7 +12,9 @@ final class InboundBuffer: Sendable {
         /// Messages of the first chunk already taken.
         var headOffset = 0
         var count = 0
+        /// Bytes held, kept only when there is a byte capacity (``countsBytes``).
         var bytes = 0
+        var countsBytes = false
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var nextWaiterID: UInt64 = 0
         var finished = false
@@ -42,7 +44,7 @@ final class InboundBuffer: Sendable {
                 }
             }
             count -= batch.count
-            bytes -= batch.reduce(0) { $0 + $1.byteCount }
+            if countsBytes { bytes -= batch.reduce(0) { $0 + $1.byteCount } }
             return batch
         }
     }
@@ -56,13 +58,15 @@ final class InboundBuffer: Sendable {
         self.capacity = max(1, capacity)
         self.byteCapacity = max(1, byteCapacity ?? .max)
         self.waker = waker
+        // Summing every message's size costs the hot path; only a capped buffer pays it.
+        state.withLock { $0.countsBytes = byteCapacity != nil }
     }
 
     /// Whether the I/O thread may read more from libzmq (I/O thread).
     var hasRoom: Bool { state.withLock { !isFull($0) && !$0.finished } }
 
     /// Bytes the I/O thread may still read before the buffer is full (I/O thread).
-    var byteRoom: Int { state.withLock { byteCapacity - $0.bytes } }
+    var byteRoom: Int { byteCapacity == .max ? .max : state.withLock { byteCapacity - $0.bytes } }
 
     private func isFull(_ state: State) -> Bool { state.count >= capacity || state.bytes >= byteCapacity }
 
@@ -75,7 +79,7 @@ final class InboundBuffer: Sendable {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.chunks.append(batch)
             state.count += batch.count
-            state.bytes += batch.reduce(0) { $0 + $1.byteCount }
+            if state.countsBytes { state.bytes += batch.reduce(0) { $0 + $1.byteCount } }
             return state.takeWaiters()
         }
         waiters.forEach { $0.resume() }

@@ -245,14 +245,11 @@ struct ReportCommand: ParsableCommand {
             directory = latest
             print("run directory: \(latest.path)")
         }
-        guard let data = FileManager.default.contents(atPath: directory.file("summary.json")) else {
-            throw BadInput("\(directory.file("summary.json")): missing — is \(directory.path) a run directory?")
-        }
         var summary: RunSummary
         do {
-            summary = try JSONDecoder().decode(RunSummary.self, from: data)
+            summary = try directory.summary()
         } catch {
-            throw BadInput("\(directory.file("summary.json")): not a run summary (it does not read as one)")
+            throw BadInput(error.description)
         }
         if FileManager.default.fileExists(atPath: directory.file("events.pb")) {
             do {
@@ -264,7 +261,7 @@ struct ReportCommand: ParsableCommand {
         print(summary.text)
         if html {
             do {
-                try directory.write(try HTMLReport(directory).html, to: "report.html")
+                try directory.write(try HTMLReport(directory, summary: summary).html, to: "report.html")
             } catch let error as RunComparisonError {
                 throw BadInput(error.description)
             }
