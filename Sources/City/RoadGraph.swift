@@ -12,16 +12,23 @@ public struct RoadGraph: Sendable {
     /// Travel time of each edge in whole milliseconds: the weight every router sums, so that
     /// different routing methods give bit-for-bit equal answers.
     public let edgeMillis: [UInt32]
+    /// The kind of road each edge is (``RoadClass/residential`` where the source has no classes).
+    public let edgeClass: [RoadClass]
 
     public var nodeCount: Int { positions.count }
     public var edgeCount: Int { edgeTarget.count }
 
-    public init(positions: [GeoPoint], edgeStart: [Int32], edgeTarget: [Int32], edgeLength: [Float], edgeTime: [Float]) {
+    public init(
+        positions: [GeoPoint], edgeStart: [Int32], edgeTarget: [Int32], edgeLength: [Float], edgeTime: [Float],
+        edgeClass: [RoadClass]? = nil
+    ) {
+        precondition(edgeClass == nil || edgeClass!.count == edgeTarget.count, "one road class per edge")
         self.positions = positions
         self.edgeStart = edgeStart
         self.edgeTarget = edgeTarget
         self.edgeLength = edgeLength
         self.edgeTime = edgeTime
+        self.edgeClass = edgeClass ?? [RoadClass](repeating: .residential, count: edgeTarget.count)
         edgeMillis = edgeTime.map { UInt32(min(Double(UInt32.max / 4), (Double($0) * 1000).rounded())) }
     }
 
@@ -49,6 +56,7 @@ public struct RoadGraphBuilder: Sendable {
         public var to: Int
         public var length: Double
         public var time: Double
+        public var roadClass: RoadClass
     }
 
     public private(set) var positions: [GeoPoint] = []
@@ -64,15 +72,17 @@ public struct RoadGraphBuilder: Sendable {
     }
 
     /// Adds a directed edge; its length is the straight line unless given.
-    public mutating func addEdge(from: Int, to: Int, speed metresPerSecond: Double, length: Double? = nil) {
+    public mutating func addEdge(
+        from: Int, to: Int, speed metresPerSecond: Double, length: Double? = nil, roadClass: RoadClass = .residential
+    ) {
         let length = length ?? positions[from].distance(to: positions[to])
-        addEdge(from: from, to: to, length: length, time: length / metresPerSecond)
+        addEdge(from: from, to: to, length: length, time: length / metresPerSecond, roadClass: roadClass)
     }
 
     /// Adds a directed edge whose length and travel time are already known.
-    public mutating func addEdge(from: Int, to: Int, length: Double, time: Double) {
+    public mutating func addEdge(from: Int, to: Int, length: Double, time: Double, roadClass: RoadClass = .residential) {
         precondition(positions.indices.contains(from) && positions.indices.contains(to), "edge to unknown node")
-        edges.append(Edge(from: from, to: to, length: length, time: time))
+        edges.append(Edge(from: from, to: to, length: length, time: time, roadClass: roadClass))
     }
 
     /// Adds an edge in each direction.
@@ -89,13 +99,17 @@ public struct RoadGraphBuilder: Sendable {
         var target = [Int32](repeating: 0, count: edges.count)
         var length = [Float](repeating: 0, count: edges.count)
         var time = [Float](repeating: 0, count: edges.count)
+        var roadClass = [RoadClass](repeating: .residential, count: edges.count)
         for edge in edges {
             let slot = Int(next[edge.from])
             next[edge.from] += 1
             target[slot] = Int32(edge.to)
             length[slot] = Float(edge.length)
             time[slot] = Float(edge.time)
+            roadClass[slot] = edge.roadClass
         }
-        return RoadGraph(positions: positions, edgeStart: counts, edgeTarget: target, edgeLength: length, edgeTime: time)
+        return RoadGraph(
+            positions: positions, edgeStart: counts, edgeTarget: target, edgeLength: length, edgeTime: time,
+            edgeClass: roadClass)
     }
 }

@@ -54,8 +54,8 @@ public struct RoadNetworkImport: Sendable {
                     continue
                 }
                 guard from != to else { continue }
-                if rule.forward { builder.addEdge(from: from, to: to, speed: speed) }
-                if rule.backward { builder.addEdge(from: to, to: from, speed: speed) }
+                if rule.forward { builder.addEdge(from: from, to: to, speed: speed, roadClass: rule.roadClass) }
+                if rule.backward { builder.addEdge(from: to, to: from, speed: speed, roadClass: rule.roadClass) }
             }
         }
         let full = builder.build()
@@ -75,11 +75,14 @@ public struct RoadNetworkImport: Sendable {
         let forward: Bool
         let backward: Bool
         let speedKmh: Double
+        let roadClass: RoadClass
     }
 
     /// How a way is driven, or `nil` if cars do not use it.
     static func rule(for tags: [String: String]) -> Rule? {
-        guard let highway = tags["highway"], let defaultSpeed = defaultSpeeds[highway] else { return nil }
+        guard let highway = tags["highway"], let defaultSpeed = defaultSpeeds[highway],
+            let roadClass = RoadClass(highway: highway)
+        else { return nil }
         if ["no", "private"].contains(tags["access"] ?? "") || tags["motor_vehicle"] == "no"
             || tags["motorcar"] == "no" || tags["area"] == "yes"
         {
@@ -88,12 +91,13 @@ public struct RoadNetworkImport: Sendable {
         let speed = tags["maxspeed"].flatMap(parseSpeed) ?? defaultSpeed
         let roundabout = ["roundabout", "circular"].contains(tags["junction"] ?? "")
         switch tags["oneway"] ?? "" {
-        case "yes", "true", "1": return Rule(forward: true, backward: false, speedKmh: speed)
-        case "-1", "reverse": return Rule(forward: false, backward: true, speedKmh: speed)
-        case "no", "false", "0": return Rule(forward: true, backward: true, speedKmh: speed)
+        case "yes", "true", "1": return Rule(forward: true, backward: false, speedKmh: speed, roadClass: roadClass)
+        case "-1", "reverse": return Rule(forward: false, backward: true, speedKmh: speed, roadClass: roadClass)
+        case "reversible", "alternating": return nil
+        case "no", "false", "0": return Rule(forward: true, backward: true, speedKmh: speed, roadClass: roadClass)
         default:
             let implied = roundabout || highway == "motorway"
-            return Rule(forward: true, backward: !implied, speedKmh: speed)
+            return Rule(forward: true, backward: !implied, speedKmh: speed, roadClass: roadClass)
         }
     }
 
@@ -165,7 +169,8 @@ public struct RoadNetworkImport: Sendable {
                 guard renumber[target] >= 0 else { continue }
                 builder.addEdge(
                     from: renumber[source], to: renumber[target],
-                    length: Double(graph.edgeLength[edge]), time: Double(graph.edgeTime[edge]))
+                    length: Double(graph.edgeLength[edge]), time: Double(graph.edgeTime[edge]),
+                    roadClass: graph.edgeClass[edge])
             }
         }
         return builder.build()

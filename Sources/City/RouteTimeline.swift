@@ -1,4 +1,5 @@
-/// A vehicle following a route from a departure time: where it is at any simulated time.
+/// A vehicle following a route from a departure time: where it is at any simulated time. It
+/// reaches each node in proportion to the graph's edge times and the end at the route's time.
 public struct RouteTimeline: Sendable, Equatable {
     public let route: Route
     /// Simulated time in seconds at which the vehicle leaves the first node.
@@ -15,6 +16,12 @@ public struct RouteTimeline: Sendable, Equatable {
         for (a, b) in zip(route.nodes, route.nodes.dropFirst()) {
             millis += graph.fastestEdge(from: a, to: b).map { graph.edgeMillis[$0] } ?? 0
             offsets.append(Double(millis) / 1000)
+        }
+        // A route timed by another band or hour than these edge times (a scaled router, or a
+        // leg planned elsewhere) keeps its own arrival; the car moves along it in proportion.
+        if let driven = offsets.last, driven > 0, abs(route.time - driven) > 0.001 {
+            let stretch = route.time / driven
+            offsets = offsets.map { $0 * stretch }
         }
         self.offsets = offsets
         positions = route.nodes.map { graph.positions[$0] }

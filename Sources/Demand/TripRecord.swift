@@ -10,6 +10,25 @@ public struct TripRecord: Sendable, Equatable {
     public var dropoff: GeoPoint?
     /// The line of the file it came from.
     public var line: Int
+    /// Local time the trip ended, in files that record it.
+    public var dropoffTime: Double?
+    /// The distance the meter recorded, in metres, in files that record it.
+    public var meteredMetres: Double?
+
+    public init(
+        pickupTime: Double, pickup: GeoPoint, dropoff: GeoPoint?, line: Int, dropoffTime: Double? = nil,
+        meteredMetres: Double? = nil
+    ) {
+        self.pickupTime = pickupTime
+        self.pickup = pickup
+        self.dropoff = dropoff
+        self.line = line
+        self.dropoffTime = dropoffTime
+        self.meteredMetres = meteredMetres
+    }
+
+    /// How long the meter ran, in seconds, where the file says.
+    public var meteredSeconds: Double? { dropoffTime.map { $0 - pickupTime } }
 }
 
 /// The record layouts ribcity reads.
@@ -27,6 +46,14 @@ public enum TripFileFormat: String, Sendable, CaseIterable {
         case .tlcYellow: ("tpep_pickup_datetime", "pickup_latitude", "pickup_longitude", "dropoff_latitude", "dropoff_longitude")
         case .tlcGreen: ("lpep_pickup_datetime", "pickup_latitude", "pickup_longitude", "dropoff_latitude", "dropoff_longitude")
         case .uberPickups: ("Date/Time", "Lat", "Lon", nil, nil)
+        }
+    }
+
+    /// The metered distance column (miles), for layouts that have one.
+    var meteredMiles: String? {
+        switch self {
+        case .tlcYellow, .tlcGreen: "trip_distance"
+        case .uberPickups: nil
         }
     }
 

@@ -35,6 +35,7 @@ public enum TripRecordReader {
         let time = column(columns.time)!, lat = column(columns.lat)!, lon = column(columns.lon)!
         let dropoff = column(columns.dropoffLat).flatMap { a in column(columns.dropoffLon).map { (a, $0) } }
         let dropoffTime = column(format.dropoffTime)
+        let meteredMiles = column(format.meteredMiles)
 
         var report = ReplayReport(file: file, format: format)
         var records: [TripRecord] = []
@@ -52,9 +53,16 @@ public enum TripRecordReader {
                 report.skip(line: line, "\(header[time]) is not a date-time")
                 continue
             }
-            if let dropoffTime, let ended = CivilTime.parse(Substring(row[dropoffTime])), ended < when {
-                report.skip(line: line, "\(header[dropoffTime]) \(row[dropoffTime]) is before \(header[time]) \(row[time])")
-                continue
+            var ended: Double?
+            if let dropoffTime {
+                ended = CivilTime.parse(Substring(row[dropoffTime]))
+                if let ended, ended < when {
+                    report.skip(line: line, "\(header[dropoffTime]) \(row[dropoffTime]) is before \(header[time]) \(row[time])")
+                    continue
+                }
+            }
+            let miles = meteredMiles.flatMap { Double(row[$0].trimmingCharacters(in: .whitespaces)) }.flatMap {
+                $0 >= 0 && $0.isFinite ? $0 : nil
             }
             let pickup: GeoPoint
             switch position(row[lat], row[lon], header[lat], header[lon]) {
@@ -72,7 +80,10 @@ public enum TripRecordReader {
                     continue
                 }
             }
-            records.append(TripRecord(pickupTime: when, pickup: pickup, dropoff: end, line: line))
+            records.append(
+                TripRecord(
+                    pickupTime: when, pickup: pickup, dropoff: end, line: line, dropoffTime: ended,
+                    meteredMetres: miles.map { $0 * 1_609.344 }))
             report.kept += 1
         }
         if let error = reader.error {

@@ -66,6 +66,20 @@ public struct DispatchConfiguration: Sendable, Equatable {
     /// Scheduled rides enter matching this long before their pickup time.
     public var scheduledLeadSeconds: Double = 900
     public var rebalancing: RebalancingStrategy = .off
+    /// Seconds a car stands at a pickup while the rider gets in, and at a drop-off while they
+    /// pay and get out, before it drives on or can start the next ride.
+    public var pickupDwellSeconds: Double = 0
+    public var dropoffDwellSeconds: Double = 0
 
     public init() {}
+}
+
+extension DispatchConfiguration {
+    /// How long a stop of `kind` takes.
+    func dwellSeconds(at kind: Stop.Kind) -> Double {
+        switch kind {
+        case .pickup: pickupDwellSeconds
+        case .dropoff: dropoffDwellSeconds
+        }
+    }
 }

@@ -8,8 +8,12 @@ import City
 /// Not `Sendable`: it lives on one actor (the dispatch process) or one runner.
 public final class DispatchEngine {
     public let configuration: DispatchConfiguration
-    public let planner: any RoutePlanner
-    public var graph: RoadGraph { planner.graph }
+    /// The router for each moment of the run.
+    public let travel: TravelTimeSchedule
+    /// The router for now.
+    public var planner: any RoutePlanner { travel.planner(at: now) }
+    /// The roads (positions and free-flow times; every band's router has the same nodes).
+    public let graph: RoadGraph
     public let zones: ZoneGrid
 
     /// The latest simulated time seen, in seconds.
@@ -27,10 +31,17 @@ public final class DispatchEngine {
     let nodeXY: [(x: Double, y: Double)]
     private var outbox: [TimedDispatchEvent] = []
 
-    public init(planner: any RoutePlanner, configuration: DispatchConfiguration = DispatchConfiguration()) {
-        self.planner = planner
+    /// An engine that routes with one router for the whole run.
+    public convenience init(planner: any RoutePlanner, configuration: DispatchConfiguration = DispatchConfiguration()) {
+        self.init(travel: TravelTimeSchedule(planner: planner), configuration: configuration)
+    }
+
+    /// An engine that routes with `travel`'s router of each moment.
+    public init(travel: TravelTimeSchedule, configuration: DispatchConfiguration = DispatchConfiguration()) {
+        self.travel = travel
         self.configuration = configuration
-        let graph = planner.graph
+        let graph = travel.graph
+        self.graph = graph
         zones = ZoneGrid(graph: graph, cellSize: configuration.zoneSize)
         let projection = LocalProjection(origin: graph.positions[0])
         nodeXY = graph.positions.map { projection.project($0) }
@@ -235,7 +246,10 @@ public final class DispatchEngine {
         updateDriver(id) { record in
             record.node = leg.timeline.route.nodes.last ?? record.node
             record.leg = nil
-            if leg.stop != nil { record.stops.removeFirst() }
+            if let stop = leg.stop {
+                record.stops.removeFirst()
+                record.readyAt = now + configuration.dwellSeconds(at: stop.kind)
+            }
         }
         if let stop = leg.stop {
             switch stop.kind {
@@ -406,13 +420,15 @@ public final class DispatchEngine {
 
     func drive(_ id: DriverID, to target: Int, stop: Stop?) {
         let from = driverRecord(id).position(at: now)
+        let planner = self.planner
         // Within one strongly connected road network every node reaches every other.
         let route = planner.route(from: from.node, to: target) ?? Route(time: 0, length: 0, nodes: [from.node])
         let leg = updateDriver(id) { record in
             record.legsIssued += 1
             record.node = from.node
             record.leg = Leg(
-                number: record.legsIssued, timeline: RouteTimeline(route: route, departure: from.time, graph: graph), stop: stop)
+                number: record.legsIssued, timeline: RouteTimeline(route: route, departure: from.time, graph: planner.graph),
+                stop: stop)
             return record.leg
         }
         guard let leg else { return }

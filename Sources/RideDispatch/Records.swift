@@ -38,6 +38,8 @@ struct DriverRecord {
     var offer: Offer?
     var leg: Leg?
     var legsIssued = 0
+    /// Until when the driver stands at their last stop (a rider getting in or out).
+    var readyAt: Double = 0
     /// The state last published.
     var published: DriverState = .offline
 
@@ -72,8 +74,8 @@ struct DriverRecord {
     }
 
     /// Where the driver can start something new at `time`: the next node ahead on their leg (and
-    /// when they reach it), or where they stand.
+    /// when they reach it), or where they stand (once done with their last stop).
     func position(at time: Double) -> (node: Int, time: Double) {
-        leg.map { $0.timeline.nextNode(at: time) } ?? (node, time)
+        leg.map { $0.timeline.nextNode(at: time) } ?? (node, max(time, readyAt))
     }
 }

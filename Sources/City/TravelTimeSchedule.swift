@@ -1,0 +1,105 @@
+/// The router for each moment of a run: with a ``TravelTimeModel``, a contraction hierarchy per
+/// band of the day (built when first needed, or ahead with ``prepare(from:through:)``) whose
+/// answers are scaled by the hour; without one, a single router on the graph's own times.
+///
+/// Routes are chosen by the weights of the band at the moment they are asked for, and a trip
+/// that runs into the next band keeps its route and its time (no time-dependent search).
+///
+/// Not `Sendable`: it lives with the one engine that asks it (hierarchies are built on demand).
+public final class TravelTimeSchedule {
+    /// The roads, with their free-flow times.
+    public let graph: RoadGraph
+    public let model: TravelTimeModel?
+    /// Where simulated second 0 falls in the day, and what kind of day it is.
+    public let startSecondOfDay: Double
+    public let day: DayKind
+
+    private let fixed: (any RoutePlanner)?
+    private var junctions: [Bool]?
+    private var planners: [Int: HierarchyQuery] = [:]
+    private var scaled: [Int: ScaledPlanner] = [:]
+
+    /// One router for the whole run.
+    public init(planner: any RoutePlanner) {
+        graph = planner.graph
+        model = nil
+        startSecondOfDay = 0
+        day = .weekday
+        fixed = planner
+    }
+
+    /// Routers for the bands of `model`, on `graph`'s roads; the model's bands must cover `day`.
+    public init(graph: RoadGraph, model: TravelTimeModel, startSecondOfDay: Double, day: DayKind) {
+        precondition(model.coverageProblems.isEmpty, "a travel-time model whose bands tile the day")
+        self.graph = graph
+        self.model = model
+        self.startSecondOfDay = startSecondOfDay
+        self.day = day
+        fixed = nil
+    }
+
+    /// The hour of the day at simulated second `time`.
+    public func hour(at time: Double) -> Int {
+        let second = (startSecondOfDay + max(0, time)).truncatingRemainder(dividingBy: 86_400)
+        return min(23, Int(second / 3_600))
+    }
+
+    /// The router for simulated second `time`.
+    public func planner(at time: Double) -> any RoutePlanner {
+        if let fixed { return fixed }
+        let hour = hour(at: time)
+        if let known = scaled[hour] { return known }
+        let model = model!
+        let query = hierarchy(band: model.band(day, hour: hour)!)
+        let planner = ScaledPlanner(query, scale: model.scale(day, hour: hour))
+        scaled[hour] = planner
+        return planner
+    }
+
+    /// Builds ahead every hierarchy simulated seconds `start ... end` need, so that none is built
+    /// mid-run.
+    public func prepare(from start: Double, through end: Double) {
+        guard fixed == nil else { return }
+        var time = start
+        while time <= end {
+            _ = planner(at: time)
+            time += 1_800
+        }
+        _ = planner(at: end)
+    }
+
+    /// How many contraction hierarchies have been built.
+    public var hierarchiesBuilt: Int { planners.count }
+
+    private func hierarchy(band: Int) -> HierarchyQuery {
+        if let known = planners[band] { return known }
+        let junctions = self.junctions ?? graph.junctions()
+        self.junctions = junctions
+        let weighted = graph.withEdgeTimes(model!.edgeTimes(on: graph, band: band, junctions: junctions))
+        let query = HierarchyQuery(hierarchy: ContractionHierarchy(graph: weighted))
+        planners[band] = query
+        return query
+    }
+}
+
+/// A router whose every travel time is another's times a constant: the same routes, since a
+/// uniform scale changes no fastest path.
+public final class ScaledPlanner: RoutePlanner {
+    public let base: any RoutePlanner
+    public let scale: Double
+    public var graph: RoadGraph { base.graph }
+
+    public init(_ base: any RoutePlanner, scale: Double) {
+        precondition(scale > 0 && scale.isFinite, "a positive scale")
+        self.base = base
+        self.scale = scale
+    }
+
+    public func route(from start: Int, to end: Int) -> Route? {
+        base.route(from: start, to: end).map { Route(time: $0.time * scale, length: $0.length, nodes: $0.nodes) }
+    }
+
+    public func travelTime(from start: Int, to end: Int) -> Double? {
+        base.travelTime(from: start, to: end).map { $0 * scale }
+    }
+}
