@@ -108,6 +108,12 @@ let package = Package(
             exclude: ["Proto"],
             swiftSettings: strict
         ),
+        // Travel times fitted on real trips, and how close simulated trips come to them (no I/O).
+        .target(
+            name: "Calibration",
+            dependencies: ["City", "Demand"],
+            swiftSettings: strict
+        ),
         // The dispatch engine ("Dispatch" is taken by libdispatch): matching, offers, pricing, KPIs;
         // no I/O, knows the city, not sockets.
         .target(
@@ -230,6 +236,7 @@ let package = Package(
                 "ProcessSupport",
                 "Randomness",
                 "RideDispatch",
+                "Calibration",
                 "Demand",
                 "Topology",
                 "Scenarios",
@@ -278,6 +285,11 @@ let package = Package(
         .testTarget(
             name: "ZeroMQTests",
             dependencies: ["ZeroMQ", "Wire", "TestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CalibrationTests",
+            dependencies: ["Calibration", "City", "Demand", "TestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -26,5 +26,15 @@ public enum RoadClass: UInt8, Sendable, CaseIterable, Codable, CustomStringConve
     }
 
     /// The name a calibration file uses.
-    public var description: String { String(describing: self) }
+    public var description: String {
+        switch self {
+        case .motorway: "motorway"
+        case .trunk: "trunk"
+        case .primary: "primary"
+        case .secondary: "secondary"
+        case .tertiary: "tertiary"
+        case .residential: "residential"
+        case .service: "service"
+        }
+    }
 }

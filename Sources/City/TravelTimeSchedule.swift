@@ -50,8 +50,9 @@ public final class TravelTimeSchedule {
         let hour = hour(at: time)
         if let known = scaled[hour] { return known }
         let model = model!
-        let query = hierarchy(band: model.band(day, hour: hour)!)
-        let planner = ScaledPlanner(query, scale: model.scale(day, hour: hour))
+        let band = model.band(day, hour: hour)!
+        let scale = model.scale(day, hour: hour)
+        let planner = ScaledPlanner(hierarchy(band: band), scale: scale, legSeconds: model.bands[band].legSeconds * scale)
         scaled[hour] = planner
         return planner
     }
@@ -82,24 +83,28 @@ public final class TravelTimeSchedule {
     }
 }
 
-/// A router whose every travel time is another's times a constant: the same routes, since a
-/// uniform scale changes no fastest path.
+/// A router whose every travel time is another's times a constant, plus a fixed time for any
+/// leg that goes somewhere: the same routes, since neither changes which path is fastest.
 public final class ScaledPlanner: RoutePlanner {
     public let base: any RoutePlanner
     public let scale: Double
+    public let legSeconds: Double
     public var graph: RoadGraph { base.graph }
 
-    public init(_ base: any RoutePlanner, scale: Double) {
-        precondition(scale > 0 && scale.isFinite, "a positive scale")
+    public init(_ base: any RoutePlanner, scale: Double, legSeconds: Double = 0) {
+        precondition(scale > 0 && scale.isFinite && legSeconds >= 0 && legSeconds.isFinite, "a positive scale")
         self.base = base
         self.scale = scale
+        self.legSeconds = legSeconds
     }
 
     public func route(from start: Int, to end: Int) -> Route? {
-        base.route(from: start, to: end).map { Route(time: $0.time * scale, length: $0.length, nodes: $0.nodes) }
+        base.route(from: start, to: end).map {
+            Route(time: $0.time * scale + (start == end ? 0 : legSeconds), length: $0.length, nodes: $0.nodes)
+        }
     }
 
     public func travelTime(from start: Int, to end: Int) -> Double? {
-        base.travelTime(from: start, to: end).map { $0 * scale }
+        base.travelTime(from: start, to: end).map { $0 * scale + (start == end ? 0 : legSeconds) }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Local date-times as written in trip records, turned into seconds since 1970-01-01 00:00 of the
 /// same local clock (no time zone: the records' own local time, as TLC publishes it).
 public enum CivilTime {
@@ -39,7 +41,7 @@ public enum CivilTime {
     }
 
     /// Days from 1970-01-01 in the proleptic Gregorian calendar.
-    static func daysFromEpoch(year: Int, month: Int, day: Int) -> Int {
+    public static func daysFromEpoch(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -47,4 +49,26 @@ public enum CivilTime {
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
     }
+
+    /// The calendar date of the day `daysFromEpoch` days after 1970-01-01.
+    public static func date(daysFromEpoch days: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// `2016-01-03` for the day `daysFromEpoch` days after 1970-01-01.
+    public static func dateText(daysFromEpoch days: Int) -> String {
+        let (year, month, day) = date(daysFromEpoch: days)
+        return String(format: "%04d-%02d-%02d", year, month, day)
+    }
+
+    /// The day of the month of the day `daysFromEpoch` days after 1970-01-01.
+    public static func dayOfMonth(daysFromEpoch days: Int) -> Int { date(daysFromEpoch: days).day }
 }

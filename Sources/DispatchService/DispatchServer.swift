@@ -65,7 +65,7 @@ public actor DispatchServer {
     ///   - wallOriginMs: when simulated time was 0 (Unix milliseconds); now, unless restoring.
     ///   - faults: dropped, duplicated and delayed replies and pushes (stress mode; none by default).
     public init(
-        hierarchy: ContractionHierarchy, configuration: DispatchConfiguration,
+        travel: TravelTimeSchedule, configuration: DispatchConfiguration,
         settings: DispatchDesk.Settings = DispatchDesk.Settings(),
         router: Socket, bus: Socket, speed: Double, journal: DispatchJournal? = nil, wallOriginMs: Int64? = nil,
         faults: MessageFaults = MessageFaults()
@@ -75,7 +75,7 @@ public actor DispatchServer {
         settings.speed = speed
         core = DispatchCore(
             desk: DispatchDesk(
-                engine: DispatchEngine(planner: HierarchyQuery(hierarchy: hierarchy), configuration: configuration),
+                engine: DispatchEngine(travel: travel, configuration: configuration),
                 settings: settings))
         self.router = router
         self.bus = bus

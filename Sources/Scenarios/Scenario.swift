@@ -59,6 +59,21 @@ public struct Scenario: Sendable {
     /// Requests arrive during `0 ..< duration`; the run then goes on until every one has ended.
     public var duration: Double
     public var seed: UInt64
+    /// Calibrated travel times, the time of day at second 0 and the kind of day, or `nil` for the
+    /// graph's own times.
+    public var travelTimes: TravelTimeModel?
+    public var startSecondOfDay: Double = 0
+    public var day: DayKind = .weekday
+
+    /// The router of each moment of the run (hierarchies for the run's span built now).
+    public func travelSchedule() -> TravelTimeSchedule {
+        guard let travelTimes else {
+            return TravelTimeSchedule(planner: HierarchyQuery(hierarchy: ContractionHierarchy(graph: graph)))
+        }
+        let schedule = TravelTimeSchedule(graph: graph, model: travelTimes, startSecondOfDay: startSecondOfDay, day: day)
+        schedule.prepare(from: 0, through: duration + 2 * 3_600)
+        return schedule
+    }
 
     public init(
         name: String, graph: RoadGraph, drivers: [SimulatedDriver], trips: [TripDemand],

@@ -91,9 +91,13 @@ public struct PreparedTopology: Sendable {
             patience: topology.riders.patienceSeconds, poolShare: topology.riders.poolShare,
             scheduledShare: topology.riders.scheduledShare)
         let drivers = DriverBehaviour(acceptance: topology.drivers.acceptance, responseSeconds: topology.drivers.responseSeconds)
-        scenario = .city(
+        var built = Scenario.city(
             name: topology.name, graph: graph, driverCount: topology.drivers.total, trips: trips,
             duration: topology.duration, dispatch: topology.dispatch, riders: riders, drivers: drivers, seed: topology.seed)
+        built.travelTimes = topology.calibration?.file.model
+        built.startSecondOfDay = topology.startSecondOfDay
+        built.day = topology.day
+        scenario = built
         recordReports = reports
         self.leftOut = leftOut
         self.offered = offered

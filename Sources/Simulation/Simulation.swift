@@ -70,8 +70,8 @@ public final class Simulation {
     ///   graph if none is given).
     public init(scenario: Scenario, planner: (any RoutePlanner)? = nil, keepLog: Bool = false) {
         self.scenario = scenario
-        let planner = planner ?? HierarchyQuery(hierarchy: ContractionHierarchy(graph: scenario.graph))
-        engine = DispatchEngine(planner: planner, configuration: scenario.dispatch)
+        let travel = planner.map { TravelTimeSchedule(planner: $0) } ?? scenario.travelSchedule()
+        engine = DispatchEngine(travel: travel, configuration: scenario.dispatch)
         kpis = KPIRecorder(graph: scenario.graph, durationLimit: scenario.duration)
         checker = InvariantChecker(poolCapacity: scenario.dispatch.poolCapacity)
         random = SeededGenerator(seed: scenario.seed)

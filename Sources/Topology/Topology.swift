@@ -30,12 +30,42 @@ public struct Topology: Sendable, Equatable {
     /// The simulated delay of every message between processes, in milliseconds: in virtual time,
     /// the lookahead (the longest window).
     public var latencyMs: Int64 = 500
+    /// Travel times calibrated on real trips (`city: {calibration: FILE}`), or `nil` for the
+    /// roads' posted speeds.
+    public var calibration: Calibration?
+    /// The kind of day simulated (`clock: {day: weekday|weekend}`): a calibration's bands differ.
+    public var day: DayKind = .weekday
     /// Whether the run's processes talk over CURVE (keys per process, docs/ARCHITECTURE.md):
     /// `security: {curve: on|off}`; on by default over tcp, off over ipc.
     public var curve: Bool?
 
     /// Whether CURVE is on: as set, or by default over tcp only.
     public var usesCurve: Bool { curve ?? (endpoints.transport == .tcp) }
+
+    /// A calibration file and what it holds.
+    public struct Calibration: Sendable, Equatable {
+        /// The absolute path of the file.
+        public var path: String
+        public var file: CalibrationFile
+
+        public init(path: String, file: CalibrationFile) {
+            self.path = path
+            self.file = file
+        }
+    }
+
+    /// The router of each moment of the run on `graph` (this topology's roads): with a
+    /// calibration, a hierarchy per band of the day the run reaches, all built now; without one, a
+    /// hierarchy of the posted speeds.
+    public func travelTimes(on graph: RoadGraph) -> TravelTimeSchedule {
+        guard let model = calibration?.file.model else {
+            return TravelTimeSchedule(planner: HierarchyQuery(hierarchy: ContractionHierarchy(graph: graph)))
+        }
+        let schedule = TravelTimeSchedule(graph: graph, model: model, startSecondOfDay: startSecondOfDay, day: day)
+        // Rides requested up to the end are served for a while after it.
+        schedule.prepare(from: 0, through: duration + 2 * 3_600)
+        return schedule
+    }
 
     /// How simulated time moves.
     public enum ClockMode: String, Sendable, Equatable {

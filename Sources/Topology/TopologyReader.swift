@@ -62,6 +62,10 @@ public enum TopologyReader {
         default:
             throw citySection.error(nil, "needs exactly one of osm: FILE or grid: {width_m, height_m, block_m, speed_kmh}")
         }
+        let calibration = try citySection.string("calibration").map { relative throws(TopologyError) -> Topology.Calibration in
+            let path = try resolve(relative, "calibration", in: citySection)
+            return Topology.Calibration(path: path, file: try CalibrationFile.read(path: path))
+        }
         try citySection.finish()
 
         var clock = try top.fields("clock")
@@ -76,13 +80,14 @@ public enum TopologyReader {
                 return Double(parts[0] * 3_600 + parts[1] * 60)
             } ?? 8 * 3_600
         let clockMode = try clock?.choice("mode", ["wall", "virtual"]).flatMap(Topology.ClockMode.init) ?? .wall
+        let day = try clock?.choice("day", DayKind.allCases.map(\.rawValue)).flatMap(DayKind.init(rawValue:)) ?? .weekday
         try clock?.finish()
         var network = try top.fields("network")
         let latencyMs = try network?.int("latency_ms", in: 1...60_000) ?? 500
         try network?.finish()
         let seed = UInt64(try top.int("seed", in: 0...Int.max) ?? 1)
 
-        let dispatch = try readDispatch(&top)
+        let dispatch = try readDispatch(&top, dwell: calibration?.file.model)
         guard var driverSection = try top.fields("drivers") else { throw top.error("drivers", "is required") }
         var drivers = Topology.DriverPlan()
         drivers.processes = try driverSection.int("processes", in: 1...64) ?? drivers.processes
@@ -168,14 +173,27 @@ public enum TopologyReader {
             name: name, file: file, city: city, speed: speed, duration: duration, startSecondOfDay: start, seed: seed,
             dispatch: dispatch, drivers: drivers, riders: riders, features: features, endpoints: endpoints)
         topology.clockMode = clockMode
+        topology.calibration = calibration
+        topology.day = day
         topology.latencyMs = Int64(latencyMs)
         topology.curve = curve
         return topology
     }
 
-    private static func readDispatch(_ top: inout YAMLFields) throws(TopologyError) -> DispatchConfiguration {
+    /// Dispatch's settings; dwell times default to the calibration's, if there is one.
+    private static func readDispatch(
+        _ top: inout YAMLFields, dwell: TravelTimeModel?
+    ) throws(TopologyError)
+        -> DispatchConfiguration
+    {
         var configuration = DispatchConfiguration()
+        configuration.pickupDwellSeconds = dwell?.pickupDwellSeconds ?? 0
+        configuration.dropoffDwellSeconds = dwell?.dropoffDwellSeconds ?? 0
         guard var section = try top.fields("dispatch") else { return configuration }
+        configuration.pickupDwellSeconds =
+            try section.double("pickup_dwell_s", in: 0...3_600) ?? configuration.pickupDwellSeconds
+        configuration.dropoffDwellSeconds =
+            try section.double("dropoff_dwell_s", in: 0...3_600) ?? configuration.dropoffDwellSeconds
         let interval = try section.double("interval_s", in: 1...3_600) ?? 30
         switch try section.choice("strategy", ["greedy", "batched", "on-arrival"]) ?? "batched" {
         case "greedy": configuration.strategy = .greedy(interval: interval)

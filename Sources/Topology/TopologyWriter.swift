@@ -11,17 +11,20 @@ public enum TopologyWriter {
             "name: \(quoted(topology.name))",
         ]
         switch topology.city {
-        case .openStreetMap(let path): lines.append("city: { osm: \(quoted(path)) }")
+        case .openStreetMap(let path):
+            let calibration = topology.calibration.map { ", calibration: \(quoted($0.path))" } ?? ""
+            lines.append("city: { osm: \(quoted(path))\(calibration) }")
         case .grid(let grid):
             lines.append(
                 "city: { grid: { width_m: \(number(grid.width)), height_m: \(number(grid.height)), "
-                    + "block_m: \(number(grid.blockLength)), speed_kmh: \(number(grid.speedKmh)) } }")
+                    + "block_m: \(number(grid.blockLength)), speed_kmh: \(number(grid.speedKmh)) }"
+                    + (topology.calibration.map { ", calibration: \(quoted($0.path))" } ?? "") + " }")
         }
         let start = Int(topology.startSecondOfDay)
         lines.append(
             "clock: { speed: \(number(topology.speed)), duration: \(number(topology.duration)), "
                 + String(format: "start_time: \"%02d:%02d\", ", start / 3_600, start / 60 % 60)
-                + "mode: \(topology.clockMode.rawValue) }")
+                + "mode: \(topology.clockMode.rawValue), day: \(topology.day.rawValue) }")
         lines.append("network: { latency_ms: \(topology.latencyMs) }")
         lines.append("seed: \(topology.seed)")
         lines += dispatch(topology.dispatch)
@@ -86,6 +89,8 @@ public enum TopologyWriter {
             "  max_pickup_s: \(number(configuration.maxPickupSeconds))",
             "  max_match_wait_s: \(number(configuration.maxMatchWaitSeconds))",
             "  offer_timeout_s: \(number(configuration.offerTimeoutSeconds))",
+            "  pickup_dwell_s: \(number(configuration.pickupDwellSeconds))",
+            "  dropoff_dwell_s: \(number(configuration.dropoffDwellSeconds))",
             "  candidates: \(configuration.candidatesPerRequest)",
             "  batch_candidates: \(configuration.batchCandidatesPerRequest)",
             "  scheduled_lead_s: \(number(configuration.scheduledLeadSeconds))",

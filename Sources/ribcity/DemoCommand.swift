@@ -54,7 +54,8 @@ struct DemoCommand: AsyncParsableCommand {
         var settings = DispatchDesk.Settings()
         settings.sessionTimeoutMs = 60_000
         let server = DispatchServer(
-            hierarchy: ContractionHierarchy(graph: graph), configuration: DispatchConfiguration(), settings: settings,
+            travel: TravelTimeSchedule(planner: HierarchyQuery(hierarchy: ContractionHierarchy(graph: graph))),
+            configuration: DispatchConfiguration(), settings: settings,
             router: router,
             bus: events, speed: Self.speed)
         await server.trace { line in

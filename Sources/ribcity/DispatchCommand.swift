@@ -105,7 +105,7 @@ struct DispatchCommand: AsyncParsableCommand {
         // A session acts only for its own process's share of the city (docs/ARCHITECTURE.md, threat model).
         settings.owners = .split(of: plan)
         let server = DispatchServer(
-            hierarchy: ContractionHierarchy(graph: graph), configuration: plan.dispatch, settings: settings,
+            travel: plan.travelTimes(on: graph), configuration: plan.dispatch, settings: settings,
             router: router, bus: pub, speed: speed, journal: journalFile, wallOriginMs: origin, faults: faults)
         let virtualClock = try await virtualTime.clock(of: plan, on: transport)
         if let clock = virtualClock {

@@ -23,7 +23,8 @@ struct RibCity: AsyncParsableCommand {
             """,
         version: RibCity.version,
         subcommands: [
-            DemoCommand.self, CityCommand.self, DemandCommand.self, TopologyCommand.self, SimulateCommand.self,
+            DemoCommand.self, CityCommand.self, DemandCommand.self, CalibrateCommand.self, FidelityCommand.self,
+            TopologyCommand.self, SimulateCommand.self,
             LaunchCommand.self, StressCommand.self, OverloadCommand.self, ReportCommand.self, CompareCommand.self,
             DispatchCommand.self,
             DriversCommand.self, RidersCommand.self, MonitorCommand.self,

@@ -24,7 +24,8 @@ struct ServerTests {
             let city = GridCity(width: 2_000, height: 2_000, blockLength: 250, speedKmh: 36)
             let graph = city.build()
             let server = DispatchServer(
-                hierarchy: ContractionHierarchy(graph: graph), configuration: DispatchConfiguration(),
+                travel: TravelTimeSchedule(planner: HierarchyQuery(hierarchy: ContractionHierarchy(graph: graph))),
+                configuration: DispatchConfiguration(),
                 router: router, bus: pub, speed: 1)
             let serving = Task { try await server.run() }
 

@@ -14,7 +14,7 @@ let topologies = URL(fileURLWithPath: #filePath).deletingLastPathComponent().del
 struct TopologyTests {
     @Test(
         "Every shipped topology is valid and prepares a runnable scenario",
-        arguments: ["downtown", "grid-sumo", "nyc-replay", "metro"])
+        arguments: ["downtown", "grid-sumo", "nyc-replay", "metro", "manhattan"])
     func shipped(name: String) throws {
         let topology = try TopologyReader.read(path: topologies.appendingPathComponent("\(name).yaml").path)
         #expect(topology.name == name)

@@ -1,0 +1,127 @@
+import City
+import Foundation
+
+/// How close simulated trips come to real ones: each real trip's pickup and drop-off routed as a
+/// simulation would route them at the trip's hour, compared with what the meter recorded; and the
+/// same for a baseline that needs no roads (the straight line × 1.3 at 20 km/h).
+public struct FidelityReport: Sendable, Codable, Equatable {
+    /// The parts of the day reported apart.
+    public enum Bucket: String, Sendable, Codable, CaseIterable {
+        case night = "night 0–6"
+        case day = "day 7–19"
+        case evening = "evening 20–23"
+        case overall = "overall"
+
+        public static func of(hour: Int) -> Bucket {
+            switch hour {
+            case 0...6: .night
+            case 7...19: .day
+            default: .evening
+            }
+        }
+    }
+
+    /// The figures for one bucket.
+    public struct Figures: Sendable, Codable, Equatable {
+        public var bucket: String
+        public var trips: Int
+        /// Median of |simulated − real| / real trip time, in per cent.
+        public var tripTimeMedianAbsolutePercentError: Double
+        /// Median of (simulated − real) / real trip time, in per cent (negative: too fast).
+        public var tripTimeMedianBiasPercent: Double
+        /// Mean of |simulated − metered| / metered distance, in per cent.
+        public var distanceMeanAbsolutePercentError: Double
+        /// The straight-line baseline's trip time median absolute and distance mean absolute
+        /// errors, in per cent.
+        public var baselineTripTimeMedianAbsolutePercentError: Double
+        public var baselineDistanceMeanAbsolutePercentError: Double
+    }
+
+    /// One compared trip, for plots.
+    public struct Point: Sendable, Codable, Equatable {
+        public var line: Int
+        public var hour: Int
+        public var realSeconds: Double
+        public var simulatedSeconds: Double
+    }
+
+    public var figures: [Figures]
+    /// Trips compared, and trips left out with why.
+    public var compared: Int
+    public var leftOut: [String: Int]
+    public var points: [Point]
+
+    /// The baseline's speed and detour factor.
+    public static let baselineKmh = 20.0
+    public static let baselineDetour = 1.3
+
+    /// Routes every trip with `router` and compares.
+    public init(trips: [RealTrip], router: TripRouter, leftOut: [String: Int] = [:]) {
+        var samples: [(hour: Int, time: Double, bias: Double, distance: Double, baseTime: Double, baseDistance: Double)] = []
+        var points: [Point] = []
+        var leftOut = leftOut
+        for trip in trips {
+            guard let route = router.route(trip) else {
+                leftOut["no road leads from pickup to drop-off", default: 0] += 1
+                continue
+            }
+            let real = trip.observedSeconds
+            let baseMetres = trip.straightMetres * Self.baselineDetour
+            let baseSeconds = baseMetres / (Self.baselineKmh / 3.6)
+            samples.append(
+                (
+                    trip.hour, abs(route.time - real) / real, (route.time - real) / real,
+                    abs(route.length - trip.meteredMetres) / trip.meteredMetres, abs(baseSeconds - real) / real,
+                    abs(baseMetres - trip.meteredMetres) / trip.meteredMetres
+                ))
+            points.append(Point(line: trip.line, hour: trip.hour, realSeconds: real, simulatedSeconds: route.time))
+        }
+        figures = Bucket.allCases.map { bucket in
+            let members = samples.filter { bucket == .overall || Bucket.of(hour: $0.hour) == bucket }
+            return Figures(
+                bucket: bucket.rawValue, trips: members.count,
+                tripTimeMedianAbsolutePercentError: Self.median(members.map(\.time)) * 100,
+                tripTimeMedianBiasPercent: Self.median(members.map(\.bias)) * 100,
+                distanceMeanAbsolutePercentError: Self.mean(members.map(\.distance)) * 100,
+                baselineTripTimeMedianAbsolutePercentError: Self.median(members.map(\.baseTime)) * 100,
+                baselineDistanceMeanAbsolutePercentError: Self.mean(members.map(\.baseDistance)) * 100)
+        }
+        compared = samples.count
+        self.leftOut = leftOut
+        self.points = points
+    }
+
+    /// The overall figures.
+    public var overall: Figures { figures.first { $0.bucket == Bucket.overall.rawValue }! }
+
+    /// Whether the goal holds: trip time median absolute error ≤ 20 % in every bucket,
+    /// distance MAPE ≤ 10 %, median bias within ±5 %.
+    public var meetsGoal: Bool {
+        figures.allSatisfy { $0.trips == 0 || $0.tripTimeMedianAbsolutePercentError <= 20 }
+            && overall.distanceMeanAbsolutePercentError <= 10 && abs(overall.tripTimeMedianBiasPercent) <= 5
+    }
+
+    /// The report as lines of text.
+    public var lines: [String] {
+        var lines = ["trips compared: \(compared); left out: \(leftOut.values.reduce(0, +))"]
+        for (reason, count) in leftOut.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
+            lines.append("  \(count) \(reason)")
+        }
+        for figure in figures {
+            lines.append("\(figure.bucket) (\(figure.trips) trips):")
+            lines.append("  trip time median absolute % error: \(Self.percent(figure.tripTimeMedianAbsolutePercentError)) %")
+            lines.append("  trip time median bias: \(Self.signed(figure.tripTimeMedianBiasPercent)) %")
+            lines.append("  distance MAPE: \(Self.percent(figure.distanceMeanAbsolutePercentError)) %")
+            lines.append(
+                "  baseline (straight line × 1.3 at 20 km/h): trip time \(Self.percent(figure.baselineTripTimeMedianAbsolutePercentError)) %, "
+                    + "distance \(Self.percent(figure.baselineDistanceMeanAbsolutePercentError)) %")
+        }
+        return lines
+    }
+
+    static func percent(_ value: Double) -> String { String(format: "%.1f", value) }
+    static func signed(_ value: Double) -> String { String(format: "%+.1f", value) }
+
+    static func median(_ values: [Double]) -> Double { CalibrationFit.median(values) }
+    static func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
+}

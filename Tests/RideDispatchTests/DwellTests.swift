@@ -1,0 +1,54 @@
+import City
+import Testing
+
+@testable import RideDispatch
+
+@Suite("Dispatch engine: a car stands at its stops for the dwell times")
+struct DwellTests {
+    let a = DriverID(1)
+
+    @Test("The trip leg leaves the pickup after the pickup dwell, and the next pickup ETA counts the drop-off dwell")
+    func dwellDelaysDeparturesAndETAs() throws {
+        var fixture = Fixture {
+            $0.pickupDwellSeconds = 30
+            $0.dropoffDwellSeconds = 60
+        }
+        let engine = fixture.engine
+        try engine.driverOnline(a, at: Fixture.node(0, 0), now: 0)
+        let ride = RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(1, 0), destination: Fixture.node(3, 0))
+        try engine.submit(ride, now: 1)
+        try engine.respond(driver: a, to: ride.id, accept: true, now: 2)
+        _ = fixture.events()
+        let toPickup = try #require(fixture.lastLeg(of: a))
+        try fixture.arrive(a)
+        _ = fixture.events()
+        let trip = try #require(fixture.lastLeg(of: a))
+        #expect(trip.number == toPickup.number + 1)
+        #expect(trip.timeline.departure == toPickup.timeline.arrival + 30)
+        // 500 m at 36 km/h: 50 s of driving after the 30 s standing.
+        #expect(abs(trip.timeline.arrival - (toPickup.timeline.arrival + 80)) < 0.01)
+        try fixture.arrive(a)
+        #expect(engine.outcome(of: ride.id).map { if case .completed = $0 { true } else { false } } == true)
+        let droppedAt = trip.timeline.arrival
+        // A quote now: the driver is idle at (3, 0) but stands there for 60 s more.
+        let quote = try #require(engine.quote(from: Fixture.node(3, 0), to: Fixture.node(5, 0), now: droppedAt))
+        #expect(quote.pickupETA.map { abs($0 - 60) < 0.01 } == true)
+        let later = try #require(engine.quote(from: Fixture.node(3, 0), to: Fixture.node(5, 0), now: droppedAt + 45))
+        #expect(later.pickupETA.map { abs($0 - 15) < 0.01 } == true)
+    }
+
+    @Test("Without dwell times a car drives on at once (the default)")
+    func noDwellByDefault() throws {
+        var fixture = Fixture()
+        let engine = fixture.engine
+        try engine.driverOnline(a, at: Fixture.node(0, 0), now: 0)
+        let ride = RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(1, 0), destination: Fixture.node(3, 0))
+        try engine.submit(ride, now: 1)
+        try engine.respond(driver: a, to: ride.id, accept: true, now: 2)
+        _ = fixture.events()
+        let toPickup = try #require(fixture.lastLeg(of: a))
+        try fixture.arrive(a)
+        _ = fixture.events()
+        #expect(try #require(fixture.lastLeg(of: a)).timeline.departure == toPickup.timeline.arrival)
+    }
+}
