@@ -29,18 +29,7 @@ public struct CalibrationFile: Sendable, Equatable {
     }
 
     public static func parse(_ text: String, file: String) throws(TopologyError) -> CalibrationFile {
-        let root: Node
-        do {
-            guard let node = try Yams.compose(yaml: text) else {
-                throw TopologyError(file: file, key: "", line: nil, reason: "is empty")
-            }
-            root = node
-        } catch let error as TopologyError {
-            throw error
-        } catch {
-            throw TopologyError(file: file, key: "", line: nil, reason: "is not valid YAML: \(error)")
-        }
-        var top = try YAMLFields(root, path: "", file: file)
+        var top = try YAMLFields(document: text, file: file)
         guard let format = try top.string("format") else { throw top.error("format", "is required (\(Self.format))") }
         guard format == Self.format else { throw top.error("format", "'\(format)' is not \(Self.format)") }
         let fittedOn = try top.string("fitted_on") ?? ""

@@ -18,20 +18,7 @@ public enum TopologyReader {
 
     /// Parses topology text; `directory` is what relative paths inside are relative to.
     public static func parse(_ text: String, file: String, directory: String) throws(TopologyError) -> Topology {
-        let root: Node
-        do {
-            guard let node = try Yams.compose(yaml: text) else {
-                throw TopologyError(file: file, key: "", line: nil, reason: "is empty")
-            }
-            root = node
-        } catch let error as TopologyError {
-            throw error
-        } catch let error as YamlError {
-            throw TopologyError(file: file, key: "", line: line(of: error), reason: "is not valid YAML: \(problem(of: error))")
-        } catch {
-            throw TopologyError(file: file, key: "", line: nil, reason: "is not valid YAML: \(error)")
-        }
-        var top = try YAMLFields(root, path: "", file: file)
+        var top = try YAMLFields(document: text, file: file)
         func resolve(_ relative: String, _ key: String, in fields: YAMLFields) throws(TopologyError) -> String {
             let absolute =
                 relative.hasPrefix("/")
@@ -246,20 +233,5 @@ public enum TopologyReader {
 
     private static func keys(of fields: YAMLFields) -> [String] {
         fields.node.mapping.map { $0.keys.compactMap(\.string) } ?? []
-    }
-
-    private static func line(of error: YamlError) -> Int? {
-        switch error {
-        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): mark.line
-        default: nil
-        }
-    }
-
-    private static func problem(of error: YamlError) -> String {
-        switch error {
-        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _): problem
-        case .duplicatedKeysInMapping(let duplicates, _): "duplicated keys \(duplicates.joined(separator: ", "))"
-        default: "\(error)"
-        }
     }
 }

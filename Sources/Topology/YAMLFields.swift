@@ -119,4 +119,39 @@ struct YAMLFields {
                 line: unknown.line, reason: "unknown key (known here: \(known))")
         }
     }
+
+    /// The top mapping of a whole YAML document; text that is empty or not YAML is an error
+    /// naming the file and, where the parser knows it, the line.
+    init(document text: String, file: String) throws(TopologyError) {
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                throw TopologyError(file: file, key: "", line: nil, reason: "is empty")
+            }
+            root = node
+        } catch let error as TopologyError {
+            throw error
+        } catch let error as YamlError {
+            throw TopologyError(
+                file: file, key: "", line: Self.line(of: error), reason: "is not valid YAML: \(Self.problem(of: error))")
+        } catch {
+            throw TopologyError(file: file, key: "", line: nil, reason: "is not valid YAML: \(error)")
+        }
+        try self.init(root, path: "", file: file)
+    }
+
+    private static func line(of error: YamlError) -> Int? {
+        switch error {
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): mark.line
+        default: nil
+        }
+    }
+
+    private static func problem(of error: YamlError) -> String {
+        switch error {
+        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _): problem
+        case .duplicatedKeysInMapping(let duplicates, _): "duplicated keys \(duplicates.joined(separator: ", "))"
+        default: "\(error)"
+        }
+    }
 }

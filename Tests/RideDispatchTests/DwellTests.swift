@@ -7,6 +7,16 @@ import Testing
 struct DwellTests {
     let a = DriverID(1)
 
+    /// Driver `a` online at (0, 0) has accepted a ride from (1, 0) to (3, 0); its leg to the pickup.
+    func acceptedRide(_ fixture: inout Fixture) throws -> (RideRequest, Leg) {
+        try fixture.engine.driverOnline(a, at: Fixture.node(0, 0), now: 0)
+        let ride = RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(1, 0), destination: Fixture.node(3, 0))
+        try fixture.engine.submit(ride, now: 1)
+        try fixture.engine.respond(driver: a, to: ride.id, accept: true, now: 2)
+        _ = fixture.events()
+        return (ride, try #require(fixture.lastLeg(of: a)))
+    }
+
     @Test("The trip leg leaves the pickup after the pickup dwell, and the next pickup ETA counts the drop-off dwell")
     func dwellDelaysDeparturesAndETAs() throws {
         var fixture = Fixture {
@@ -14,12 +24,7 @@ struct DwellTests {
             $0.dropoffDwellSeconds = 60
         }
         let engine = fixture.engine
-        try engine.driverOnline(a, at: Fixture.node(0, 0), now: 0)
-        let ride = RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(1, 0), destination: Fixture.node(3, 0))
-        try engine.submit(ride, now: 1)
-        try engine.respond(driver: a, to: ride.id, accept: true, now: 2)
-        _ = fixture.events()
-        let toPickup = try #require(fixture.lastLeg(of: a))
+        let (ride, toPickup) = try acceptedRide(&fixture)
         try fixture.arrive(a)
         _ = fixture.events()
         let trip = try #require(fixture.lastLeg(of: a))
@@ -40,13 +45,7 @@ struct DwellTests {
     @Test("Without dwell times a car drives on at once (the default)")
     func noDwellByDefault() throws {
         var fixture = Fixture()
-        let engine = fixture.engine
-        try engine.driverOnline(a, at: Fixture.node(0, 0), now: 0)
-        let ride = RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(1, 0), destination: Fixture.node(3, 0))
-        try engine.submit(ride, now: 1)
-        try engine.respond(driver: a, to: ride.id, accept: true, now: 2)
-        _ = fixture.events()
-        let toPickup = try #require(fixture.lastLeg(of: a))
+        let (_, toPickup) = try acceptedRide(&fixture)
         try fixture.arrive(a)
         _ = fixture.events()
         #expect(try #require(fixture.lastLeg(of: a)).timeline.departure == toPickup.timeline.arrival)
