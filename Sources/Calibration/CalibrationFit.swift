@@ -69,11 +69,8 @@ public struct CalibrationFit: Sendable {
         var breakdowns = [RouteBreakdown?](repeating: nil, count: trips.count)
         var unrouted = 0
         for _ in 0..<max(1, options.rounds) {
-            // Route every trip by its band's current weights (no hour scale: it changes no route).
-            let unscaled = TravelTimeModel(
-                bands: model.bands, zones: model.zones, pickupDwellSeconds: model.pickupDwellSeconds,
-                dropoffDwellSeconds: model.dropoffDwellSeconds)
-            let router = TripRouter(graph: graph, model: unscaled)
+            // Route every trip by its band's current weights (the hour scales come after the rounds).
+            let router = TripRouter(graph: graph, model: model)
             unrouted = 0
             for (index, trip) in trips.enumerated() {
                 let planner = router.planner(trip.days, hour: trip.hour)

@@ -8,13 +8,7 @@ public enum FidelityPlot {
         let size = 560.0
         let margin = 56.0
         let plot = size - 2 * margin
-        let limit = max(
-            10,
-            min(
-                90,
-                ((report.points.map { max($0.realSeconds, $0.simulatedSeconds) }.sorted().dropLast(
-                    max(1, report.points.count / 100)
-                ).last ?? 600) / 60 / 10).rounded(.up) * 10))
+        let limit = axisMinutes(report.points)
         func x(_ seconds: Double) -> Double { margin + min(seconds / 60, limit) / limit * plot }
         func y(_ seconds: Double) -> Double { size - margin - min(seconds / 60, limit) / limit * plot }
         let colours: [FidelityReport.Bucket: String] = [.night: "#3b5bdb", .day: "#e8590c", .evening: "#2b8a3e"]
@@ -73,6 +67,13 @@ public enum FidelityPlot {
             </body></html>
 
             """
+    }
+
+    /// The axes' length in minutes: enough for all but the longest 1 % of trips, in tens, 10 to 90.
+    static func axisMinutes(_ points: [FidelityReport.Point]) -> Double {
+        let longest = points.map { max($0.realSeconds, $0.simulatedSeconds) }.sorted()
+        let kept = longest.dropLast(max(1, longest.count / 100)).last ?? 600
+        return min(90, max(10, (kept / 600).rounded(.up) * 10))
     }
 
     static func escape(_ text: String) -> String {

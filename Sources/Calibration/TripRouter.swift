@@ -18,7 +18,7 @@ public final class TripRouter {
                 schedules[days] = TravelTimeSchedule(graph: graph, model: model, startSecondOfDay: 0, day: days)
             }
         } else {
-            let free = TravelTimeSchedule(planner: HierarchyQuery(hierarchy: ContractionHierarchy(graph: graph)))
+            let free = TravelTimeSchedule(postedSpeedsOn: graph)
             for days in DayKind.allCases { schedules[days] = free }
         }
     }

@@ -17,7 +17,8 @@ public final class TravelTimeSchedule {
     private let fixed: (any RoutePlanner)?
     private var junctions: [Bool]?
     private var planners: [Int: HierarchyQuery] = [:]
-    private var scaled: [Int: ScaledPlanner] = [:]
+    /// The router of each hour of the day, once asked for.
+    private var hourly = [ScaledPlanner?](repeating: nil, count: 24)
 
     /// One router for the whole run.
     public init(planner: any RoutePlanner) {
@@ -26,6 +27,24 @@ public final class TravelTimeSchedule {
         startSecondOfDay = 0
         day = .weekday
         fixed = planner
+    }
+
+    /// One contraction hierarchy of `graph`'s own times (posted speeds) for the whole run.
+    public convenience init(postedSpeedsOn graph: RoadGraph) {
+        self.init(planner: HierarchyQuery(hierarchy: ContractionHierarchy(graph: graph)))
+    }
+
+    /// The routers of a run that starts at `startSecondOfDay` on a `day` and takes requests for
+    /// `duration` seconds: `model`'s, with every hierarchy the run reaches built now (rides
+    /// requested up to the end are served for up to two hours after it), or the posted speeds'
+    /// without a model.
+    public static func forRun(
+        graph: RoadGraph, model: TravelTimeModel?, startSecondOfDay: Double, day: DayKind, duration: Double
+    ) -> TravelTimeSchedule {
+        guard let model else { return TravelTimeSchedule(postedSpeedsOn: graph) }
+        let schedule = TravelTimeSchedule(graph: graph, model: model, startSecondOfDay: startSecondOfDay, day: day)
+        schedule.prepare(from: 0, through: duration + 2 * 3_600)
+        return schedule
     }
 
     /// Routers for the bands of `model`, on `graph`'s roads; the model's bands must cover `day`.
@@ -48,12 +67,12 @@ public final class TravelTimeSchedule {
     public func planner(at time: Double) -> any RoutePlanner {
         if let fixed { return fixed }
         let hour = hour(at: time)
-        if let known = scaled[hour] { return known }
+        if let known = hourly[hour] { return known }
         let model = model!
         let band = model.band(day, hour: hour)!
         let scale = model.scale(day, hour: hour)
         let planner = ScaledPlanner(hierarchy(band: band), scale: scale, legSeconds: model.bands[band].legSeconds * scale)
-        scaled[hour] = planner
+        hourly[hour] = planner
         return planner
     }
 

@@ -66,6 +66,12 @@ public struct ClockTimeOfDay: Sendable {
         self.startSecondOfDay = startSecondOfDay
     }
 
+    /// Simulated `seconds` since the run began as `HH:MM:SS` of elapsed time (the clock of a run
+    /// that starts at midnight).
+    public static func elapsed(_ seconds: Double) -> String {
+        ClockTimeOfDay(startSecondOfDay: 0).format(milliseconds: Int64(seconds * 1_000))
+    }
+
     /// The time of day of simulated `milliseconds` since the run began.
     public func format(milliseconds: Int64) -> String {
         let seconds = Int((startSecondOfDay + Double(milliseconds) / 1_000).rounded(.down))

@@ -37,7 +37,9 @@ extension MonitorReport {
         lines += requestLines()
         lines.append(String(format: "pickup wait p50 %.0f s, p95 %.0f s", pickupWaitP50, pickupWaitP95))
         lines.append(
-            fit(String(format: "surge now %.1f×; the run's highest %.1f×", surgeNow ?? 1, maxSurge) + peakSurge(context)))
+            fit(
+                String(format: "surge now %.1f×; the run's highest %.1f×", surgeNow ?? 1, maxSurge)
+                    + peakSurgeWhere(clock: context.clock)))
         if let zones = busiestZones, !zones.isEmpty {
             lines.append(
                 fit(
@@ -57,10 +59,11 @@ extension MonitorReport {
 
     private func title(_ context: DashboardContext) -> String {
         let now =
-            context.clock?.format(milliseconds: Int64(simTimeSeconds * 1_000)) ?? "simulated time " + Self.elapsed(simTimeSeconds)
+            context.clock?.format(milliseconds: Int64(simTimeSeconds * 1_000)) ?? "simulated time "
+            + ClockTimeOfDay.elapsed(simTimeSeconds)
         var text = "ribcity monitor" + (context.name.isEmpty ? "" : " — \(context.name)") + " — \(now)"
         if let duration = context.durationSeconds, duration > 0 {
-            text += String(format: "  %.0f %% of %@", min(100, simTimeSeconds / duration * 100), Self.elapsed(duration))
+            text += String(format: "  %.0f %% of %@", min(100, simTimeSeconds / duration * 100), ClockTimeOfDay.elapsed(duration))
             if let rate = context.simulatedPerWallSecond, rate > 0, simTimeSeconds < duration {
                 text += ", about " + Self.wall((duration - simTimeSeconds) / rate) + " left"
             }
@@ -106,21 +109,11 @@ extension MonitorReport {
         }.joined(separator: " · ")
     }
 
-    private func peakSurge(_ context: DashboardContext) -> String {
-        guard let zone = maxSurgeZone, let at = maxSurgeAtSeconds else { return "" }
-        return " (\(zone) at " + (context.clock?.format(milliseconds: Int64(at * 1_000)) ?? Self.elapsed(at) + " simulated") + ")"
-    }
-
     /// Values as a row of block characters, highest the tallest.
     static func sparkline(_ values: [Int]) -> String {
         let blocks = Array("▁▂▃▄▅▆▇█")
         let top = values.max() ?? 0
         return String(values.map { $0 == 0 ? " " : blocks[min(7, $0 * 8 / (top + 1))] }) + "  (max \(top))"
-    }
-
-    static func elapsed(_ seconds: Double) -> String {
-        let whole = Int(seconds)
-        return String(format: "%02d:%02d:%02d", whole / 3_600, whole / 60 % 60, whole % 60)
     }
 
     static func wall(_ seconds: Double) -> String {

@@ -103,10 +103,7 @@ public struct MonitorReport: Codable, Sendable, Equatable {
 
     /// The same line, its time a clock time of day (`17:05:09`) when the run's clock is known.
     public func line(clock: ClockTimeOfDay?) -> String {
-        let seconds = Int(simTimeSeconds)
-        let time =
-            clock?.format(milliseconds: Int64(simTimeSeconds * 1_000))
-            ?? String(format: "t=%02d:%02d:%02d", seconds / 3_600, seconds / 60 % 60, seconds % 60)
+        let time = clock?.format(milliseconds: Int64(simTimeSeconds * 1_000)) ?? "t=" + ClockTimeOfDay.elapsed(simTimeSeconds)
         return time
             + String(
                 format:
@@ -128,10 +125,7 @@ public struct MonitorReport: Codable, Sendable, Equatable {
     /// (With the run's clock, the time is a time of day.)
     public func peakSurgeWhere(clock: ClockTimeOfDay?) -> String {
         guard let zone = maxSurgeZone, let at = maxSurgeAtSeconds else { return "" }
-        let seconds = Int(at)
-        let time =
-            clock?.format(milliseconds: Int64(at * 1_000))
-            ?? String(format: "%02d:%02d:%02d simulated", seconds / 3_600, seconds / 60 % 60, seconds % 60)
+        let time = clock?.format(milliseconds: Int64(at * 1_000)) ?? ClockTimeOfDay.elapsed(at) + " simulated"
         return " (\(zone) at \(time))"
     }
 

@@ -25,6 +25,7 @@ extension DispatchEngine {
         let nearest = nearestByLine(
             pool ?? availablePlaced(), to: node, excluding: excluded,
             limit: limit ?? configuration.candidatesPerRequest)
+        let planner = self.planner
         return nearest.compactMap { placed -> (driver: DriverID, seconds: Double)? in
             guard let seconds = planner.travelTime(from: placed.node, to: node).map({ $0 + (placed.time - now) }),
                 seconds <= configuration.maxPickupSeconds

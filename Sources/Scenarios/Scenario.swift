@@ -67,12 +67,7 @@ public struct Scenario: Sendable {
 
     /// The router of each moment of the run (hierarchies for the run's span built now).
     public func travelSchedule() -> TravelTimeSchedule {
-        guard let travelTimes else {
-            return TravelTimeSchedule(planner: HierarchyQuery(hierarchy: ContractionHierarchy(graph: graph)))
-        }
-        let schedule = TravelTimeSchedule(graph: graph, model: travelTimes, startSecondOfDay: startSecondOfDay, day: day)
-        schedule.prepare(from: 0, through: duration + 2 * 3_600)
-        return schedule
+        .forRun(graph: graph, model: travelTimes, startSecondOfDay: startSecondOfDay, day: day, duration: duration)
     }
 
     public init(

@@ -58,13 +58,7 @@ public struct Topology: Sendable, Equatable {
     /// calibration, a hierarchy per band of the day the run reaches, all built now; without one, a
     /// hierarchy of the posted speeds.
     public func travelTimes(on graph: RoadGraph) -> TravelTimeSchedule {
-        guard let model = calibration?.file.model else {
-            return TravelTimeSchedule(planner: HierarchyQuery(hierarchy: ContractionHierarchy(graph: graph)))
-        }
-        let schedule = TravelTimeSchedule(graph: graph, model: model, startSecondOfDay: startSecondOfDay, day: day)
-        // Rides requested up to the end are served for a while after it.
-        schedule.prepare(from: 0, through: duration + 2 * 3_600)
-        return schedule
+        .forRun(graph: graph, model: calibration?.file.model, startSecondOfDay: startSecondOfDay, day: day, duration: duration)
     }
 
     /// How simulated time moves.

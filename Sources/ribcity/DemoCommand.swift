@@ -54,7 +54,7 @@ struct DemoCommand: AsyncParsableCommand {
         var settings = DispatchDesk.Settings()
         settings.sessionTimeoutMs = 60_000
         let server = DispatchServer(
-            travel: TravelTimeSchedule(planner: HierarchyQuery(hierarchy: ContractionHierarchy(graph: graph))),
+            travel: TravelTimeSchedule(postedSpeedsOn: graph),
             configuration: DispatchConfiguration(), settings: settings,
             router: router,
             bus: events, speed: Self.speed)

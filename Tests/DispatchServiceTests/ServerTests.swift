@@ -24,7 +24,7 @@ struct ServerTests {
             let city = GridCity(width: 2_000, height: 2_000, blockLength: 250, speedKmh: 36)
             let graph = city.build()
             let server = DispatchServer(
-                travel: TravelTimeSchedule(planner: HierarchyQuery(hierarchy: ContractionHierarchy(graph: graph))),
+                travel: TravelTimeSchedule(postedSpeedsOn: graph),
                 configuration: DispatchConfiguration(),
                 router: router, bus: pub, speed: 1)
             let serving = Task { try await server.run() }

@@ -30,7 +30,7 @@ struct SessionClientTests {
             var desk = DispatchDesk.Settings()
             desk.sessionTimeoutMs = 120_000
             let server = DispatchServer(
-                travel: TravelTimeSchedule(planner: HierarchyQuery(hierarchy: ContractionHierarchy(graph: graph))),
+                travel: TravelTimeSchedule(postedSpeedsOn: graph),
                 configuration: DispatchConfiguration(), settings: desk,
                 router: router, bus: try await transport.socket(.pub), speed: 1)
             let serving = Task { try await server.run() }
@@ -153,7 +153,7 @@ struct SessionClientTests {
                 let router = try await transport.socket(.router, options: options)
                 _ = try await router.bind(endpoint)
                 let server = DispatchServer(
-                    travel: TravelTimeSchedule(planner: HierarchyQuery(hierarchy: ContractionHierarchy(graph: graph))),
+                    travel: TravelTimeSchedule(postedSpeedsOn: graph),
                     configuration: DispatchConfiguration(), settings: desk,
                     router: router, bus: try await transport.socket(.pub), speed: 1, journal: journal, wallOriginMs: origin)
                 return (server, router)
