@@ -14,6 +14,8 @@ struct RunTables: Sendable {
     private let tripsFile: FileHandle
     private var tripLedger: TripLedger
     private var driverLedger = DriverLedger()
+    /// A restored dispatch publishes its last events again: both tables count each once.
+    private var sequences = SequenceTracker()
     private var latestMs: Int64 = 0
     private var driversWritten = ContinuousClock.now
 
@@ -28,7 +30,9 @@ struct RunTables: Sendable {
     mutating func apply(_ envelopes: [Envelope]) {
         var lines = ""
         for envelope in envelopes {
-            guard case .dispatchEvent? = envelope.body else { continue }
+            guard case .dispatchEvent? = envelope.body,
+                sequences.observe(sender: envelope.sender, sequence: envelope.sequence) != .duplicate
+            else { continue }
             latestMs = max(latestMs, envelope.simTimeMs)
             for trip in tripLedger.apply(envelope) { lines += tripLedger.csvLine(trip) }
             driverLedger.apply(envelope)

@@ -33,13 +33,13 @@ public struct DriverLedger: Sendable {
     ])
 
     private var drivers: [String: Driver] = [:]
-    private var sequences = SequenceTracker()
 
     public init() {}
 
+    /// Applies one bus envelope. Each envelope once: the caller drops repeats (a restored
+    /// dispatch publishes its last events again).
     public mutating func apply(_ envelope: Envelope) {
         guard case .dispatchEvent(let event)? = envelope.body, !event.driverID.isEmpty else { return }
-        guard sequences.observe(sender: envelope.sender, sequence: envelope.sequence) != .duplicate else { return }
         var driver = drivers[event.driverID] ?? Driver(driverID: event.driverID)
         switch event.kind {
         case .driverStateChanged:

@@ -47,7 +47,6 @@ public struct TripLedger: Sendable {
     public let clock: ClockTimeOfDay
     private var open: [String: Trip] = [:]
     private var aboard: [String: Set<String>] = [:]
-    private var sequences = SequenceTracker()
 
     public init(clock: ClockTimeOfDay) {
         self.clock = clock
@@ -56,11 +55,10 @@ public struct TripLedger: Sendable {
     /// Requests not ended yet.
     public var openCount: Int { open.count }
 
-    /// Applies one bus envelope; returns the trips it ended.
+    /// Applies one bus envelope; returns the trips it ended. Each envelope once: the caller drops
+    /// repeats (a restored dispatch publishes its last events again).
     public mutating func apply(_ envelope: Envelope) -> [Trip] {
         guard case .dispatchEvent(let event)? = envelope.body, !event.requestID.isEmpty else { return [] }
-        // A restored dispatch publishes its last events again: each counts once.
-        guard sequences.observe(sender: envelope.sender, sequence: envelope.sequence) != .duplicate else { return [] }
         let time = envelope.simTimeMs
         let id = event.requestID
         var trip = open[id] ?? Trip(requestID: id)
