@@ -3,7 +3,10 @@ import Foundation
 
 /// How close simulated trips come to real ones: each real trip's pickup and drop-off routed as a
 /// simulation would route them at the trip's hour, compared with what the meter recorded; and the
-/// same for a baseline that needs no roads (the straight line × 1.3 at 20 km/h).
+/// same for a baseline that needs no roads (the straight line × 1.3 at 20 km/h). Given trips to
+/// learn from, also a yardstick no router can beat on its own inputs: each trip's own *metered*
+/// distance at the median pace (seconds per metre) of its hour and kind of day — what the
+/// records' noise leaves even to a model that knew the route the cab really drove.
 public struct FidelityReport: Sendable, Codable, Equatable {
     /// The parts of the day reported apart.
     public enum Bucket: String, Sendable, Codable, CaseIterable {
@@ -35,6 +38,9 @@ public struct FidelityReport: Sendable, Codable, Equatable {
         /// errors, in per cent.
         public var baselineTripTimeMedianAbsolutePercentError: Double
         public var baselineDistanceMeanAbsolutePercentError: Double
+        /// The metered-distance yardstick's trip time median absolute error, in per cent (over the
+        /// trips whose hour had trips to learn its pace from; none: `nil`).
+        public var meteredPaceTripTimeMedianAbsolutePercentError: Double?
     }
 
     /// One compared trip, for plots.
@@ -55,9 +61,13 @@ public struct FidelityReport: Sendable, Codable, Equatable {
     public static let baselineKmh = 20.0
     public static let baselineDetour = 1.3
 
-    /// Routes every trip with `router` and compares.
-    public init(trips: [RealTrip], router: TripRouter, leftOut: [String: Int] = [:]) {
-        var samples: [(hour: Int, time: Double, bias: Double, distance: Double, baseTime: Double, baseDistance: Double)] = []
+    /// Routes every trip with `router` and compares; `paceFrom` (other trips, such as those a
+    /// calibration was fitted on) gives the metered-distance yardstick its paces.
+    public init(trips: [RealTrip], router: TripRouter, leftOut: [String: Int] = [:], paceFrom training: [RealTrip] = []) {
+        let paces = Self.medianPaces(training)
+        var samples:
+            [(hour: Int, time: Double, bias: Double, distance: Double, baseTime: Double, baseDistance: Double, paced: Double?)] =
+                []
         var points: [Point] = []
         var leftOut = leftOut
         for trip in trips {
@@ -72,23 +82,35 @@ public struct FidelityReport: Sendable, Codable, Equatable {
                 (
                     trip.hour, abs(route.time - real) / real, (route.time - real) / real,
                     abs(route.length - trip.meteredMetres) / trip.meteredMetres, abs(baseSeconds - real) / real,
-                    abs(baseMetres - trip.meteredMetres) / trip.meteredMetres
+                    abs(baseMetres - trip.meteredMetres) / trip.meteredMetres,
+                    paces[Self.paceKey(trip)].map { abs($0 * trip.meteredMetres - real) / real }
                 ))
             points.append(Point(line: trip.line, hour: trip.hour, realSeconds: real, simulatedSeconds: route.time))
         }
         figures = Bucket.allCases.map { bucket in
             let members = samples.filter { bucket == .overall || Bucket.of(hour: $0.hour) == bucket }
+            let paced = members.compactMap(\.paced)
             return Figures(
                 bucket: bucket.rawValue, trips: members.count,
                 tripTimeMedianAbsolutePercentError: Self.median(members.map(\.time)) * 100,
                 tripTimeMedianBiasPercent: Self.median(members.map(\.bias)) * 100,
                 distanceMeanAbsolutePercentError: Self.mean(members.map(\.distance)) * 100,
                 baselineTripTimeMedianAbsolutePercentError: Self.median(members.map(\.baseTime)) * 100,
-                baselineDistanceMeanAbsolutePercentError: Self.mean(members.map(\.baseDistance)) * 100)
+                baselineDistanceMeanAbsolutePercentError: Self.mean(members.map(\.baseDistance)) * 100,
+                meteredPaceTripTimeMedianAbsolutePercentError: paced.isEmpty ? nil : Self.median(paced) * 100)
         }
         compared = samples.count
         self.leftOut = leftOut
         self.points = points
+    }
+
+    /// The hour of a kind of day a trip's pace is learnt and used for.
+    static func paceKey(_ trip: RealTrip) -> Int { (trip.days == .weekend ? 24 : 0) + trip.hour }
+
+    /// The median seconds per metered metre of each hour of each kind of day.
+    static func medianPaces(_ trips: [RealTrip]) -> [Int: Double] {
+        Dictionary(grouping: trips, by: paceKey).mapValues { group in median(group.map { $0.observedSeconds / $0.meteredMetres })
+        }
     }
 
     /// The overall figures.
@@ -115,6 +137,9 @@ public struct FidelityReport: Sendable, Codable, Equatable {
             lines.append(
                 "  baseline (straight line × 1.3 at 20 km/h): trip time \(Self.percent(figure.baselineTripTimeMedianAbsolutePercentError)) %, "
                     + "distance \(Self.percent(figure.baselineDistanceMeanAbsolutePercentError)) %")
+            if let paced = figure.meteredPaceTripTimeMedianAbsolutePercentError {
+                lines.append("  yardstick (metered distance at the hour's median pace): trip time \(Self.percent(paced)) %")
+            }
         }
         return lines
     }

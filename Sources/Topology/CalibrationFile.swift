@@ -13,11 +13,14 @@ public struct CalibrationFile: Sendable, Equatable {
     /// fit (`2016-01-03`), which `ribcity fidelity` compares by default.
     public var fittedOn: String
     public var heldOutDates: [String]
+    /// Days left out of the fit and of comparisons because their traffic was not ordinary.
+    public var leftOutDates: [String]
 
-    public init(model: TravelTimeModel, fittedOn: String, heldOutDates: [String]) {
+    public init(model: TravelTimeModel, fittedOn: String, heldOutDates: [String], leftOutDates: [String] = []) {
         self.model = model
         self.fittedOn = fittedOn
         self.heldOutDates = heldOutDates
+        self.leftOutDates = leftOutDates
     }
 
     public static func read(path: String) throws(TopologyError) -> CalibrationFile {
@@ -33,17 +36,8 @@ public struct CalibrationFile: Sendable, Equatable {
         guard let format = try top.string("format") else { throw top.error("format", "is required (\(Self.format))") }
         guard format == Self.format else { throw top.error("format", "'\(format)' is not \(Self.format)") }
         let fittedOn = try top.string("fitted_on") ?? ""
-        let heldOut =
-            try top.node("held_out_dates").map { node throws(TopologyError) -> [String] in
-                guard let items = node.sequence else { throw top.error("held_out_dates", "must be a list of dates", at: node) }
-                return try items.map { item throws(TopologyError) -> String in
-                    guard let text = item.string, text.count == 10 else {
-                        throw top.error(
-                            "held_out_dates", "'\(item.string ?? "a structure")' is not a date such as 2016-01-03", at: item)
-                    }
-                    return text
-                }
-            } ?? []
+        let heldOut = try dates("held_out_dates", in: &top)
+        let leftOut = try dates("left_out_dates", in: &top)
         var dwell = try top.fields("dwell")
         let pickup = try dwell?.double("pickup_s", in: 0...3_600) ?? 0
         let dropoff = try dwell?.double("dropoff_s", in: 0...3_600) ?? 0
@@ -117,7 +111,19 @@ public struct CalibrationFile: Sendable, Equatable {
         if let problem = model.coverageProblems.first {
             throw top.error("bands", "must cover every hour of weekdays and weekends exactly once: \(problem)", at: bandsNode)
         }
-        return CalibrationFile(model: model, fittedOn: fittedOn, heldOutDates: heldOut)
+        return CalibrationFile(model: model, fittedOn: fittedOn, heldOutDates: heldOut, leftOutDates: leftOut)
+    }
+
+    /// A list of dates such as `2016-01-03` under `key` (none if the key is absent).
+    private static func dates(_ key: String, in fields: inout YAMLFields) throws(TopologyError) -> [String] {
+        guard let node = fields.node(key) else { return [] }
+        guard let items = node.sequence else { throw fields.error(key, "must be a list of dates", at: node) }
+        return try items.map { [fields] item throws(TopologyError) -> String in
+            guard let text = item.string, text.count == 10 else {
+                throw fields.error(key, "'\(item.string ?? "a structure")' is not a date such as 2016-01-03", at: item)
+            }
+            return text
+        }
     }
 
     /// The file's text, which ``parse(_:file:)`` reads back to the same calibration (numbers
@@ -135,6 +141,7 @@ public struct CalibrationFile: Sendable, Equatable {
             "format: \(Self.format)",
             "fitted_on: \"\(fittedOn.replacingOccurrences(of: "\"", with: "'"))\"",
             "held_out_dates: [\(heldOutDates.map { "\"\($0)\"" }.joined(separator: ", "))]",
+            "left_out_dates: [\(leftOutDates.map { "\"\($0)\"" }.joined(separator: ", "))]",
             "dwell: { pickup_s: \(number(model.pickupDwellSeconds)), dropoff_s: \(number(model.dropoffDwellSeconds)) }",
             "bands:",
         ]

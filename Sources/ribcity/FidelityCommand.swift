@@ -15,7 +15,10 @@ struct FidelityCommand: ParsableCommand {
             "Compare simulated trips with real ones: trip time and distance error by part of the day, against a straight-line baseline.",
         discussion: """
             With a calibration that lists held-out dates, only trips on those dates are compared (the
-            trips it was not fitted on); --all-days compares every trip.
+            trips it was not fitted on), and a yardstick is printed beside them: each trip's metered
+            distance at the median pace of its hour on the days the calibration was fitted on (what the
+            records' noise leaves even to a model that knew the route really driven); --all-days
+            compares every trip.
 
             Examples:
               ribcity fidelity --city Topologies/data/manhattan-roads.osm.pbf \\
@@ -52,7 +55,13 @@ struct FidelityCommand: ParsableCommand {
         let input = try RealTripsInput(city: city, trips: trips)
         var compared = input.placement.trips
         var leftOut = input.leftOut
+        if let unusual = file.map({ Set($0.leftOutDates) }), !unusual.isEmpty {
+            let ordinary = compared.filter { !unusual.contains(CivilTime.dateText(daysFromEpoch: $0.day)) }
+            leftOut["on days left out of the calibration as unusual"] = compared.count - ordinary.count
+            compared = ordinary
+        }
         var scope = "every day"
+        var fittedOn: [RealTrip] = []
         if let file, !file.heldOutDates.isEmpty, !allDays {
             let dates = Set(file.heldOutDates)
             let kept = compared.filter { dates.contains(CivilTime.dateText(daysFromEpoch: $0.day)) }
@@ -62,11 +71,12 @@ struct FidelityCommand: ParsableCommand {
                 )
             }
             leftOut["on days the calibration was fitted on (--all-days compares them)"] = compared.count - kept.count
+            fittedOn = compared.filter { !dates.contains(CivilTime.dateText(daysFromEpoch: $0.day)) }
             compared = kept
             scope = "the \(dates.count) days held out of the calibration"
         }
         let report = FidelityReport(
-            trips: compared, router: TripRouter(graph: input.graph, model: file?.model), leftOut: leftOut)
+            trips: compared, router: TripRouter(graph: input.graph, model: file?.model), leftOut: leftOut, paceFrom: fittedOn)
         if let plot {
             let title =
                 "Simulated against real trip time — "

@@ -123,7 +123,11 @@ struct CalibrationFitTests {
         day.line = 3
         day.hour = 12
         day.observedSeconds = 50
-        let report = FidelityReport(trips: [night, day], router: router)
+        // A trip of the same hour to learn the pace from: 100 s for 1,000 m metered.
+        var training = night
+        training.observedSeconds = 100
+        training.meteredMetres = 1_000
+        let report = FidelityReport(trips: [night, day], router: router, paceFrom: [training])
         // 1,000 m at 36 km/h: 100 s, 1,000 m simulated.
         let figures = Dictionary(uniqueKeysWithValues: report.figures.map { ($0.bucket, $0) })
         let n = try #require(figures["night 0–6"])
@@ -133,6 +137,10 @@ struct CalibrationFitTests {
         // The baseline: 1,300 m at 20 km/h is 234 s against 200 s real.
         #expect(abs(n.baselineTripTimeMedianAbsolutePercentError - 17) < 1e-6)
         #expect(abs(n.baselineDistanceMeanAbsolutePercentError - 200.0 / 11) < 1e-6)
+        // The yardstick: 1,100 m metered at 0.1 s/m is 110 s against 200 s real; noon has no pace.
+        #expect(n.meteredPaceTripTimeMedianAbsolutePercentError.map { abs($0 - 45) < 1e-9 } == true)
+        #expect(figures["day 7–19"]?.meteredPaceTripTimeMedianAbsolutePercentError == nil)
+        #expect(report.lines.contains("  yardstick (metered distance at the hour's median pace): trip time 45.0 %"))
         let d = try #require(figures["day 7–19"])
         #expect(abs(d.tripTimeMedianBiasPercent - 100) < 1e-9)
         #expect(figures["evening 20–23"]?.trips == 0)

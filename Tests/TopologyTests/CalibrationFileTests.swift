@@ -10,6 +10,7 @@ struct CalibrationFileTests {
         format: ribcity-calibration/1
         fitted_on: "a test"
         held_out_dates: ["2016-01-03"]
+        left_out_dates: ["2016-01-23"]
         dwell: { pickup_s: 30, dropoff_s: 60 }
         bands:
           - { days: weekday, hours: [0, 24], junction_s: 4, leg_s: 20, factors: { primary: 2, residential: 2.5 } }
@@ -24,7 +25,7 @@ struct CalibrationFileTests {
     func roundTrip() throws {
         let file = try CalibrationFile.parse(Self.text, file: "c.yaml")
         let model = file.model
-        #expect(file.heldOutDates == ["2016-01-03"] && file.fittedOn == "a test")
+        #expect(file.heldOutDates == ["2016-01-03"] && file.fittedOn == "a test" && file.leftOutDates == ["2016-01-23"])
         #expect(model.pickupDwellSeconds == 30 && model.dropoffDwellSeconds == 60)
         #expect(model.bands.count == 2 && model.bands[0].factor(.primary) == 2 && model.bands[0].factor(.residential) == 2.5)
         #expect(model.bands[0].factor(.motorway) == 1 && model.bands[0].junctionSeconds == 4 && model.bands[0].legSeconds == 20)
