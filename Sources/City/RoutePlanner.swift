@@ -6,6 +6,16 @@ public protocol RoutePlanner: AnyObject {
     func route(from start: Int, to end: Int) -> Route?
     /// The fastest travel time in seconds from `start` to `end`, or `nil` if unreachable.
     func travelTime(from start: Int, to end: Int) -> Double?
+    /// The fastest travel times from each of `sources` to each of `targets`, each equal to
+    /// ``travelTime(from:to:)``'s answer.
+    func travelTimes(from sources: [Int], to targets: [Int]) -> TravelTimeTable
+}
+
+extension RoutePlanner {
+    /// One query per pair, for routers with no faster way.
+    public func travelTimes(from sources: [Int], to targets: [Int]) -> TravelTimeTable {
+        TravelTimeTable(sources: sources, targets: targets) { i, j in travelTime(from: sources[i], to: targets[j]) }
+    }
 }
 
 extension UInt32 {

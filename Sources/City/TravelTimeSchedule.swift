@@ -124,6 +124,14 @@ public final class ScaledPlanner: RoutePlanner {
     }
 
     public func travelTime(from start: Int, to end: Int) -> Double? {
-        base.travelTime(from: start, to: end).map { $0 * scale + (start == end ? 0 : legSeconds) }
+        base.travelTime(from: start, to: end).map { scaled($0, start, end) }
+    }
+
+    public func travelTimes(from sources: [Int], to targets: [Int]) -> TravelTimeTable {
+        base.travelTimes(from: sources, to: targets).map(scaled)
+    }
+
+    private func scaled(_ seconds: Double, _ start: Int, _ end: Int) -> Double {
+        seconds * scale + (start == end ? 0 : legSeconds)
     }
 }

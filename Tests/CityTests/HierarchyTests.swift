@@ -15,11 +15,51 @@ struct HierarchyTests {
         for start in 0..<graph.nodeCount {
             for end in 0..<graph.nodeCount {
                 let expected = dijkstra.travelTime(from: start, to: end)
-                #expect(hierarchy.travelTime(from: start, to: end) == expected, "\(start) → \(end)")
+                #expect(hierarchy.travelTime(from: start, to: end) == expected, "labels: \(start) → \(end)")
+                #expect(hierarchy.searchedTravelTime(from: start, to: end) == expected, "search: \(start) → \(end)")
                 if expected != nil { reachable += 1 }
             }
         }
         #expect(reachable > 2 * graph.nodeCount, "connected enough to test something")
+    }
+
+    @Test(
+        "Whole tables and many-to-one times equal plain Dijkstra's, unreachable pairs and repeats included", arguments: [5, 6, 7])
+    func tablesEqualDijkstra(seed: UInt64) {
+        let graph = CityTests.randomGraph(seed: seed, nodes: 80, edges: 240)
+        let dijkstra = PathFinder(graph: graph)
+        let query = HierarchyQuery(hierarchy: ContractionHierarchy(graph: graph))
+        var random = SplitMix(seed: seed)
+        let sources = (0..<25).map { _ in Int.random(in: 0..<graph.nodeCount, using: &random) } + [3, 3]
+        let targets = (0..<30).map { _ in Int.random(in: 0..<graph.nodeCount, using: &random) } + [3]
+        let table = query.travelTimes(from: sources, to: targets)
+        var unreachable = 0
+        for (i, source) in sources.enumerated() {
+            for (j, target) in targets.enumerated() {
+                let expected = dijkstra.travelTime(from: source, to: target)
+                #expect(table[source: i, target: j] == expected, "\(source) → \(target)")
+                #expect(table.travelTime(from: source, to: target) == expected)
+                if expected == nil { unreachable += 1 }
+            }
+        }
+        #expect(unreachable > 0, "some pairs cannot be reached, so the test sees nil answers too")
+        #expect(query.travelTimes(from: [], to: targets).sources.isEmpty)
+        #expect(query.travelTimes(from: sources, to: []).targets.isEmpty)
+        // Searches after a table start from clean memory.
+        #expect(
+            query.searchedTravelTime(from: sources[0], to: targets[0]) == dijkstra.travelTime(from: sources[0], to: targets[0]))
+    }
+
+    @Test("A scaled router's tables equal its own point answers, the leg time included")
+    func scaledTables() {
+        let graph = CityTests.randomGraph(seed: 11, nodes: 60, edges: 220)
+        let scaled = ScaledPlanner(HierarchyQuery(hierarchy: ContractionHierarchy(graph: graph)), scale: 1.37, legSeconds: 21)
+        let nodes = Array(stride(from: 0, to: 60, by: 4))
+        let table = scaled.travelTimes(from: nodes, to: nodes)
+        for (i, a) in nodes.enumerated() {
+            for (j, b) in nodes.enumerated() { #expect(table[source: i, target: j] == scaled.travelTime(from: a, to: b)) }
+        }
+        #expect(table.travelTime(from: 0, to: 0) == 0, "standing still takes no leg time")
     }
 
     @Test("Unpacked routes are real paths whose segments add up to the travel time")
@@ -78,6 +118,7 @@ struct HierarchyTests {
             let expected = dijkstra.travelTime(from: start, to: end)
             #expect(expected != nil, "the kept network is strongly connected")
             #expect(query.travelTime(from: start, to: end) == expected, "\(start) → \(end)")
+            #expect(query.searchedTravelTime(from: start, to: end) == expected, "\(start) → \(end)")
         }
     }
 }
