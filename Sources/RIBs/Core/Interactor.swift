@@ -10,24 +10,42 @@ public protocol Interactable: AnyObject {
     func deactivate()
 }
 
+/// Told directly when an interactor activates or deactivates: its router.
+protocol ActiveStateFollowing: AnyObject {
+    func interactorDidChange(active: Bool)
+}
+
 /// The business logic of a RIB: makes service calls, observes model streams, decides routing.
 ///
 /// Subclasses override ``didBecomeActive()`` and ``willResignActive()``; `activate` and
 /// `deactivate` themselves are final. Work started with ``task(_:)`` or kept with
 /// ``bindToActivePeriod(_:)`` ends when the interactor deactivates.
 open class Interactor: Interactable {
-    /// Active state as a stream: replays the current state to every new observer.
-    public let isActiveStream = ModelStream(false)
-    private let activePeriod = ScopedWork()
+    public final private(set) var isActive = false
+    /// Made when first asked for: most interactors are followed only by their router, which is
+    /// told directly (``follower``).
+    private var activeStream: ModelStream<Bool>?
+    private var activePeriod = ScopedWork()
+    /// The router that follows this interactor's activation; set when the router loads, cleared
+    /// before the router goes (so the unowned reference never outlives it).
+    unowned var follower: (any ActiveStateFollowing)?
 
     /// An inactive interactor.
     public init() {}
 
-    public final var isActive: Bool { isActiveStream.value }
+    deinit { activePeriod.end() }
+
+    /// Active state as a stream: replays the current state to every new observer.
+    public final var isActiveStream: ModelStream<Bool> {
+        if let activeStream { return activeStream }
+        let stream = ModelStream(isActive)
+        activeStream = stream
+        return stream
+    }
 
     public final func activate() {
         guard !isActive else { return }
-        isActiveStream.send(true)
+        changeActive(to: true)
         didBecomeActive()
     }
 
@@ -35,7 +53,13 @@ open class Interactor: Interactable {
         guard isActive else { return }
         willResignActive()
         activePeriod.end()
-        isActiveStream.send(false)
+        changeActive(to: false)
+    }
+
+    private func changeActive(to active: Bool) {
+        isActive = active
+        follower?.interactorDidChange(active: active)
+        activeStream?.send(active)
     }
 
     /// Called once the interactor is active. Start observing streams and services here.

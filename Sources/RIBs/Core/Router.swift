@@ -33,8 +33,11 @@ open class Router<InteractorType>: Routing {
     public private(set) var children: [any Routing] = []
     /// The tree's clock, leak detector and inspector, inherited from the parent on attach.
     public private(set) var context: RIBContext?
-    private weak var parent: (any Routing)?
+    /// The router this one is attached to. Unowned, so that no router needs a side table for
+    /// weak references: a parent clears it when it detaches the child and before it goes.
+    private unowned var parent: (any Routing)?
     private var didLoadOnce = false
+    /// Following an interactor that is not an ``Interactor`` (which tells its router directly).
     private var activeStateSubscription: Subscription?
     private var didReportActive = false
 
@@ -48,8 +51,11 @@ open class Router<InteractorType>: Routing {
     }
 
     deinit {
+        (interactable as? Interactor)?.follower = nil
         interactable.deactivate()
         for child in children {
+            // First: the child's deactivation events name its path, and this router is going.
+            (child as? any TreeNode)?.orphan()
             child.setSubtreeActive(false)
         }
         children.removeAll()
@@ -68,16 +74,24 @@ open class Router<InteractorType>: Routing {
     public final func load() {
         guard !didLoadOnce else { return }
         didLoadOnce = true
-        activeStateSubscription = interactable.isActiveStream.observe { [weak self] active in
-            guard let self else { return }
-            // The stream replays `false` at once; only real changes are events.
-            if active || self.didReportActive {
-                self.didReportActive = active
-                self.record(active ? .activated : .deactivated)
+        if let interactor = interactable as? Interactor {
+            interactor.follower = self
+            if interactor.isActive { interactorDidChange(active: true) }
+        } else {
+            activeStateSubscription = interactable.isActiveStream.observe { [weak self] active in
+                self?.interactorDidChange(active: active)
             }
-            self.children.forEach { $0.setSubtreeActive(active) }
         }
         didLoad()
+    }
+
+    func interactorDidChange(active: Bool) {
+        // Only real changes are events (a stream replays `false` at once).
+        if active || didReportActive {
+            didReportActive = active
+            record(active ? .activated : .deactivated)
+        }
+        children.forEach { $0.setSubtreeActive(active) }
     }
 
     /// Called once, on the first `load()`. Attach permanent children here.
@@ -150,8 +164,12 @@ open class Router<InteractorType>: Routing {
     }
 }
 
+extension Router: ActiveStateFollowing {}
+
 extension Router: TreeNode {
     var attachedParent: (any Routing)? { parent }
+
+    func orphan() { parent = nil }
 
     func adopt(parent: (any Routing)?, context: RIBContext?) {
         self.parent = parent

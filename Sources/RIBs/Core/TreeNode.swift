@@ -3,6 +3,8 @@ protocol TreeNode: AnyObject {
     func adopt(parent: (any Routing)?, context: RIBContext?)
     /// The router this one is attached to, if any.
     var attachedParent: (any Routing)? { get }
+    /// Forgets the parent, which is going.
+    func orphan()
     func recordAttached()
     func recordDetached()
 }

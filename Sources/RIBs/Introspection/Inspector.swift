@@ -1,21 +1,37 @@
 /// The live view into a RIB tree: its events as they happen, for monitors and tests.
 public final class Inspector {
-    private let stream = ModelStream<RIBEvent?>(nil)
-    /// Events so far, counted by kind.
-    public private(set) var counts: [RIBEvent.Kind: Int] = [:]
+    /// Made for the first observer: most trees are never watched.
+    private var stream: ModelStream<RIBEvent?>?
+    /// Events so far, by kind, in ``RIBEvent/Kind/allCases`` order.
+    private var tally: (attached: Int, detached: Int, activated: Int, deactivated: Int) = (0, 0, 0, 0)
 
     /// An inspector with no observers yet.
     public init() {}
 
+    /// Events so far, counted by kind (kinds with none left out).
+    public var counts: [RIBEvent.Kind: Int] {
+        let all: [RIBEvent.Kind: Int] = [
+            .attached: tally.attached, .detached: tally.detached, .activated: tally.activated, .deactivated: tally.deactivated,
+        ]
+        return all.filter { $0.value > 0 }
+    }
+
     /// Calls `handler` with every event from now on.
     public func observe(_ handler: @escaping (RIBEvent) -> Void) -> Subscription {
-        stream.observe { event in
+        let stream = self.stream ?? ModelStream<RIBEvent?>(nil)
+        self.stream = stream
+        return stream.observe { event in
             if let event { handler(event) }
         }
     }
 
     func record(_ event: RIBEvent) {
-        counts[event.kind, default: 0] += 1
-        stream.send(event)
+        switch event.kind {
+        case .attached: tally.attached += 1
+        case .detached: tally.detached += 1
+        case .activated: tally.activated += 1
+        case .deactivated: tally.deactivated += 1
+        }
+        stream?.send(event)
     }
 }

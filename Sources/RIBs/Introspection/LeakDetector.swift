@@ -19,6 +19,7 @@ public struct LeakCheck: Hashable, Sendable {
 /// reported and counted, never a crash.
 public final class LeakDetector {
     private struct Expectation {
+        let id: UInt64
         weak var object: AnyObject?
         let path: String
         let detachedAt: Duration
@@ -34,7 +35,9 @@ public final class LeakDetector {
     /// Called on each leak found.
     public var onLeak: ((LeakReport) -> Void)?
     private let now: () -> Duration
-    private var pending: [UInt64: Expectation] = [:]
+    /// In the order expected (ids ascending). An array, emptied to no storage at all: a detector
+    /// per app, thousands of apps per process, and most of the time nothing pending.
+    private var pending: [Expectation] = []
     private var nextID: UInt64 = 0
 
     /// A detector on the clock `now` that allows detached objects `budget` to deallocate.
@@ -54,30 +57,34 @@ public final class LeakDetector {
     public func expectDeallocate(_ object: AnyObject, path: String) -> LeakCheck {
         nextID += 1
         let time = now()
-        pending[nextID] = Expectation(object: object, path: path, detachedAt: time, deadline: time + budget)
+        pending.append(Expectation(id: nextID, object: object, path: path, detachedAt: time, deadline: time + budget))
         return LeakCheck(id: nextID)
     }
 
     /// Drops an expectation. Idempotent: cancelling twice, or after it resolved, changes nothing
     /// (the reference decremented its pending count twice here, and said "done" too early).
     public func cancel(_ check: LeakCheck) {
-        pending.removeValue(forKey: check.id)
+        pending.removeAll { $0.id == check.id }
+        releaseIfEmpty()
     }
 
     /// Settles expectations: deallocated objects are done, objects past their deadline are leaks.
     public func check() {
+        guard !pending.isEmpty else { return }
         let time = now()
-        for (id, expectation) in pending.sorted(by: { $0.key < $1.key }) {
-            if expectation.object == nil {
-                pending.removeValue(forKey: id)
-            } else if time >= expectation.deadline {
-                pending.removeValue(forKey: id)
-                let report = LeakReport(path: expectation.path, detachedAt: expectation.detachedAt, detectedAt: time)
-                leakCount += 1
-                reports.append(report)
-                if reports.count > 100 { reports.removeFirst() }
-                onLeak?(report)
-            }
+        let expectations = pending
+        pending.removeAll { $0.object == nil || time >= $0.deadline }
+        releaseIfEmpty()
+        for expectation in expectations where expectation.object != nil && time >= expectation.deadline {
+            let report = LeakReport(path: expectation.path, detachedAt: expectation.detachedAt, detectedAt: time)
+            leakCount += 1
+            reports.append(report)
+            if reports.count > 100 { reports.removeFirst() }
+            onLeak?(report)
         }
+    }
+
+    private func releaseIfEmpty() {
+        if pending.isEmpty { pending = [] }
     }
 }

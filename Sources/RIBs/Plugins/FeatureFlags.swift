@@ -6,7 +6,8 @@ public final class FeatureFlags {
     private var flags: [String: Bool]
     /// Features switched off because they failed, with the reason.
     public private(set) var switchedOff: [String: String] = [:]
-    private let switchOffs = ModelStream<(name: String, reason: String)?>(nil)
+    /// Made for the first observer.
+    private var switchOffs: ModelStream<(name: String, reason: String)?>?
 
     /// Flags by feature name (absent means off), under the master switch.
     public init(_ flags: [String: Bool] = [:], optionalCodeEnabled: Bool = true) {
@@ -29,13 +30,15 @@ public final class FeatureFlags {
     public func switchOff(_ name: String, reason: String) {
         guard switchedOff[name] == nil else { return }
         switchedOff[name] = reason
-        switchOffs.send((name, reason))
+        switchOffs?.send((name, reason))
     }
 
     /// Calls `handler` for every feature switched off from now on, so that the RIB that hosts it
     /// can detach it.
     public func observeSwitchOffs(_ handler: @escaping (_ name: String, _ reason: String) -> Void) -> Subscription {
-        switchOffs.observe { event in
+        let switchOffs = self.switchOffs ?? ModelStream<(name: String, reason: String)?>(nil)
+        self.switchOffs = switchOffs
+        return switchOffs.observe { event in
             if let event { handler(event.name, event.reason) }
         }
     }

@@ -10,10 +10,12 @@ open class Worker {
     /// Whether the worker is running (its scope is active and it was started).
     public private(set) var isStarted = false
     private var binding: Subscription?
-    private let runPeriod = ScopedWork()
+    private var runPeriod = ScopedWork()
 
     /// A worker that has not been started.
     public init() {}
+
+    deinit { runPeriod.end() }
 
     /// Follows `scope`'s activation from now on.
     public final func start(_ scope: any InteractorScope) {
