@@ -24,13 +24,15 @@ struct AppsBenchCommand: AsyncParsableCommand {
     func run() async {
         let graph = GridCity(width: 5_000, height: 5_000, blockLength: 250, speedKmh: 50).build()
         let baseline = ProcessUsage.current().residentBytes
+        // One set of flags for every app, as a host passes its topology's (copy-on-write: shared).
+        let features = ["rider.promotions": true]
         var riders: [RiderApp] = []
         riders.reserveCapacity(apps)
         for index in 0..<apps {
             let profile = RiderProfile(
                 id: WireIDs.rider(index), name: "Rider \(index)", requestAt: 0, pickup: graph.positions[index % graph.nodeCount],
                 dropoff: graph.positions[(index * 7 + 3) % graph.nodeCount], patience: 600)
-            let app = RiderApp(profile: profile, features: ["rider.promotions": true], at: 0)
+            let app = RiderApp(profile: profile, features: features, at: 0)
             _ = await app.start(at: 0)
             _ = await app.receive(
                 .quote(

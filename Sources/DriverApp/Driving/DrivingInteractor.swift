@@ -24,7 +24,7 @@ final class DrivingInteractor: PresentableInteractor<any DrivingPresentable> {
         bindToActivePeriod(
             vehicle.position.observe { [weak self] position in
                 guard let self else { return }
-                presenter.present(activity, leg: work.leg.value, position: position)
+                presenter.present(activity, leg: work.currentLeg, position: position)
             })
     }
 }

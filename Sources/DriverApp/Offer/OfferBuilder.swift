@@ -4,7 +4,7 @@ import Wire
 /// Builds the screen of the offer dispatch made.
 final class OfferBuilder: Builder<any OnlineDependency> {
     func build(listener: any OfferListener) -> OfferRouter {
-        let presenter = OfferPresenter(offer: dependency.work.offer.value ?? Wire.Offer())
+        let presenter = OfferPresenter(offer: dependency.work.openOffer ?? Wire.Offer())
         let interactor = OfferInteractor(presenter: presenter)
         interactor.listener = listener
         return OfferRouter(interactor: interactor, view: presenter.view)

@@ -22,7 +22,7 @@ final class LegFollower: Worker {
     override func didStart() {
         work.leg.observe { [weak self] leg in
             guard let self else { return }
-            if let leg { vehicle.follow(leg) } else { vehicle.halt() }
+            if let leg { vehicle.follow(leg.value) } else { vehicle.halt() }
         }.store(in: &subscriptions)
         link.clock.observe { [weak self] time in self?.advance(to: time) }.store(in: &subscriptions)
     }

@@ -51,7 +51,7 @@ final class OnlineInteractor: PresentableInteractor<any OnlinePresentable>, Onli
     }
 
     private func update() {
-        let activity = DriverActivity(offer: work.offer.value, leg: work.leg.value)
+        let activity = DriverActivity(offer: work.openOffer, leg: work.currentLeg)
         presenter.present(activity)
         router?.route(to: activity)
     }

@@ -8,8 +8,10 @@ import Wire
 final class WorkService {
     let driverID: String
     let online = ModelStream(false)
-    let offer = ModelStream<Wire.Offer?>(nil)
-    let leg = ModelStream<DriveTo?>(nil)
+    /// The open offer and the leg being driven, boxed: an idle driver's streams then hold a
+    /// word each instead of two whole protobuf messages.
+    let offer = ModelStream<Boxed<Wire.Offer>?>(nil)
+    let leg = ModelStream<Boxed<DriveTo>?>(nil)
     private let link: AppLink
     /// Offers answered, accepted and legs finished, for the app's status.
     private(set) var answered = 0
@@ -17,6 +19,11 @@ final class WorkService {
     private(set) var legsDone = 0
     /// The highest leg number finished: a repeat of it (sent again after a reconnect) is ignored.
     private var lastFinishedLeg: UInt32 = 0
+
+    /// The open offer, if any.
+    var openOffer: Wire.Offer? { offer.value?.value }
+    /// The leg being driven, if any.
+    var currentLeg: DriveTo? { leg.value?.value }
 
     init(driverID: String, link: AppLink) {
         self.driverID = driverID
@@ -50,7 +57,7 @@ final class WorkService {
 
     /// Answers the open offer.
     func answer(accept: Bool) {
-        guard let open = offer.value else { return }
+        guard let open = openOffer else { return }
         answered += 1
         if accept {
             accepted += 1
@@ -74,7 +81,7 @@ final class WorkService {
 
     /// Tells dispatch the current leg is done.
     func finishLeg() {
-        guard let current = leg.value else { return }
+        guard let current = currentLeg else { return }
         legsDone += 1
         lastFinishedLeg = max(lastFinishedLeg, current.leg)
         link.request(
@@ -88,7 +95,7 @@ final class WorkService {
 
     /// An offer past its expiry is gone (dispatch counts it as declined).
     func expireOffer(at time: Double) {
-        if let open = offer.value, open.expiry.seconds <= time { offer.send(nil) }
+        if let open = openOffer, open.expiry.seconds <= time { offer.send(nil) }
     }
 
     /// What dispatch sent this driver. A leg replaces an older one; a cancelled leg ends it. The
@@ -98,13 +105,13 @@ final class WorkService {
         guard online.value else { return }
         switch body {
         case .offer(let new) where new.driverID == driverID:
-            offer.send(new)
+            offer.send(Boxed(new))
         case .driveTo(let drive) where drive.driverID == driverID:
             if drive.cancelled {
-                if leg.value?.leg == drive.leg { leg.send(nil) }
-            } else if drive.leg > max(leg.value?.leg ?? 0, lastFinishedLeg) {
-                leg.send(drive)
-            } else if drive.leg == lastFinishedLeg, leg.value == nil {
+                if currentLeg?.leg == drive.leg { leg.send(nil) }
+            } else if drive.leg > max(currentLeg?.leg ?? 0, lastFinishedLeg) {
+                leg.send(Boxed(drive))
+            } else if drive.leg == lastFinishedLeg, currentLeg == nil {
                 link.request(
                     .legDone(
                         LegDone.with {

@@ -27,23 +27,26 @@ public protocol Routing: AnyObject {
 /// A router follows its interactor's active state with its whole subtree, and a router that is
 /// released deactivates and detaches everything below it.
 open class Router<InteractorType>: Routing {
-    /// The interactor, with its concrete type.
-    public let interactor: InteractorType
+    // Stored properties are few and ordered largest first: thousands of trees per process.
     public let interactable: any Interactable
     public private(set) var children: [any Routing] = []
-    /// The tree's clock, leak detector and inspector, inherited from the parent on attach.
-    public private(set) var context: RIBContext?
     /// The router this one is attached to. Unowned, so that no router needs a side table for
     /// weak references: a parent clears it when it detaches the child and before it goes.
     private unowned var parent: (any Routing)?
-    private var didLoadOnce = false
+    /// The tree's clock, leak detector and inspector, inherited from the parent on attach.
+    public private(set) var context: RIBContext?
     /// Following an interactor that is not an ``Interactor`` (which tells its router directly).
     private var activeStateSubscription: Subscription?
+    /// Which child ``show(_:)`` shows (it is one of `children`).
+    private var shownChild: ObjectIdentifier?
+    private var didLoadOnce = false
     private var didReportActive = false
+
+    /// The interactor, with its concrete type.
+    public var interactor: InteractorType { interactable as! InteractorType }
 
     /// - Precondition: `interactor` conforms to ``Interactable``.
     public init(interactor: InteractorType) {
-        self.interactor = interactor
         guard let interactable = interactor as? any Interactable else {
             preconditionFailure("\(InteractorType.self) must conform to Interactable")
         }
@@ -118,7 +121,7 @@ open class Router<InteractorType>: Routing {
 
     public final func detachChild(_ child: any Routing) {
         guard let index = children.firstIndex(where: { $0 === child }) else { return }
-        if shown === child { shown = nil }
+        if shownChild == ObjectIdentifier(child) { shownChild = nil }
         child.setSubtreeActive(false)
         children.remove(at: index)
         if let node = child as? any TreeNode { node.recordDetached() }
@@ -133,12 +136,15 @@ open class Router<InteractorType>: Routing {
 
     /// The child shown by ``show(_:)``, for routers that switch between exclusive children
     /// (LoggedOut or LoggedIn, Request or OnTrip).
-    public private(set) var shown: (any Routing)?
+    public var shown: (any Routing)? {
+        guard let shownChild else { return nil }
+        return children.first { ObjectIdentifier($0) == shownChild }
+    }
 
     /// Shows `child` in place of the child shown now, which is detached first.
     public final func show(_ child: any Routing) {
         if let shown { detachChild(shown) }
-        shown = child
+        shownChild = ObjectIdentifier(child)
         attachChild(child)
     }
 

@@ -12,12 +12,13 @@ final class ConfirmationPresenter: Presenter<ConfirmationView>, ConfirmationPres
     weak var listener: (any ConfirmationPresentableListener)?
 
     init() {
-        super.init(view: ConfirmationView(showing: ConfirmationScreen(product: nil, quote: nil, status: .drafting)))
+        super.init(view: ConfirmationView(showing: ConfirmationScreen(product: nil, price: nil, status: .drafting)))
         view.onAction = { [weak self] action in self?.handle(action) }
     }
 
     func present(product: Wire.Product?, quote: Wire.Quote?, status: RideStatus) {
-        view.render(ConfirmationScreen(product: product, quote: quote, status: status))
+        let price = quote.map { ConfirmationScreen.Price(cents: $0.priceCents, surge: $0.surgeMultiplier) }
+        view.render(ConfirmationScreen(product: product, price: price, status: status))
     }
 
     private func handle(_ action: ConfirmationAction) {

@@ -3,12 +3,18 @@ import Wire
 
 /// The ride chosen, its price, and the button to ask for it; then "finding a driver" and cancel.
 struct ConfirmationScreen: Equatable, CustomStringConvertible {
+    /// What the screen shows of a quote (not the whole message: a screen per waiting rider).
+    struct Price: Equatable {
+        var cents: Int64
+        var surge: Double
+    }
+
     var product: Wire.Product?
-    var quote: Wire.Quote?
+    var price: Price?
     var status: RideStatus
 
     var description: String {
-        let price = quote.map { " · \(Money(cents: $0.priceCents)) ×\($0.surgeMultiplier) surge" } ?? ""
+        let price = price.map { " · \(Money(cents: $0.cents)) ×\($0.surge) surge" } ?? ""
         let name = product == .pool ? "POOL" : "UberX"
         switch status {
         case .drafting: return "\(name)\(price) · [Confirm]"

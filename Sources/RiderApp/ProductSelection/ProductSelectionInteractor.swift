@@ -4,7 +4,7 @@ import Wire
 /// What ProductSelection's interactor asks of its presenter.
 protocol ProductSelectionPresentable: AnyObject {
     var listener: (any ProductSelectionPresentableListener)? { get set }
-    func present(quotes: [Wire.Product: Wire.Quote])
+    func present(quotes: Quotes)
 }
 
 /// Shows the quotes as they arrive; puts the product chosen into the draft.

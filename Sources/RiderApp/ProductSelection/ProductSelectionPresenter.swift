@@ -11,11 +11,11 @@ final class ProductSelectionPresenter: Presenter<ProductSelectionView>, ProductS
     weak var listener: (any ProductSelectionPresentableListener)?
 
     init() {
-        super.init(view: ProductSelectionView(showing: ProductSelectionScreen(quotes: [:])))
+        super.init(view: ProductSelectionView(showing: ProductSelectionScreen(quotes: Quotes())))
         view.onAction = { [weak self] action in self?.handle(action) }
     }
 
-    func present(quotes: [Wire.Product: Wire.Quote]) {
+    func present(quotes: Quotes) {
         view.render(ProductSelectionScreen(quotes: quotes))
     }
 

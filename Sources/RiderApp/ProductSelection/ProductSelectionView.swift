@@ -3,12 +3,12 @@ import Wire
 
 /// UberX or POOL, each with its price and pickup ETA once quoted.
 struct ProductSelectionScreen: Equatable, CustomStringConvertible {
-    var quotes: [Wire.Product: Wire.Quote]
+    var quotes: Quotes
 
     var description: String {
         guard !quotes.isEmpty else { return "Choose a ride · quoting…" }
-        let options = quotes.sorted { $0.key.rawValue < $1.key.rawValue }.map { product, quote in
-            "[\(product == .pool ? "POOL" : "UberX") \(Money(cents: quote.priceCents)) · pickup \(quote.pickupEtaS) s]"
+        let options = quotes.all.map { quote in
+            "[\(quote.product == .pool ? "POOL" : "UberX") \(Money(cents: quote.priceCents)) · pickup \(quote.pickupEtaS) s]"
         }
         return "Choose a ride · " + options.joined(separator: " ")
     }

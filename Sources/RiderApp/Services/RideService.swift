@@ -57,14 +57,13 @@ final class RideService {
     let riderID: String
     let draft = ModelStream(RideDraft())
     /// Quotes by product, as they arrive.
-    let quotes = ModelStream<[Wire.Product: Wire.Quote]>([:])
+    let quotes = ModelStream(Quotes())
     let status = ModelStream(RideStatus.drafting)
     /// Simulated time the ride was asked for, and the stars given at the end.
     private(set) var requestedAt: Double?
     private(set) var rating: UInt32?
     private(set) var cancelAsked = false
-    /// The ride as asked for, and when dispatch last said anything about it.
-    private var asked: Wire.RideRequest?
+    /// When dispatch last said anything about the ride.
     private(set) var lastHeard: Double?
     private let link: AppLink
     private let scheduledPickup: Double?
@@ -78,7 +77,9 @@ final class RideService {
     /// The request id dispatch knows the ride by: one ride per rider app.
     var requestID: String { WireIDs.request(ofRider: riderID) }
 
+    /// Sets where to be picked up and dropped off, and asks for quotes; only while drafting.
     func setLocations(pickup: GeoPoint, dropoff: GeoPoint) {
+        guard status.value == .drafting else { return }
         draft.send(RideDraft(pickup: pickup, dropoff: dropoff, product: nil))
         for product in [Wire.Product.uberX, .pool] {
             link.request(
@@ -92,7 +93,9 @@ final class RideService {
         }
     }
 
+    /// Picks the product; only while drafting.
     func choose(_ product: Wire.Product) {
+        guard status.value == .drafting else { return }
         var chosen = draft.value
         chosen.product = product
         draft.send(chosen)
@@ -105,7 +108,20 @@ final class RideService {
         requestedAt = link.now
         lastHeard = link.now
         status.send(.requesting)
-        let ride = Wire.RideRequest.with {
+        link.request(.rideRequest(rideRequest(pickup: pickup, dropoff: dropoff, product: product)))
+    }
+
+    /// The ride as asked for, made again from the draft (which stops changing once confirmed)
+    /// rather than kept: thousands of waiting riders per process.
+    private var asked: Wire.RideRequest? {
+        guard requestedAt != nil, let pickup = draft.value.pickup, let dropoff = draft.value.dropoff,
+            let product = draft.value.product
+        else { return nil }
+        return rideRequest(pickup: pickup, dropoff: dropoff, product: product)
+    }
+
+    private func rideRequest(pickup: GeoPoint, dropoff: GeoPoint, product: Wire.Product) -> Wire.RideRequest {
+        Wire.RideRequest.with {
             $0.requestID = requestID
             $0.riderID = riderID
             $0.quoteID = quotes.value[product]?.quoteID ?? ""
@@ -115,8 +131,6 @@ final class RideService {
             $0.seats = 1
             $0.scheduledPickup = scheduledPickup.map { SimTime(seconds: $0) }
         }
-        asked = ride
-        link.request(.rideRequest(ride))
     }
 
     /// How long the ride may go without word from dispatch before the app asks where it stands:
@@ -132,7 +146,7 @@ final class RideService {
 
     /// When the app will ask again if dispatch stays silent (nil: the ride is not under way).
     var askAgainAt: Double? {
-        guard asked != nil, !status.value.isOver, let lastHeard else { return nil }
+        guard requestedAt != nil, !status.value.isOver, let lastHeard else { return nil }
         return lastHeard + silenceAllowed
     }
 
@@ -179,7 +193,7 @@ final class RideService {
         switch body {
         case .quote(let quote):
             var known = quotes.value
-            known[quote.product] = quote
+            known.insert(quote)
             quotes.send(known)
         case .requestReceived(let received) where received.requestID == requestID:
             lastHeard = link.now
