@@ -19,12 +19,13 @@ extension DispatchEngine {
     /// Idle drivers nearest to `node` in a straight line (at most `candidatesPerRequest`), with
     /// their driving time to it, fastest first; only those within the pickup limit.
     func nearestAvailable(
-        to node: Int, excluding excluded: Set<DriverID>, among pool: [PlacedDriver]? = nil,
+        to node: Int, excluding excluded: Set<DriverID>, among pool: NearestDrivers? = nil,
         limit: Int? = nil
     ) -> [(driver: DriverID, seconds: Double)] {
-        let nearest = nearestByLine(
-            pool ?? availablePlaced(), to: node, excluding: excluded,
-            limit: limit ?? configuration.candidatesPerRequest)
+        let limit = limit ?? configuration.candidatesPerRequest
+        let nearest =
+            pool.map { $0.nearest(limit, to: nodeXY[node], excluding: excluded) }
+            ?? nearestByLine(availablePlaced(), to: node, excluding: excluded, limit: limit)
         let planner = self.planner
         return nearest.compactMap { placed -> (driver: DriverID, seconds: Double)? in
             guard let seconds = planner.travelTime(from: placed.node, to: node).map({ $0 + (placed.time - now) }),
@@ -38,19 +39,13 @@ extension DispatchEngine {
     /// The `limit` drivers of `pool` nearest to `node` in a straight line, nearest first (ties by
     /// driver id, so the order of `pool` never matters).
     func nearestByLine(_ pool: [PlacedDriver], to node: Int, excluding excluded: Set<DriverID>, limit: Int) -> [PlacedDriver] {
-        let target = nodeXY[node]
-        var nearest: [(squared: Double, placed: PlacedDriver)] = []
-        for placed in pool where !excluded.contains(placed.id) {
-            let point = nodeXY[placed.node]
-            let squared = (point.x - target.x) * (point.x - target.x) + (point.y - target.y) * (point.y - target.y)
-            if nearest.count == limit, (squared, placed.id) >= (nearest[limit - 1].squared, nearest[limit - 1].placed.id) {
-                continue
-            }
-            let slot = nearest.firstIndex { (squared, placed.id) < ($0.squared, $0.placed.id) } ?? nearest.count
-            nearest.insert((squared, placed), at: slot)
-            if nearest.count > limit { nearest.removeLast() }
+        var nearest = NearestByLine(limit: limit, target: nodeXY[node])
+        // Most calls exclude nobody: skip hashing every driver's id then.
+        let excluding = !excluded.isEmpty
+        for placed in pool where !(excluding && excluded.contains(placed.id)) {
+            nearest.consider(placed, at: nodeXY[placed.node])
         }
-        return nearest.map(\.placed)
+        return nearest.drivers
     }
 
     /// Available drivers where they can start from, in no particular order: every choice among
@@ -61,7 +56,7 @@ extension DispatchEngine {
 
     /// Every driver who could take `request` now: nearest idle ones, and for POOL, drivers
     /// already carrying or fetching shared riders with room and detour to spare.
-    func candidates(for id: RequestID, idle: [PlacedDriver], sharing: [PlacedDriver]) -> [Candidate] {
+    func candidates(for id: RequestID, idle: NearestDrivers, sharing: [PlacedDriver]) -> [Candidate] {
         let record = requestRecord(id)
         let request = record.request
         let limit: Int =
@@ -104,7 +99,7 @@ extension DispatchEngine {
         let open = waiting.filter { requestRecord($0).phase == .waiting }
             .sorted { (requestRecord($0).waitingSince, $0) < (requestRecord($1).waitingSince, $1) }
         guard !open.isEmpty else { return }
-        let idle = availablePlaced()
+        let idle = NearestDrivers(availablePlaced()) { self.nodeXY[$0.node] }
         let sharing = open.contains { requestRecord($0).request.product == .pool } ? sharingPlaced() : []
         guard !idle.isEmpty || !sharing.isEmpty else { return }
         switch configuration.strategy {
@@ -116,20 +111,20 @@ extension DispatchEngine {
     }
 
     /// In arrival order, each request takes the candidate who reaches it soonest.
-    private func matchGreedily(_ open: [RequestID], idle: [PlacedDriver], sharing: [PlacedDriver]) {
+    private func matchGreedily(_ open: [RequestID], idle: NearestDrivers, sharing: [PlacedDriver]) {
         var idle = idle
         var sharing = sharing
         for id in open {
             guard !idle.isEmpty || !sharing.isEmpty else { return }
             guard let best = candidates(for: id, idle: idle, sharing: sharing).first else { continue }
             offer(id, to: best)
-            idle.removeAll { $0.id == best.driver }
+            idle.remove(best.driver)
             sharing.removeAll { $0.id == best.driver }
         }
     }
 
     /// The offers that minimise the total time to reach the riders, all waiting requests at once.
-    private func matchOptimally(_ open: [RequestID], idle: [PlacedDriver], sharing: [PlacedDriver]) {
+    private func matchOptimally(_ open: [RequestID], idle: NearestDrivers, sharing: [PlacedDriver]) {
         var columns: [DriverID] = []
         var columnOf: [DriverID: Int] = [:]
         var arcs: [MinCostAssignment.Arc] = []
