@@ -48,6 +48,11 @@ extension DispatchEngine {
         for (id, driver) in drivers {
             if let broken = brokenPlan(of: driver) { return "\(id): \(broken)" }
         }
+        let available = drivers.values.filter(\.isAvailable)
+        let moving = Set(available.filter { $0.leg != nil }.map(\.id))
+        guard moving == movingAvailable, standingAvailable.count == available.count - moving.count else {
+            return "matching's index of available drivers disagrees with their records"
+        }
         return nil
     }
 

@@ -4,7 +4,25 @@ extension DispatchEngine {
     @discardableResult
     func updateDriver<Result>(_ id: DriverID, _ change: (inout DriverRecord) -> Result) -> Result {
         guard drivers[id] != nil else { preconditionFailure("dispatch's books name \(id), but it has no record of it") }
+        defer { refreshAvailability(of: id) }
         return change(&drivers[id]!)
+    }
+
+    /// Puts `id` where matching looks for it: on the grid if available and standing, among the
+    /// moving if available and driving, nowhere otherwise.
+    func refreshAvailability(of id: DriverID) {
+        guard let record = drivers[id], record.isAvailable else {
+            standingAvailable.remove(id)
+            movingAvailable.remove(id)
+            return
+        }
+        if record.leg == nil {
+            movingAvailable.remove(id)
+            standingAvailable.place(id, node: record.node, at: nodeXY[record.node])
+        } else {
+            standingAvailable.remove(id)
+            movingAvailable.insert(id)
+        }
     }
 
     /// The one way the engine changes a request's record, in place (see ``updateDriver(_:_:)``).

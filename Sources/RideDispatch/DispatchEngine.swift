@@ -29,6 +29,11 @@ public final class DispatchEngine {
     var nextRebalancing: Double?
     /// Node positions in metres on a local plane, for straight-line candidate search.
     let nodeXY: [(x: Double, y: Double)]
+    /// Available drivers standing still, by where they stand, and available drivers on the move
+    /// (rebalancing), whose place depends on the moment: kept by ``refreshAvailability(of:)``
+    /// whenever a driver's record changes.
+    var standingAvailable: DriverGrid
+    var movingAvailable: Set<DriverID> = []
     private var outbox: [TimedDispatchEvent] = []
 
     /// An engine that routes with one router for the whole run.
@@ -45,6 +50,7 @@ public final class DispatchEngine {
         zones = ZoneGrid(graph: graph, cellSize: configuration.zoneSize)
         let projection = LocalProjection(origin: graph.positions[0])
         nodeXY = graph.positions.map { projection.project($0) }
+        standingAvailable = DriverGrid(covering: nodeXY)
         surge = SurgeBoard(zoneCount: zones.zoneCount)
         nextMatching = configuration.strategy.period
         if case .towardUnmetDemand(let interval, _) = configuration.rebalancing { nextRebalancing = interval }
@@ -125,6 +131,7 @@ public final class DispatchEngine {
         record.online = true
         record.node = node
         drivers[id] = record
+        refreshAvailability(of: id)
         publishState(of: id)
         matchIfOnArrival()
     }
@@ -152,6 +159,7 @@ public final class DispatchEngine {
         record.offer = nil
         record.online = false
         drivers[id] = record
+        refreshAvailability(of: id)
         publishState(of: id)
         matchIfOnArrival()
     }

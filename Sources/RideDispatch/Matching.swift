@@ -19,13 +19,9 @@ extension DispatchEngine {
     /// Idle drivers nearest to `node` in a straight line (at most `candidatesPerRequest`), with
     /// their driving time to it, fastest first; only those within the pickup limit.
     func nearestAvailable(
-        to node: Int, excluding excluded: Set<DriverID>, among pool: NearestDrivers? = nil,
-        limit: Int? = nil
+        to node: Int, excluding excluded: Set<DriverID>, limit: Int? = nil
     ) -> [(driver: DriverID, seconds: Double)] {
-        let limit = limit ?? configuration.candidatesPerRequest
-        let nearest =
-            pool.map { $0.nearest(limit, to: nodeXY[node], excluding: excluded) }
-            ?? nearestByLine(availablePlaced(), to: node, excluding: excluded, limit: limit)
+        let nearest = nearestAvailableByLine(to: node, excluding: excluded, limit: limit ?? configuration.candidatesPerRequest)
         let planner = self.planner
         return nearest.compactMap { placed -> (driver: DriverID, seconds: Double)? in
             guard let seconds = planner.travelTime(from: placed.node, to: node).map({ $0 + (placed.time - now) }),
@@ -36,16 +32,25 @@ extension DispatchEngine {
         .sorted { ($0.seconds, $0.driver) < ($1.seconds, $1.driver) }
     }
 
+    /// The `limit` available drivers nearest to `node` in a straight line, where they can start
+    /// from now, nearest first (ties by driver id): those on the move where they are now, those
+    /// standing from the grid around `node`.
+    func nearestAvailableByLine(to node: Int, excluding excluded: Set<DriverID>, limit: Int) -> [PlacedDriver] {
+        var nearest = NearestByLine<DriverID>(limit: limit, target: nodeXY[node], excluding: excluded)
+        // The moving first: where they are now may already bound how far the grid is searched.
+        for id in movingAvailable {
+            nearest.consider(id, id: id, at: nodeXY[driverRecord(id).placed(at: now).node])
+        }
+        standingAvailable.search(into: &nearest) { nodeXY[$0] }
+        return nearest.items.map { driverRecord($0).placed(at: now) }
+    }
+
     /// The `limit` drivers of `pool` nearest to `node` in a straight line, nearest first (ties by
     /// driver id, so the order of `pool` never matters).
     func nearestByLine(_ pool: [PlacedDriver], to node: Int, excluding excluded: Set<DriverID>, limit: Int) -> [PlacedDriver] {
-        var nearest = NearestByLine(limit: limit, target: nodeXY[node])
-        // Most calls exclude nobody: skip hashing every driver's id then.
-        let excluding = !excluded.isEmpty
-        for placed in pool where !(excluding && excluded.contains(placed.id)) {
-            nearest.consider(placed, at: nodeXY[placed.node])
-        }
-        return nearest.drivers
+        var nearest = NearestByLine<PlacedDriver>(limit: limit, target: nodeXY[node], excluding: excluded)
+        for placed in pool { nearest.consider(placed, id: placed.id, at: nodeXY[placed.node]) }
+        return nearest.items
     }
 
     /// Available drivers where they can start from, in no particular order: every choice among
@@ -54,16 +59,19 @@ extension DispatchEngine {
         drivers.values.compactMap { $0.isAvailable ? $0.placed(at: now) : nil }
     }
 
+    /// How many drivers are available.
+    var availableCount: Int { standingAvailable.count + movingAvailable.count }
+
     /// Every driver who could take `request` now: nearest idle ones, and for POOL, drivers
     /// already carrying or fetching shared riders with room and detour to spare.
-    func candidates(for id: RequestID, idle: NearestDrivers, sharing: [PlacedDriver]) -> [Candidate] {
+    func candidates(for id: RequestID, sharing: [PlacedDriver]) -> [Candidate] {
         let record = requestRecord(id)
         let request = record.request
         let limit: Int =
             if case .batched = configuration.strategy { configuration.batchCandidatesPerRequest } else {
                 configuration.candidatesPerRequest
             }
-        var found = nearestAvailable(to: request.origin, excluding: record.declinedBy, among: idle, limit: limit).map {
+        var found = nearestAvailable(to: request.origin, excluding: record.declinedBy, limit: limit).map {
             Candidate(
                 driver: $0.driver, seconds: $0.seconds,
                 plan: [Stop(.pickup, id, at: request.origin), Stop(.dropoff, id, at: request.destination)])
@@ -99,39 +107,37 @@ extension DispatchEngine {
         let open = waiting.filter { requestRecord($0).phase == .waiting }
             .sorted { (requestRecord($0).waitingSince, $0) < (requestRecord($1).waitingSince, $1) }
         guard !open.isEmpty else { return }
-        let idle = NearestDrivers(availablePlaced()) { self.nodeXY[$0.node] }
         let sharing = open.contains { requestRecord($0).request.product == .pool } ? sharingPlaced() : []
-        guard !idle.isEmpty || !sharing.isEmpty else { return }
+        guard availableCount > 0 || !sharing.isEmpty else { return }
         switch configuration.strategy {
         case .greedyOnArrival, .greedy:
-            matchGreedily(open, idle: idle, sharing: sharing)
+            matchGreedily(open, sharing: sharing)
         case .batched:
-            matchOptimally(open, idle: idle, sharing: sharing)
+            matchOptimally(open, sharing: sharing)
         }
     }
 
     /// In arrival order, each request takes the candidate who reaches it soonest.
-    private func matchGreedily(_ open: [RequestID], idle: NearestDrivers, sharing: [PlacedDriver]) {
-        var idle = idle
+    private func matchGreedily(_ open: [RequestID], sharing: [PlacedDriver]) {
         var sharing = sharing
         for id in open {
-            guard !idle.isEmpty || !sharing.isEmpty else { return }
-            guard let best = candidates(for: id, idle: idle, sharing: sharing).first else { continue }
+            // An offer takes its driver out of the available ones.
+            guard availableCount > 0 || !sharing.isEmpty else { return }
+            guard let best = candidates(for: id, sharing: sharing).first else { continue }
             offer(id, to: best)
-            idle.remove(best.driver)
             sharing.removeAll { $0.id == best.driver }
         }
     }
 
     /// The offers that minimise the total time to reach the riders, all waiting requests at once.
-    private func matchOptimally(_ open: [RequestID], idle: NearestDrivers, sharing: [PlacedDriver]) {
+    private func matchOptimally(_ open: [RequestID], sharing: [PlacedDriver]) {
         var columns: [DriverID] = []
         var columnOf: [DriverID: Int] = [:]
         var arcs: [MinCostAssignment.Arc] = []
         var plans: [[Int: Candidate]] = []
         for (row, id) in open.enumerated() {
             var byColumn: [Int: Candidate] = [:]
-            for candidate in candidates(for: id, idle: idle, sharing: sharing) {
+            for candidate in candidates(for: id, sharing: sharing) {
                 let column =
                     columnOf[candidate.driver]
                     ?? {
