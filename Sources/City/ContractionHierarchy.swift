@@ -48,17 +48,18 @@ public struct ContractionHierarchy: Sendable {
     }
 }
 
-/// One arc of the hierarchy: the node at its other end and its weight in milliseconds.
-struct HierarchyArc: Sendable {
-    var other: Int32
-    var weight: UInt32
+/// A node of the hierarchy and a time in milliseconds: an arc (the node at its other end and its
+/// weight) or a label's entry (a hub and the time to or from it).
+struct NodeTime: Sendable {
+    var node: Int32
+    var millis: UInt32
 }
 
 /// Arcs in compressed rows, numbered by the hierarchy: `arcs[first[n] ..< first[n + 1]]` are
 /// node `n`'s, and `via[a]` is the node the arc `a` skips if it is a shortcut, or -1.
 struct ArcTable: Sendable {
     let first: [Int32]
-    let arcs: [HierarchyArc]
+    let arcs: [NodeTime]
     let via: [Int32]
 
     var count: Int { arcs.count }
@@ -68,20 +69,20 @@ struct ArcTable: Sendable {
 
     /// The arc of `node` whose other end is `other` (there is at most one).
     func arc(of node: Int, other: Int) -> Int? {
-        range(of: node).first { Int(arcs[$0].other) == other }
+        range(of: node).first { Int(arcs[$0].node) == other }
     }
 
     /// The table of `rows` (by road node, naming road nodes), renumbered: `slot` maps a road node
     /// to its number, `order` a number to its road node.
     init(rows: [[ContractionArc]], slot: [Int32], order: [Int32]) {
         var first: [Int32] = [0]
-        var arcs: [HierarchyArc] = []
+        var arcs: [NodeTime] = []
         var via: [Int32] = []
         first.reserveCapacity(order.count + 1)
         for road in order {
             // Ascending numbers: the most important neighbour is looked at first.
             for arc in rows[Int(road)].sorted(by: { slot[Int($0.node)] < slot[Int($1.node)] }) {
-                arcs.append(HierarchyArc(other: slot[Int(arc.node)], weight: arc.weight))
+                arcs.append(NodeTime(node: slot[Int(arc.node)], millis: arc.weight))
                 via.append(arc.via < 0 ? -1 : slot[Int(arc.via)])
             }
             first.append(Int32(arcs.count))

@@ -10,16 +10,10 @@
 /// Built with the hierarchy (0.4 s and 22 MB more for whole Manhattan, 96 entries per node) and
 /// shared read-only.
 public struct HubLabels: Sendable {
-    /// A node of a label (by the hierarchy's numbering) and the time to or from it.
-    struct Entry: Sendable {
-        var hub: Int32
-        var millis: UInt32
-    }
-
     /// Each node's label as `entries[first[n] ..< first[n + 1]]`, by ascending hub.
     struct Labels: Sendable {
         var first: [Int32]
-        var entries: [Entry]
+        var entries: [NodeTime]
     }
 
     /// From each node to the hubs above it.
@@ -50,11 +44,11 @@ public struct HubLabels: Sendable {
                 while i < iEnd, j < jEnd {
                     let a = out[i]
                     let b = into[j]
-                    if a.hub == b.hub {
+                    if a.node == b.node {
                         best = min(best, a.millis + b.millis)
                         i += 1
                         j += 1
-                    } else if a.hub < b.hub {
+                    } else if a.node < b.node {
                         i += 1
                     } else {
                         j += 1
@@ -68,17 +62,17 @@ public struct HubLabels: Sendable {
     /// Each node's upward search: its unstalled settled nodes, by ascending number.
     private static func labels(climbing arcs: ArcTable, stalledBy incoming: ArcTable, memory: SearchMemory) -> Labels {
         var first: [Int32] = [0]
-        var entries: [Entry] = []
-        var label: [Entry] = []
+        var entries: [NodeTime] = []
+        var label: [NodeTime] = []
         for node in 0..<memory.nodeCount {
             var search = memory.search(from: node)
             label.removeAll(keepingCapacity: true)
             while search.top != .unreached {
                 guard let settled = search.settleNext(climbing: arcs, stalledBy: incoming), !settled.stalled else { continue }
-                label.append(Entry(hub: Int32(settled.node), millis: settled.millis))
+                label.append(NodeTime(node: Int32(settled.node), millis: settled.millis))
             }
             search.finish()
-            label.sort { $0.hub < $1.hub }
+            label.sort { $0.node < $1.node }
             entries.append(contentsOf: label)
             first.append(Int32(entries.count))
         }

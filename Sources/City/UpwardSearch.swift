@@ -86,12 +86,12 @@ struct UpwardSearch {
         guard millis <= distance[node] else { return nil }
         for arc in incoming.range(of: node) {
             let from = incoming.arcs[arc]
-            if distance[Int(from.other)] &+ from.weight < millis { return (node, millis, true) }
+            if distance[Int(from.node)] &+ from.millis < millis { return (node, millis, true) }
         }
         for arc in arcs.range(of: node) {
             let next = arcs.arcs[arc]
-            let time = millis &+ next.weight
-            if time < distance[Int(next.other)] { reach(Int(next.other), at: time, from: node) }
+            let time = millis &+ next.millis
+            if time < distance[Int(next.node)] { reach(Int(next.node), at: time, from: node) }
         }
         return (node, millis, false)
     }
