@@ -180,7 +180,7 @@ let package = Package(
             name: "AppHost",
             dependencies: [
                 "AppRuntime", "DriverApp", "RiderApp", "City", "Scenarios", "RIBs", "SessionClient", "SimulatedTime", "Wire",
-                "ZeroMQ",
+                "ZeroMQ", .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: strict
         ),

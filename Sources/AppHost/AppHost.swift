@@ -51,7 +51,7 @@ public actor AppHost {
     var schedule: [ScheduledApp]
     var live: [String: any HostedApp] = [:]
     /// When each app asked to be ticked next (simulated seconds).
-    var wakes: [String: Double] = [:]
+    var wakes = WakeQueue()
     /// Requests on their way (retries included), per app: a finished app is expected to go away
     /// only once its last request is settled, since the request holds it until then.
     var inFlight: [String: Int] = [:]
@@ -107,7 +107,7 @@ public actor AppHost {
         var lastSweep = ContinuousClock.now
         while !stopping {
             // Sleep until the next app is due (a start or a wake-up), at most one tick.
-            let due = [schedule.last?.at, wakes.values.min()].compactMap { $0 }.min()
+            let due = [schedule.last?.at, wakes.earliest()].compactMap { $0 }.min()
             let wait = due.map { Duration.seconds(max(0, ($0 - clock.now()) / clock.speed)) } ?? settings.tick
             try await Task.sleep(for: min(wait, settings.tick))
             let sweep = ContinuousClock.now - lastSweep >= settings.sweep
@@ -143,9 +143,14 @@ public actor AppHost {
             totals.started += 1
             await dispatch(await app.start(at: time), of: app)
         }
-        let due = sweep ? live.keys.sorted() : wakes.filter { $0.value <= time }.keys.sorted()
+        var popped: [String: Double] = [:]
+        if !sweep {
+            while let next = wakes.popDue(by: time) { popped[next.id] = next.time }
+        }
+        let due = sweep ? live.keys.sorted() : popped.keys.sorted()
         for id in due {
-            let wake = wakes.removeValue(forKey: id)
+            // A wake-up set while an earlier app was ticking replaces the one popped, as before.
+            let wake = wakes.remove(id) ?? popped[id]
             guard let app = live[id] else { continue }
             if let wake, wake <= time { lateness = max(lateness, time - wake) }
             await dispatch(await app.tick(at: time), of: app)
@@ -189,11 +194,11 @@ public actor AppHost {
         // millisecond later: time only moves when the host moves it.
         let soonest = virtual.map { $0.now + 0.001 } ?? now
         if let wake = output.wakeAt.map({ max($0, soonest ?? $0) }), live[app.id] != nil {
-            wakes[app.id] = min(wake, wakes[app.id] ?? wake)
+            wakes.wake(app.id, at: wake)
         }
         if output.finished, live[app.id] != nil {
             live[app.id] = nil
-            wakes[app.id] = nil
+            wakes.remove(app.id)
             totals.finished += 1
             appLeaks += await app.health().leaks
             if inFlight[app.id, default: 0] > 0 { releasing[app.id] = app } else { released?.expectDeallocate(app, path: app.id) }

@@ -205,8 +205,7 @@ extension AppHost {
                 live[app.id] = app
                 totals.started += 1
                 await dispatch(await app.start(at: instant), of: app)
-            } else if let due = wakes.filter({ $0.value <= next }).keys.min() {
-                wakes[due] = nil
+            } else if let due = wakes.popDue(by: next)?.id {
                 if let app = live[due] { await dispatch(await app.tick(at: instant), of: app) }
             } else if let id = virtual?.pending.filter({ $0.value.deadline <= next }).keys.min() {
                 await timedOut(id)
@@ -215,7 +214,7 @@ extension AppHost {
                 virtual?.nextSweep = max(sweep, instant) + period
                 for id in live.keys.sorted() {
                     guard let app = live[id] else { continue }
-                    wakes[id] = nil
+                    wakes.remove(id)
                     await dispatch(await app.tick(at: instant), of: app)
                 }
             } else if let beat = virtual?.nextHeartbeat, beat <= next {
@@ -246,7 +245,7 @@ extension AppHost {
     /// When this host next has something of its own to do, in simulated seconds.
     private func nextOwnEvent() -> Double? {
         let times = [
-            schedule.last?.at, wakes.values.min(), virtual?.pending.values.map(\.deadline).min(), virtual?.nextHeartbeat,
+            schedule.last?.at, wakes.earliest(), virtual?.pending.values.map(\.deadline).min(), virtual?.nextHeartbeat,
             live.isEmpty ? nil : virtual?.nextSweep,
         ]
         return times.compactMap { $0 }.min()

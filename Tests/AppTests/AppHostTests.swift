@@ -37,11 +37,11 @@ struct AppHostTests {
             role: .riders, processID: "riders-test", session: session, bus: nil,
             schedule: [ScheduledApp(at: 0) { _ in app }])
         await host.dispatch(AppOutput(messages: [], wakeAt: 42), of: app)
-        #expect(await host.wakes.isEmpty, "rider-1 is not live: nothing to wake")
+        #expect(await host.wakes.all.isEmpty, "rider-1 is not live: nothing to wake")
         await host.step(at: 0, sweep: false)
-        #expect(await host.wakes == ["rider-1": 42], "once live, its wake-up counts")
+        #expect(await host.wakes.all == ["rider-1": 42], "once live, its wake-up counts")
         await host.dispatch(AppOutput(messages: [], finished: true, wakeAt: 50), of: app)
-        #expect(await host.wakes.isEmpty, "finished: released, and no wake-up left behind")
+        #expect(await host.wakes.all.isEmpty, "finished: released, and no wake-up left behind")
         await transport.shutdown()
     }
 
