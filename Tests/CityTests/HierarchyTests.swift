@@ -24,7 +24,7 @@ struct HierarchyTests {
     }
 
     @Test(
-        "Whole tables and many-to-one times equal plain Dijkstra's, unreachable pairs and repeats included", arguments: [5, 6, 7])
+        "Whole tables equal plain Dijkstra's, unreachable pairs and repeats included", arguments: [5, 6, 7])
     func tablesEqualDijkstra(seed: UInt64) {
         let graph = CityTests.randomGraph(seed: seed, nodes: 80, edges: 240)
         let dijkstra = PathFinder(graph: graph)
