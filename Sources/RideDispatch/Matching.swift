@@ -53,12 +53,6 @@ extension DispatchEngine {
         return nearest.items
     }
 
-    /// Available drivers where they can start from, in no particular order: every choice among
-    /// them breaks ties by driver id, so the dictionary's order never shows.
-    func availablePlaced() -> [PlacedDriver] {
-        drivers.values.compactMap { $0.isAvailable ? $0.placed(at: now) : nil }
-    }
-
     /// How many drivers are available.
     var availableCount: Int { standingAvailable.count + movingAvailable.count }
 
@@ -89,7 +83,7 @@ extension DispatchEngine {
     }
 
     /// Drivers whose whole plan is shared rides with a seat left and no offer pending, where they
-    /// can start from (in no particular order, as with ``availablePlaced()``).
+    /// can start from (in no particular order: every choice among them breaks ties by driver id).
     func sharingPlaced() -> [PlacedDriver] {
         drivers.values.compactMap { record in
             guard record.online, record.offer == nil, !record.stops.isEmpty else { return nil }

@@ -4,6 +4,14 @@ import Testing
 
 @testable import RideDispatch
 
+extension DispatchEngine {
+    /// Every available driver where they can start from, found by scanning every record: what the
+    /// engine's index must agree with.
+    fileprivate func availablePlaced() -> [PlacedDriver] {
+        drivers.values.compactMap { $0.isAvailable ? $0.placed(at: now) : nil }
+    }
+}
+
 @Suite("Nearest drivers by straight line on a grid")
 struct DriverGridTests {
     @Test(

@@ -154,7 +154,8 @@ final class RideService {
     /// allows: a trip update lost on its way (dispatch answers with where the ride stands) would
     /// otherwise leave the app waiting for good.
     func askAgainIfSilent(at time: Double) {
-        guard let asked, let due = askAgainAt, time >= due else { return }
+        // Checked every tick: the request is made again only when it is due.
+        guard let due = askAgainAt, time >= due, let asked else { return }
         lastHeard = time
         link.request(.rideRequest(asked))
     }
