@@ -12,6 +12,10 @@ import ZeroMQ
 /// retries, replies routed back to the app), heartbeats, publishes its health on the bus, and
 /// releases finished apps — expecting each to deallocate (a leak is counted, not fatal).
 public actor AppHost {
+    /// A host runs on its transport's I/O thread, and its apps beside it (see
+    /// ``ZeroMQ/IOExecutor``): a message from dispatch reaches its app, and the app's answer the
+    /// socket, on one thread.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { session.executor.asUnownedSerialExecutor() }
     public struct Settings: Sendable {
         /// The longest the host sleeps between looks at its apps' wake-up times (and heartbeats).
         public var tick: Duration = .milliseconds(50)
@@ -45,7 +49,7 @@ public actor AppHost {
     public nonisolated let role: Role
     public nonisolated let processID: String
     public internal(set) var totals = Totals()
-    private let session: SessionClient
+    let session: SessionClient
     let bus: Socket?
     let settings: Settings
     var schedule: [ScheduledApp]
@@ -99,7 +103,7 @@ public actor AppHost {
         released = LeakDetector(budget: .milliseconds(Int64(settings.leakBudget * 1000))) {
             .milliseconds(Int64(clock.now() * 1000))
         }
-        let reader = Task { [session] in
+        let reader = Task(executorPreference: session.executor) { [session] in
             for await envelope in session.incoming { await self.deliver(envelope) }
         }
         var lastHeartbeat = ContinuousClock.now
@@ -138,7 +142,7 @@ public actor AppHost {
     func step(at time: Double, sweep: Bool) async {
         while let next = schedule.last, next.at <= time {
             schedule.removeLast()
-            let app = next.make(time)
+            let app = next.make(time, self)
             live[app.id] = app
             totals.started += 1
             await dispatch(await app.start(at: time), of: app)

@@ -18,7 +18,9 @@ public enum CityApps {
                 id: WireIDs.driver(number), startNode: driver.startNode, shiftStart: driver.shiftStart,
                 shiftEnd: driver.shiftEnd, acceptance: driver.acceptance,
                 responseSeconds: driver.responseSeconds, seed: scenario.seed &+ UInt64(number))
-            return ScheduledApp(at: driver.shiftStart) { time in DriverApp(profile: profile, graph: graph, at: time) }
+            return ScheduledApp(at: driver.shiftStart) { time, host in
+                DriverApp(profile: profile, graph: graph, at: time, beside: host)
+            }
         }
     }
 
@@ -42,7 +44,9 @@ public enum CityApps {
                 pickup: positions[trip.origin], dropoff: positions[trip.destination],
                 product: trip.product == .pool ? .pool : .uberX, scheduledPickup: trip.pickupAt,
                 patience: trip.patienceSeconds, seed: scenario.seed &+ UInt64(number))
-            return ScheduledApp(at: trip.time) { time in RiderApp(profile: profile, features: features, at: time) }
+            return ScheduledApp(at: trip.time) { time, host in
+                RiderApp(profile: profile, features: features, at: time, beside: host)
+            }
         }
     }
 }

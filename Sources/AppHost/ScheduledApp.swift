@@ -4,10 +4,10 @@ import AppRuntime
 public struct ScheduledApp: Sendable {
     /// Simulated seconds when the app starts.
     public let at: Double
-    /// Makes the app, its clock at the given time.
-    public let make: @Sendable (_ time: Double) -> any HostedApp
+    /// Makes the app, its clock at the given time, running beside the given actor (its host).
+    public let make: @Sendable (_ time: Double, _ host: any Actor) -> any HostedApp
 
-    public init(at: Double, make: @escaping @Sendable (_ time: Double) -> any HostedApp) {
+    public init(at: Double, make: @escaping @Sendable (_ time: Double, _ host: any Actor) -> any HostedApp) {
         self.at = at
         self.make = make
     }

@@ -90,6 +90,14 @@ extension AppHost {
         let box = VirtualNow()
         released = LeakDetector(budget: .milliseconds(Int64(settings.leakBudget * 1000))) { box.duration }
         self.box = box
+        // The loops run on the I/O thread, with this actor and its apps.
+        try await withTaskExecutorPreference(session.executor) {
+            try await serveVirtual(dealer: dealer, windows: windows)
+        }
+        await publishStatus(at: now ?? 0)
+    }
+
+    private func serveVirtual(dealer: Socket, windows: Socket) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for try await batch in dealer.batches() {
@@ -114,7 +122,6 @@ extension AppHost {
             try await group.next()
             group.cancelAll()
         }
-        await publishStatus(at: now ?? 0)
     }
 
     /// Whether the run loop should end.
@@ -201,7 +208,7 @@ extension AppHost {
                 await handle(input.payload)
             } else if let start = schedule.last, start.at <= next {
                 schedule.removeLast()
-                let app = start.make(instant)
+                let app = start.make(instant, self)
                 live[app.id] = app
                 totals.started += 1
                 await dispatch(await app.start(at: instant), of: app)

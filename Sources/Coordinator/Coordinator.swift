@@ -121,7 +121,7 @@ public actor Coordinator {
         // The run's data for analysts, written as it goes: a row per request as it ends, the
         // drivers' table now and then.
         let tables = try RunTables(directory: directory, clock: ClockTimeOfDay(startSecondOfDay: plan.topology.startSecondOfDay))
-        let reader = Task { [board, readiness] () -> RunTables in
+        let reader = Task(executorPreference: transport.executor) { [board, readiness] () -> RunTables in
             var tables = tables
             do {
                 for try await batch in tap.batches() {

@@ -111,6 +111,13 @@ public struct RunSummary: Codable, Sendable {
                         + "%.0f s jumped over idle; waited most for %@ (%.0f%% of windows)",
                     virtual.windows, virtual.simulatedSeconds, virtual.wallSeconds, virtual.rate, virtual.skippedSeconds,
                     virtual.bottleneck, virtual.bottleneckShare * 100))
+            if let paced = virtual.pacedBy, !paced.isEmpty {
+                let total = max(1, paced.values.reduce(0, +))
+                let shares = paced.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map {
+                    String(format: "%@ %.0f%%", $0.key, Double($0.value) / Double(total) * 100)
+                }
+                lines.append("  windows opened by the next event of: " + shares.joined(separator: ", "))
+            }
         }
         if let busRefused, busRefused > 0 {
             lines.append(

@@ -10,6 +10,9 @@ import ZeroMQ
 /// the participants publish during a window is written, sorted by simulated time, sender and
 /// sequence, once every report of the window is in.
 actor TimeKeeper {
+    /// The keeper runs on the I/O thread of its publisher's transport, where the bus tap reads:
+    /// a window's last report and the next opening cross no other thread.
+    nonisolated var unownedExecutor: UnownedSerialExecutor { publisher.executor.asUnownedSerialExecutor() }
     private var keeper: WindowKeeper
     private let publisher: Socket
     private var stamper = SequenceStamper(sender: "coordinator-window")
@@ -95,7 +98,7 @@ actor TimeKeeper {
             windows: stats.windows, simulatedSeconds: reached.seconds, wallSeconds: wall,
             bottleneck: bottleneck?.key ?? "", bottleneckShare: Double(bottleneck?.value ?? 0) / Double(total),
             skippedSeconds: stats.skipped.seconds, crashes: stats.crashes.values.reduce(0, +),
-            busySeconds: stats.busy.mapValues { $0 / .seconds(1) })
+            busySeconds: stats.busy.mapValues { $0 / .seconds(1) }, pacedBy: stats.pacedBy)
     }
 
     private func carryOut(_ actions: [WindowKeeper.Action]) async {
@@ -152,6 +155,9 @@ public struct VirtualTimeReport: Codable, Sendable, Equatable {
     public var crashes: UInt64
     /// Wall seconds each participant spent working on windows (the rest of the wall time it waited).
     public var busySeconds: [String: Double]
+    /// How many windows each participant's own next event opened (what sets the pace); absent
+    /// from summaries written before it was counted.
+    public var pacedBy: [String: UInt64]?
 
     /// Simulated seconds per wall second.
     public var rate: Double { wallSeconds > 0 ? simulatedSeconds / wallSeconds : 0 }

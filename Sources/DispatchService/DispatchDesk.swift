@@ -146,7 +146,7 @@ public final class DispatchDesk {
     public func tick(at time: Double) -> [Outgoing] {
         engine.advance(to: time)
         var out = translate(engine.takeEvents())
-        let limit = Double(settings.sessionTimeoutMs) / 1000 * settings.speed
+        let limit = sessionTimeout
         for (id, session) in sessions.sorted(by: { $0.key < $1.key }) where time - session.lastHeard > limit {
             out += close(id, at: time, expired: true)
         }
@@ -156,6 +156,27 @@ public final class DispatchDesk {
         }
         return out
     }
+
+    /// Whether ``tick(at:)`` at `time` would do anything: an engine timer due, a session silent
+    /// past its timeout, or the open legs due a look. The same comparisons the tick makes, so that
+    /// skipping a tick for which this is false changes nothing.
+    public func hasDue(at time: Double) -> Bool {
+        if let deadline = engine.nextDeadline, deadline <= time { return true }
+        if time - legsLookedAt >= settings.legGrace / 4 { return true }
+        let limit = sessionTimeout
+        return sessions.values.contains { time - $0.lastHeard > limit }
+    }
+
+    /// About when ``hasDue(at:)`` next becomes true (never after it; it may be a little before,
+    /// from rounding): for a clock that jumps to the next tick with something to do.
+    public var nextDue: Double {
+        let limit = sessionTimeout
+        let silent = sessions.values.map(\.lastHeard).min().map { $0 + limit }
+        return [engine.nextDeadline, legsLookedAt + settings.legGrace / 4, silent].compactMap { $0 }.min()!
+    }
+
+    /// How long a session may stay silent, in simulated seconds.
+    private var sessionTimeout: Double { Double(settings.sessionTimeoutMs) / 1000 * settings.speed }
 
     /// Where session `id` can be reached now: nil for no such session, or one without a line
     /// (dispatch recovered and it has not said Hello again: it is sent what it missed after the Welcome).

@@ -13,6 +13,8 @@ import ZeroMQ
 /// With a journal, every input is written down before dispatch acts on it; a dispatch started on
 /// the journal of one that died replays it (``restore(from:)``) and carries on where it stopped.
 public actor DispatchServer {
+    /// Dispatch runs on its transport's I/O thread (see ``ZeroMQ/IOExecutor``).
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { router.executor.asUnownedSerialExecutor() }
     public nonisolated let speed: Double
     let core: DispatchCore
     private var desk: DispatchDesk { core.desk }
@@ -152,6 +154,16 @@ public actor DispatchServer {
             republish = []
             try await send(out)
         }
+        // The loops run on the I/O thread, with this actor: a message goes from the socket to the
+        // desk and its answer back without waking another thread.
+        try await withTaskExecutorPreference(router.executor) {
+            try await serve(tick: tick)
+        }
+        // The last word on the bus: final counts for whoever records the run.
+        try? await publishStatus()
+    }
+
+    private func serve(tick: Duration) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for try await batch in self.router.batches() {
@@ -174,8 +186,6 @@ public actor DispatchServer {
             try await group.next()
             group.cancelAll()
         }
-        // The last word on the bus: final counts for whoever records the run.
-        try? await publishStatus()
     }
 
     public func stop() { stopped = true }

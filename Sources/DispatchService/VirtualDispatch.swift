@@ -44,6 +44,13 @@ extension DispatchServer {
         }
         enterVirtualTime(clock)
         virtual?.now = SimTime(seconds: timeFloor)
+        try await withTaskExecutorPreference(router.executor) {
+            try await serveVirtual(windows: windows)
+        }
+        try? await publishStatus()
+    }
+
+    private func serveVirtual(windows: Socket) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for try await batch in self.router.batches() {
@@ -66,7 +73,6 @@ extension DispatchServer {
             try await group.next()
             group.cancelAll()
         }
-        try? await publishStatus()
     }
 
     /// Switches the clock to virtual time: call before ``restore(from:)``, so that a restored
@@ -113,7 +119,7 @@ extension DispatchServer {
         case .wait: return
         case .report(let report): try await publish(report)
         case .drain:
-            let next = virtual?.nextTick
+            let next = nextTickWithWork()
             guard let report = virtual?.participant.finish(nextTimer: next) else { return }
             try await publish(report)
         case .work(let opening): try await work(through: opening.window)
@@ -140,7 +146,7 @@ extension DispatchServer {
         }
         try await ticks(before: window.end)
         if core.stopRequested { stopped = true }
-        let next = virtual?.nextTick
+        let next = nextTickWithWork()
         guard let report = virtual?.participant.finish(nextTimer: next, busy: .now - began) else { return }
         try await publish(report)
     }
@@ -155,12 +161,27 @@ extension DispatchServer {
         while let tick = virtual?.nextTick, tick < end { try await runTick(tick) }
     }
 
+    /// Runs the tick at `tick` if it has anything to do (a tick with nothing due changes nothing,
+    /// so it is neither run nor journaled).
     private func runTick(_ tick: SimTime) async throws {
         virtual?.now = tick
         if let period = virtual?.tick {
             virtual?.nextTick = SimTime(wireMilliseconds: tick.wireMilliseconds + period.wireMilliseconds)
         }
+        guard core.desk.hasDue(at: tick.seconds) else { return }
         try await act(on: [.tick(time: tick.seconds)])
+    }
+
+    /// The first tick on the schedule with something to do, as far as the desk can tell: what
+    /// the window report gives as this participant's next timer, so that the keeper jumps over
+    /// ticks that would do nothing. Never later than that tick (a millisecond's margin for the
+    /// rounding of the desk's estimate); an earlier one is only looked at and passed.
+    private func nextTickWithWork() -> SimTime? {
+        guard let state = virtual, let scheduled = state.nextTick else { return nil }
+        let periodMs = max(1, state.tick.wireMilliseconds)
+        let dueMs = SimTime(seconds: core.desk.nextDue).wireMilliseconds - 1
+        guard dueMs > scheduled.wireMilliseconds else { return scheduled }
+        return SimTime(wireMilliseconds: (dueMs + periodMs - 1) / periodMs * periodMs)
     }
 
     /// The window report on the bus, after every event the window published (the same PUB, so

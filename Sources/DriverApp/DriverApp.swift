@@ -7,13 +7,19 @@ import Wire
 /// own actor, with the simulated person who drives it through its views.
 public actor DriverApp: HostedApp {
     public nonisolated let id: String
+    /// The actor whose executor this app runs on: its host's, so that the host's calls into its
+    /// apps stay on one thread (see ``AppRuntime/AppQueue``).
+    private nonisolated let beside: any Actor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { beside.unownedExecutor }
     private let component: DriverRootComponent
     private let app: AppTree
     private var person: DriverPerson
 
-    /// An app for `profile` on the city's `graph`, its clock at `time`.
-    public init(profile: DriverProfile, graph: RoadGraph, at time: Double) {
+    /// An app for `profile` on the city's `graph`, its clock at `time`, running on `host`'s
+    /// executor (its own if none is given).
+    public init(profile: DriverProfile, graph: RoadGraph, at time: Double, beside host: (any Actor)? = nil) {
         id = profile.id
+        beside = host ?? AppQueue()
         let link = AppLink(time: time)
         component = DriverRootComponent(link: link, profile: profile, graph: graph)
         app = AppTree(root: DriverRootBuilder(dependency: EmptyDependency()).build(component: component), link: link)

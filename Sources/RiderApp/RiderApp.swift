@@ -8,13 +8,19 @@ import Wire
 /// the simulated person who uses it. Finished when the ride has ended (and been rated).
 public actor RiderApp: HostedApp {
     public nonisolated let id: String
+    /// The actor whose executor this app runs on: its host's, so that the host's calls into its
+    /// apps stay on one thread (see ``AppRuntime/AppQueue``).
+    private nonisolated let beside: any Actor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { beside.unownedExecutor }
     private let component: RiderRootComponent
     private let app: AppTree
     private var person: RiderPerson
 
-    /// An app for `profile`, with optional features as `features` says, its clock at `time`.
-    public init(profile: RiderProfile, features: [String: Bool] = [:], at time: Double) {
+    /// An app for `profile`, with optional features as `features` says, its clock at `time`,
+    /// running on `host`'s executor (its own if none is given).
+    public init(profile: RiderProfile, features: [String: Bool] = [:], at time: Double, beside host: (any Actor)? = nil) {
         id = profile.id
+        beside = host ?? AppQueue()
         let link = AppLink(time: time)
         component = RiderRootComponent(link: link, profile: profile, flags: FeatureFlags(features))
         app = AppTree(root: RiderRootBuilder(dependency: EmptyDependency()).build(component: component), link: link)

@@ -10,6 +10,9 @@ import ZeroMQ
 /// answers a request it already did instead of doing it twice. Messages that are not replies
 /// (offers, legs, trip updates) come out of ``incoming``.
 public actor SessionClient {
+    /// The I/O thread of the session's transport, which this actor runs on (and its host may).
+    public nonisolated var executor: IOExecutor { transport.executor }
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { transport.executor.asUnownedSerialExecutor() }
     public struct Settings: Sendable {
         /// How long to wait for a reply before trying again.
         public var timeout: Duration = .seconds(1)
@@ -164,7 +167,7 @@ public actor SessionClient {
         try await opened.connect(endpoint)
         socket = opened
         let generation = line.opened()
-        reader = Task { [weak self] in
+        reader = Task(executorPreference: transport.executor) { [weak self] in
             do {
                 for try await batch in opened.batches() { await self?.deliver(batch, generation: generation) }
             } catch {}
@@ -236,6 +239,12 @@ public actor SessionClient {
 
     /// The reply to `messageID`, or `nil` after the timeout.
     private func awaitReply(to messageID: String) async throws -> Envelope? {
+        // The waiters run on the I/O thread with this actor: a reply wakes no other thread, and a
+        // busy global executor cannot hold it back past the timeout.
+        try await withTaskExecutorPreference(transport.executor) { try await waitForReply(to: messageID) }
+    }
+
+    private func waitForReply(to messageID: String) async throws -> Envelope? {
         try await withThrowingTaskGroup(of: Envelope?.self) { group in
             group.addTask { try await self.reply(to: messageID) }
             group.addTask {

@@ -48,6 +48,9 @@ public struct WindowKeeper: Sendable {
         public var skipped = SimDuration.zero
         /// Participants that came back without a planned kill (their messages in flight may be lost).
         public var crashes: [String: UInt64] = [:]
+        /// How many windows each participant (by name) set the start of: its next event (a timer,
+        /// or the delivery of something it sent) was the earliest. What sets the pace of the run.
+        public var pacedBy: [String: UInt64] = [:]
     }
 
     private struct Member: Sendable {
@@ -204,10 +207,13 @@ public struct WindowKeeper: Sendable {
     /// drain first if a kill is due by then, or finishes.
     private mutating func advance(from: SimTime, exactly: Bool, skippingKills: Bool = false) -> [Action] {
         var start = from
+        var pacer: String?
         if !exactly {
-            let soonest = [members.values.compactMap(\.next).min(), kills.first?.time].compactMap { $0 }.min()
+            let earliest = members.filter { $0.value.next != nil }.min { ($0.value.next!, $0.key) < ($1.value.next!, $1.key) }
+            let soonest = [earliest?.value.next, kills.first?.time].compactMap { $0 }.min()
             guard let soonest else { return finish(at: settings.end ?? from) }
             start = max(from, soonest)
+            if let earliest, earliest.value.next == soonest { pacer = earliest.key }
         }
         if let end = settings.end, start >= end { return finish(at: end) }
         if !skippingKills, let kill = kills.first, kill.time <= start {
@@ -218,6 +224,7 @@ public struct WindowKeeper: Sendable {
             return [.open(opening)]
         }
         statistics.skipped = statistics.skipped + (start - from)
+        if let pacer { statistics.pacedBy[pacer, default: 0] += 1 }
         let opening = WindowOpening(window: makeWindow(from: start), expected: expectations(), incarnations: incarnations())
         statistics.windows += 1
         phase = .running(opening)

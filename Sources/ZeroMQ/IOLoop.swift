@@ -10,6 +10,8 @@ import Glibc
 final class IOLoop {
     /// How many messages move per socket and direction before the loop looks at the others.
     static let batchLimit = 256
+    /// How many times the loop runs the jobs queued by the jobs it ran before it polls again.
+    static let jobRounds = 8
     /// How long a ROUTER waits before retrying a peer that was full (ROUTER has no POLLOUT signal for one peer).
     static let routerRetry: Duration = .milliseconds(1)
 
@@ -112,16 +114,22 @@ final class IOLoop {
             finishClosing()
         }
         for command in core.takeCommands(stop: true) { refuse(command) }
-        runJobs()
+        core.retireJobs(to: executor.runAfterShutdown)
         zmq_ctx_term(core.context.pointer)
         shutdownWaiters?.forEach { $0.resume() }
     }
 
     // MARK: Tasks that run here
 
+    /// Runs the jobs waiting, and those they queue in turn (an actor's answer to a message
+    /// received is sent in this iteration), for a bounded number of rounds so that sockets are
+    /// not starved.
     private func runJobs() {
-        let executor = self.executor.asUnownedTaskExecutor()
-        for job in core.takeJobs() { job.runSynchronously(on: executor) }
+        for _ in 0..<Self.jobRounds {
+            let jobs = core.takeJobs()
+            if jobs.isEmpty { return }
+            for job in jobs { executor.run(job) }
+        }
     }
 
     // MARK: Commands

@@ -14,9 +14,16 @@ enum Command: Sendable {
 
 /// The state the transport's callers share with its I/O thread.
 final class LoopCore: Sendable {
+    private struct Queue {
+        var commands: [Command] = []
+        var jobs: [UnownedJob] = []
+        var acceptingCommands = true
+        var acceptingJobs = true
+    }
+
     let context: ContextHandle
     let waker: Waker
-    private let queue = Locked<(commands: [Command], jobs: [UnownedJob], accepting: Bool)>(([], [], true))
+    private let queue = Locked<Queue>(Queue())
     private let socketIDs = Atomic<Int>(0)
     /// Whether this transport's ZAP handler is running (CURVE servers need it).
     let authenticating = Locked(false)
@@ -34,22 +41,34 @@ final class LoopCore: Sendable {
 
     /// Queues a command for the I/O thread. Returns `false` once the transport has shut down.
     func submit(_ command: Command) -> Bool {
-        append { $0.commands.append(command) }
-    }
-
-    /// Queues a task's job to run on the I/O thread. Returns `false` once the thread has stopped.
-    func enqueueJob(_ job: UnownedJob) -> Bool {
-        append { $0.jobs.append(job) }
-    }
-
-    private func append(_ add: (inout (commands: [Command], jobs: [UnownedJob], accepting: Bool)) -> Void) -> Bool {
         let accepted = queue.withLock { queue -> Bool in
-            guard queue.accepting else { return false }
-            add(&queue)
+            guard queue.acceptingCommands else { return false }
+            queue.commands.append(command)
             return true
         }
         if accepted { waker.wake() }
         return accepted
+    }
+
+    /// Queues a job to run on the I/O thread. Returns `false` once the thread has stopped.
+    func enqueueJob(_ job: UnownedJob) -> Bool {
+        let accepted = queue.withLock { queue -> Bool in
+            guard queue.acceptingJobs else { return false }
+            queue.jobs.append(job)
+            return true
+        }
+        if accepted { waker.wake() }
+        return accepted
+    }
+
+    /// The I/O thread stops (its last act): the jobs still waiting, and every later one, go to
+    /// `elsewhere`, in order. Under the lock, so that no job runs on the thread and elsewhere at once.
+    func retireJobs(to elsewhere: (UnownedJob) -> Void) {
+        queue.withLock { queue in
+            queue.acceptingJobs = false
+            queue.jobs.forEach(elsewhere)
+            queue.jobs.removeAll()
+        }
     }
 
     /// Takes every waiting job (I/O thread).
@@ -66,7 +85,7 @@ final class LoopCore: Sendable {
     /// Takes every waiting command (I/O thread). With `stop`, refuses later ones.
     func takeCommands(stop: Bool = false) -> [Command] {
         queue.withLock { queue in
-            if stop { queue.accepting = false }
+            if stop { queue.acceptingCommands = false }
             defer { queue.commands.removeAll(keepingCapacity: true) }
             return queue.commands
         }

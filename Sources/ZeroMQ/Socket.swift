@@ -9,10 +9,14 @@ public final class Socket: Sendable {
 
     let core: SocketCore
     private let loop: LoopCore
+    /// The I/O thread that owns this socket, as an executor: an actor that handles the socket's
+    /// messages runs best here (see ``IOExecutor``).
+    public let executor: IOExecutor
 
-    init(core: SocketCore, loop: LoopCore) {
+    init(core: SocketCore, loop: LoopCore, executor: IOExecutor) {
         self.core = core
         self.loop = loop
+        self.executor = executor
     }
 
     /// Binds to an endpoint (`tcp://127.0.0.1:*` picks a free port).

@@ -42,7 +42,7 @@ public final class Transport: Sendable {
                 continuation.resume(throwing: ZMQError.closed("open \(type) socket"))
             }
         }
-        return Socket(core: socketCore, loop: core)
+        return Socket(core: socketCore, loop: core, executor: executor)
     }
 
     /// Closes every socket (queued sends drain within LINGER), terminates the context and

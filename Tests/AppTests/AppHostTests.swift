@@ -35,7 +35,7 @@ struct AppHostTests {
         let app = QuietApp(id: "rider-1", wake: 42)
         let host = AppHost(
             role: .riders, processID: "riders-test", session: session, bus: nil,
-            schedule: [ScheduledApp(at: 0) { _ in app }])
+            schedule: [ScheduledApp(at: 0) { _, _ in app }])
         await host.dispatch(AppOutput(messages: [], wakeAt: 42), of: app)
         #expect(await host.wakes.all.isEmpty, "rider-1 is not live: nothing to wake")
         await host.step(at: 0, sweep: false)
@@ -52,7 +52,7 @@ struct AppHostTests {
             transport: transport, endpoint: "inproc://nobody", hello: Hello.with { $0.sessionID = "riders-test" })
         let app = QuietApp(id: "rider-1", wake: nil, leaks: 2)
         let host = AppHost(
-            role: .riders, processID: "riders-test", session: session, bus: nil, schedule: [ScheduledApp(at: 0) { _ in app }])
+            role: .riders, processID: "riders-test", session: session, bus: nil, schedule: [ScheduledApp(at: 0) { _, _ in app }])
         await host.step(at: 0, sweep: false)
         await host.dispatch(AppOutput(messages: [], finished: true), of: app)
         await host.step(at: 1, sweep: false)

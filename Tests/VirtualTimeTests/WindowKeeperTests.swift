@@ -40,6 +40,7 @@ struct WindowKeeperTests {
         #expect(opening.expectations(of: "riders-1") == [:])
         #expect(keeper.statistics.waitedFor == ["dispatch": 1])
         #expect(keeper.statistics.skipped == SimDuration(wireMilliseconds: 400))
+        #expect(keeper.statistics.pacedBy == ["riders-1": 1], "the riders' delivery at 900 ms opened window 2")
     }
 
     @Test("With nobody having anything to do the run is over; with an end, windows stop there")

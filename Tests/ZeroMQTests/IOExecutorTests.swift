@@ -10,7 +10,27 @@ func currentThreadName() -> String {
         .trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
-@Suite("The I/O thread as a task executor")
+/// A counter on a transport's I/O thread that notices two of its jobs running at once.
+actor CounterOnLoop {
+    nonisolated let socket: Socket
+    nonisolated var unownedExecutor: UnownedSerialExecutor { socket.executor.asUnownedSerialExecutor() }
+    private var running = false
+    private(set) var overlaps = 0
+    private(set) var count = 0
+    private(set) var threads: Set<String> = []
+
+    init(socket: Socket) { self.socket = socket }
+
+    func bump() {
+        if running { overlaps += 1 }
+        running = true
+        threads.insert(currentThreadName())
+        count += 1
+        running = false
+    }
+}
+
+@Suite("The I/O thread as a task executor and as an actor's executor")
 struct IOExecutorTests {
     @Test("Tasks that prefer the executor run on the I/O thread and can send and receive there")
     func runsOnIOThread() async throws {
@@ -33,7 +53,25 @@ struct IOExecutorTests {
         }
     }
 
-    @Test("Jobs enqueued after shutdown still run, on the global executor")
+    @Test("An actor on the executor runs on the I/O thread; after shutdown its jobs still run, one at a time")
+    func actorOnLoop() async throws {
+        try await within(20) {
+            let transport = try Transport(name: "exec-actor-io")
+            let counter = CounterOnLoop(socket: try await transport.socket(.pull))
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<200 { group.addTask { await counter.bump() } }
+            }
+            #expect(await counter.threads == ["exec-actor-io"])
+            await transport.shutdown()
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<200 { group.addTask { await counter.bump() } }
+            }
+            #expect(await counter.count == 400)
+            #expect(await counter.overlaps == 0)
+        }
+    }
+
+    @Test("Jobs enqueued after shutdown still run, on a serial queue of the executor's own")
     func afterShutdown() async throws {
         try await within(20) {
             let transport = try Transport(name: "exec-test-down")
