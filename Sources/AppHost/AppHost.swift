@@ -65,6 +65,8 @@ public actor AppHost {
     var clock: SessionClock?
     var released: LeakDetector?
     var stopping = false
+    /// Virtual time: the task running the loops, cancelled by ``stop()``.
+    var serving: Task<Void, any Error>?
     /// Virtual time: the window participant, the requests awaiting replies, the instant handled.
     var virtual: VirtualHost?
     /// Virtual time: the DEALER to dispatch, and the clock the leak detector reads.
@@ -92,7 +94,10 @@ public actor AppHost {
     }
 
     /// Ends the run: apps are stopped (drivers go offline, waiting riders cancel), the session closes.
-    public func stop() { stopping = true }
+    public func stop() {
+        stopping = true
+        serving?.cancel()
+    }
 
     /// Connects, runs until ``stop()`` (or, with `endWhenAllFinished`, until every app is done),
     /// then stops every app and closes the session.

@@ -90,10 +90,13 @@ extension AppHost {
         let box = VirtualNow()
         released = LeakDetector(budget: .milliseconds(Int64(settings.leakBudget * 1000))) { box.duration }
         self.box = box
-        // The loops run on the I/O thread, with this actor and its apps.
-        try await withTaskExecutorPreference(session.executor) {
-            try await serveVirtual(dealer: dealer, windows: windows)
+        // The loops run on the I/O thread, with this actor and its apps, until they end or stop().
+        let task = Task(executorPreference: session.executor) {
+            try await self.serveVirtual(dealer: dealer, windows: windows)
         }
+        serving = task
+        if stopping { task.cancel() }
+        do { try await task.value } catch { if !stopping { throw error } }
         await publishStatus(at: now ?? 0)
     }
 

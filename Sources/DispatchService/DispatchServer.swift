@@ -38,6 +38,7 @@ public actor DispatchServer {
     /// The fault layer on what dispatch sends to sessions (stress mode), with what it did so far.
     public internal(set) var faults: FaultInjector
     var stopped = false
+    private var serving: Task<Void, any Error>?
     /// Virtual time: the participant's side of the windows, and the instant being handled.
     var virtual: VirtualDispatch?
     /// Over CURVE in virtual time: the name each connection's key was issued to, by its ROUTER
@@ -156,9 +157,7 @@ public actor DispatchServer {
         }
         // The loops run on the I/O thread, with this actor: a message goes from the socket to the
         // desk and its answer back without waking another thread.
-        try await withTaskExecutorPreference(router.executor) {
-            try await serve(tick: tick)
-        }
+        try await untilStopped { try await self.serve(tick: tick) }
         // The last word on the bus: final counts for whoever records the run.
         try? await publishStatus()
     }
@@ -188,7 +187,20 @@ public actor DispatchServer {
         }
     }
 
-    public func stop() { stopped = true }
+    /// Ends ``run(tick:)`` or ``runVirtual(_:windows:)`` at once (their loops are cancelled).
+    public func stop() {
+        stopped = true
+        serving?.cancel()
+    }
+
+    /// Runs `loops` on the I/O thread, with this actor (a message goes from the socket to the desk
+    /// and its answer back without waking another thread), until they end or ``stop()``.
+    func untilStopped(_ loops: @escaping @Sendable () async throws -> Void) async throws {
+        let task = Task(executorPreference: router.executor) { try await loops() }
+        serving = task
+        if stopped { task.cancel() }
+        do { try await task.value } catch { if !stopped { throw error } }
+    }
 
     /// The promises dispatch broke so far (none, if it works).
     public var violations: [InvariantViolation] { desk.checker.violations }

@@ -44,9 +44,7 @@ extension DispatchServer {
         }
         enterVirtualTime(clock)
         virtual?.now = SimTime(seconds: timeFloor)
-        try await withTaskExecutorPreference(router.executor) {
-            try await serveVirtual(windows: windows)
-        }
+        try await untilStopped { try await self.serveVirtual(windows: windows) }
         try? await publishStatus()
     }
 

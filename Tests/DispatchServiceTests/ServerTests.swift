@@ -10,6 +10,36 @@ import ZeroMQ
 
 @Suite("Dispatch server: the desk over real ZeroMQ sockets")
 struct ServerTests {
+    @Test(
+        "stop() ends a serving dispatch at once, mid-sleep, in wall and in virtual time (it once waited for the loops' next wake-up)"
+    )
+    func stopsAtOnce() async throws {
+        try await within(20) {
+            let transport = try Transport(name: "dispatch-stop")
+            let graph = GridCity(width: 1_000, height: 1_000, blockLength: 250, speedKmh: 36).build()
+            func server() async throws -> DispatchServer {
+                DispatchServer(
+                    travel: TravelTimeSchedule(postedSpeedsOn: graph), configuration: DispatchConfiguration(),
+                    router: try await transport.socket(.router), bus: try await transport.socket(.pub), speed: 1)
+            }
+            // An hour between ticks: nothing but stop() can end these runs within the guard.
+            let wall = try await server()
+            let serving = Task { try await wall.run(tick: .seconds(3_600)) }
+            try await Task.sleep(for: .milliseconds(50))
+            await wall.stop()
+            try await serving.value
+            let virtual = try await server()
+            let windows = try await transport.socket(.sub)
+            let servingVirtually = Task {
+                try await virtual.runVirtual(.init(life: 1, latency: .seconds(0.5)), windows: windows)
+            }
+            try await Task.sleep(for: .milliseconds(50))
+            await virtual.stop()
+            try await servingVirtually.value
+            await transport.shutdown()
+        }
+    }
+
     @Test("A session over a DEALER: Welcome, an offer for a ride, contiguous bus events, a snapshot current to the bus, Stop")
     func overSockets() async throws {
         try await within(20) {
