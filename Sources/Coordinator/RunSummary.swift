@@ -118,6 +118,11 @@ public struct RunSummary: Codable, Sendable {
                 }
                 lines.append("  windows opened by the next event of: " + shares.joined(separator: ", "))
             }
+            if let late = virtual.lateMessages, late > 0 {
+                lines.append(
+                    "warning: \(late) messages were delivered after their time (a process crashed mid-window): "
+                        + "this run will not replay exactly")
+            }
         }
         if let busRefused, busRefused > 0 {
             lines.append(

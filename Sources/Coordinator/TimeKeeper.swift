@@ -98,7 +98,8 @@ actor TimeKeeper {
             windows: stats.windows, simulatedSeconds: reached.seconds, wallSeconds: wall,
             bottleneck: bottleneck?.key ?? "", bottleneckShare: Double(bottleneck?.value ?? 0) / Double(total),
             skippedSeconds: stats.skipped.seconds, crashes: stats.crashes.values.reduce(0, +),
-            busySeconds: stats.busy.mapValues { $0 / .seconds(1) }, pacedBy: stats.pacedBy)
+            busySeconds: stats.busy.mapValues { $0 / .seconds(1) }, pacedBy: stats.pacedBy,
+            lateMessages: stats.late.values.reduce(0, +))
     }
 
     private func carryOut(_ actions: [WindowKeeper.Action]) async {
@@ -158,6 +159,9 @@ public struct VirtualTimeReport: Codable, Sendable, Equatable {
     /// How many windows each participant's own next event opened (what sets the pace); absent
     /// from summaries written before it was counted.
     public var pacedBy: [String: UInt64]?
+    /// Messages delivered before their time (only after a crash broke the protocol: such a run is
+    /// not replayable); absent from summaries written before it was counted.
+    public var lateMessages: UInt64?
 
     /// Simulated seconds per wall second.
     public var rate: Double { wallSeconds > 0 ? simulatedSeconds / wallSeconds : 0 }

@@ -51,6 +51,9 @@ public struct WindowKeeper: Sendable {
         /// How many windows each participant (by name) set the start of: its next event (a timer,
         /// or the delivery of something it sent) was the earliest. What sets the pace of the run.
         public var pacedBy: [String: UInt64] = [:]
+        /// Messages delivered before their time, by participant (every life's, added up): zero
+        /// in a run that kept the protocol, and so replays exactly.
+        public var late: [String: UInt64] = [:]
     }
 
     private struct Member: Sendable {
@@ -62,6 +65,8 @@ public struct WindowKeeper: Sendable {
         /// Caps on what is expected from dead lives that were not drained (a crash lost their queue).
         var caps: [String: UInt64] = [:]
         var next: SimTime?
+        /// What this life reported late so far.
+        var late: UInt64 = 0
         /// The index of the last window this life reported done.
         var reported: UInt64 = 0
     }
@@ -131,6 +136,7 @@ public struct WindowKeeper: Sendable {
         }
         member.life = participant.incarnation
         member.received = [:]
+        member.late = 0
         member.reported = 0
         member.next = nil
         member.caps = [:]
@@ -183,6 +189,10 @@ public struct WindowKeeper: Sendable {
         member.sentByLife[member.life] = report.sent
         member.received = report.received
         member.next = report.next
+        if report.late > member.late {
+            statistics.late[report.participant.name, default: 0] += report.late - member.late
+            member.late = report.late
+        }
         members[report.participant.name] = member
         statistics.busy[report.participant.name, default: .zero] += report.busy
         guard waitingFor.isEmpty else { return [] }

@@ -87,7 +87,8 @@ public struct WindowParticipant<Payload: Sendable>: Sendable {
         guard let opening = working ?? pending else { return nil }
         let next = [nextTimer, inbox.next, earliestDelivery].compactMap { $0 }.min()
         let report = WindowReport(
-            window: opening.window.index, participant: id, sent: sent, received: inbox.received, next: next, busy: busy)
+            window: opening.window.index, participant: id, sent: sent, received: inbox.received, next: next, busy: busy,
+            late: UInt64(inbox.late))
         earliestDelivery = nil
         working = nil
         pending = nil

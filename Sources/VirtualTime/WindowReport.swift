@@ -14,11 +14,15 @@ public struct WindowReport: Hashable, Sendable {
     public var next: SimTime?
     /// Wall time the participant spent on the window, from its opening to this report.
     public var busy: Duration
+    /// Messages this life received due before what it had already handled (cumulative; see
+    /// ``WindowInbox/late``).
+    public var late: UInt64
 
     public init(
         window: UInt64, participant: ParticipantID, sent: [String: UInt64] = [:], received: [String: UInt64] = [:],
-        next: SimTime?, busy: Duration = .zero
+        next: SimTime?, busy: Duration = .zero, late: UInt64 = 0
     ) {
+        self.late = late
         self.window = window
         self.participant = participant
         self.sent = sent

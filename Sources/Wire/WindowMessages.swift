@@ -51,12 +51,14 @@ extension WindowDone {
         idle = report.next == nil
         nextMs = report.next?.wireMilliseconds ?? 0
         busySeconds = report.busy / .seconds(1)
+        late = report.late
     }
 
     /// The report this message carries.
     public var report: WindowReport {
         WindowReport(
             window: window, participant: ParticipantID(processID, incarnation: life), sent: sent, received: received,
-            next: idle ? nil : SimTime(wireMilliseconds: nextMs), busy: .milliseconds(Int64((busySeconds * 1_000).rounded())))
+            next: idle ? nil : SimTime(wireMilliseconds: nextMs), busy: .milliseconds(Int64((busySeconds * 1_000).rounded())),
+            late: late)
     }
 }

@@ -124,6 +124,13 @@ struct WindowKeeperTests {
         #expect(again.expectations(of: "b") == ["a#1": 3], "capped at what b had: the rest died with a's first life")
         #expect(keeper.waitingFor == ["a"])
         #expect(keeper.statistics.crashes == ["a": 1])
+        // a's new life got a message due before what it had handled: late, in the statistics; a
+        // second report of a window already reported adds nothing.
+        _ = keeper.reported(
+            WindowReport(window: 2, participant: ParticipantID("a", incarnation: 2), next: ms(1_200), late: 1))
+        #expect(keeper.statistics.late == ["a": 1])
+        _ = keeper.reported(WindowReport(window: 2, participant: ParticipantID("b"), next: ms(1_200), late: 2))
+        #expect(keeper.statistics.late == ["a": 1])
     }
 
     @Test("A participant that leaves for good is no longer waited for")

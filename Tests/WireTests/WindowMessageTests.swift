@@ -15,7 +15,7 @@ struct WindowMessageTests {
         #expect(open.opening == opening)
         let report = WindowReport(
             window: 7, participant: ParticipantID("riders-0"), sent: ["dispatch#2": 4], received: ["dispatch#2": 3],
-            next: SimTime(wireMilliseconds: 2_250), busy: .milliseconds(12))
+            next: SimTime(wireMilliseconds: 2_250), busy: .milliseconds(12), late: 2)
         let done = try WindowDone(serializedBytes: try WindowDone(report).serializedBytes() as [UInt8])
         #expect(done.report == report)
         let idle = WindowReport(window: 8, participant: ParticipantID("drivers-1", incarnation: 3), next: nil)

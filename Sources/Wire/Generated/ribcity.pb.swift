@@ -1861,6 +1861,10 @@ public nonisolated struct WindowDone: Sendable {
   /// Wall time spent on the window, from its opening to this report.
   public var busySeconds: Double = 0
 
+  /// Messages this life received due before what it had already handled (cumulative): never while
+  /// every participant keeps the protocol; after a crash, the sign that the run is not replayable.
+  public var late: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -4453,7 +4457,7 @@ nonisolated extension WindowExpectation: SwiftProtobuf.Message, SwiftProtobuf._M
 
 nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WindowDone"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}process_id\0\u{1}life\0\u{1}sent\0\u{1}received\0\u{1}idle\0\u{3}next_ms\0\u{3}busy_seconds\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}process_id\0\u{1}life\0\u{1}sent\0\u{1}received\0\u{1}idle\0\u{3}next_ms\0\u{3}busy_seconds\0\u{1}late\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4469,6 +4473,7 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
       case 6: try { try decoder.decodeSingularBoolField(value: &self.idle) }()
       case 7: try { try decoder.decodeSingularInt64Field(value: &self.nextMs) }()
       case 8: try { try decoder.decodeSingularDoubleField(value: &self.busySeconds) }()
+      case 9: try { try decoder.decodeSingularUInt64Field(value: &self.late) }()
       default: break
       }
     }
@@ -4499,6 +4504,9 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if self.busySeconds.bitPattern != 0 {
       try visitor.visitSingularDoubleField(value: self.busySeconds, fieldNumber: 8)
     }
+    if self.late != 0 {
+      try visitor.visitSingularUInt64Field(value: self.late, fieldNumber: 9)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4511,6 +4519,7 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if lhs.idle != rhs.idle {return false}
     if lhs.nextMs != rhs.nextMs {return false}
     if lhs.busySeconds != rhs.busySeconds {return false}
+    if lhs.late != rhs.late {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
