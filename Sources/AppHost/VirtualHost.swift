@@ -334,13 +334,19 @@ extension AppHost {
         }
         var envelope = envelope
         if let delay = fate.delay { envelope.simTimeMs += Int64((delay / .milliseconds(1)).rounded()) }
-        let sent = state.participant.send(to: "dispatch", at: envelope.simTime)
         envelope.senderLife = state.life
-        envelope.receiverLife = sent.life
-        envelope.link = sent.link
+        // Each copy of a duplicated message is a message of its own on the link, so that the
+        // window it is due in waits for it too: a copy that came after its window was done would
+        // be handed out whenever it happened to arrive.
+        var messages: [Message] = []
+        for _ in 0..<max(1, fate.copies) {
+            let sent = state.participant.send(to: "dispatch", at: envelope.simTime)
+            envelope.receiverLife = sent.life
+            envelope.link = sent.link
+            messages.append(Message([WireCodec.encode(envelope)]))
+        }
         virtual = state
-        let message = Message([WireCodec.encode(envelope)])
-        for _ in 0..<max(1, fate.copies) { try? await dealer.send(message) }
+        for message in messages { try? await dealer.send(message) }
     }
 
     private func publish(_ report: WindowReport) async throws {

@@ -133,6 +133,8 @@ public actor DispatchServer {
         try record([.recovered(time: now)])
         var out = Outbox()
         core.apply(.recovered(time: now), into: &out)
+        // In virtual time the fresh timeouts count from the first window (see VirtualDispatch).
+        virtual?.recovering = true
         core.lateness = 0
         return Recovery(
             entries: journal.count, replayedTo: replayedTo, resumedAt: now,

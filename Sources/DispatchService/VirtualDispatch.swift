@@ -13,6 +13,10 @@ struct VirtualDispatch: Sendable {
     /// The simulated instant being handled.
     var now: SimTime
     var reports = SequenceStamper(sender: "dispatch-window")
+    /// Restored from a journal: the sessions' fresh timeouts start again at the first window's
+    /// start (the journal's last instant may be a frame of garbage's, which arrives on the wall
+    /// clock, so it is no instant a replay would share).
+    var recovering = false
 
     var life: UInt32 { participant.id.incarnation }
 }
@@ -130,6 +134,13 @@ extension DispatchServer {
         guard var state = virtual else { return }
         let inputs = state.participant.inputs()
         state.now = max(state.now, window.start)
+        if state.recovering {
+            state.recovering = false
+            virtual = state
+            try await act(on: [.recovered(time: window.start.seconds)])
+            guard let resumed = virtual else { return }
+            state = resumed
+        }
         if state.nextTick == nil || state.nextTick! < window.start {
             let tickMs = max(1, state.tick.wireMilliseconds)
             let startMs = window.start.wireMilliseconds
@@ -162,11 +173,11 @@ extension DispatchServer {
     /// Runs the tick at `tick` if it has anything to do (a tick with nothing due changes nothing,
     /// so it is neither run nor journaled).
     private func runTick(_ tick: SimTime) async throws {
-        virtual?.now = tick
         if let period = virtual?.tick {
             virtual?.nextTick = SimTime(wireMilliseconds: tick.wireMilliseconds + period.wireMilliseconds)
         }
         guard core.desk.hasDue(at: tick.seconds) else { return }
+        virtual?.now = tick
         try await act(on: [.tick(time: tick.seconds)])
     }
 
@@ -203,13 +214,15 @@ extension DispatchServer {
             var envelope = envelope
             if let delay = fate?.delay { envelope.simTimeMs += Int64((delay / .milliseconds(1)).rounded()) }
             let session = String(decoding: peer, as: UTF8.self)
-            let sent = state.participant.send(
-                to: WireIDs.process(ofSession: session), life: WireIDs.life(ofSession: session), at: envelope.simTime)
             envelope.senderLife = state.life
-            envelope.receiverLife = sent.life
-            envelope.link = sent.link
-            let message = Message(Frames.Routed(peer: peer, envelope: envelope).frames)
-            messages += repeatElement(message, count: max(1, fate?.copies ?? 1))
+            // Each copy is numbered on the link as a message of its own (see the hosts' transmit).
+            for _ in 0..<max(1, fate?.copies ?? 1) {
+                let sent = state.participant.send(
+                    to: WireIDs.process(ofSession: session), life: WireIDs.life(ofSession: session), at: envelope.simTime)
+                envelope.receiverLife = sent.life
+                envelope.link = sent.link
+                messages.append(Message(Frames.Routed(peer: peer, envelope: envelope).frames))
+            }
         }
         return messages
     }

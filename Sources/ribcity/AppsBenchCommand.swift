@@ -26,13 +26,15 @@ struct AppsBenchCommand: AsyncParsableCommand {
         let baseline = ProcessUsage.current().residentBytes
         // One set of flags for every app, as a host passes its topology's (copy-on-write: shared).
         let features = ["rider.promotions": true]
+        // Every app on one executor, as a host's apps run on the host's.
+        let queue = AppQueue()
         var riders: [RiderApp] = []
         riders.reserveCapacity(apps)
         for index in 0..<apps {
             let profile = RiderProfile(
                 id: WireIDs.rider(index), name: "Rider \(index)", requestAt: 0, pickup: graph.positions[index % graph.nodeCount],
                 dropoff: graph.positions[(index * 7 + 3) % graph.nodeCount], patience: 600)
-            let app = RiderApp(profile: profile, features: features, at: 0)
+            let app = RiderApp(profile: profile, features: features, at: 0, beside: queue)
             _ = await app.start(at: 0)
             _ = await app.receive(
                 .quote(
@@ -48,7 +50,8 @@ struct AppsBenchCommand: AsyncParsableCommand {
         drivers.reserveCapacity(apps)
         for index in 0..<apps {
             let app = DriverApp(
-                profile: DriverProfile(id: WireIDs.driver(index), startNode: index % graph.nodeCount), graph: graph, at: 0)
+                profile: DriverProfile(id: WireIDs.driver(index), startNode: index % graph.nodeCount), graph: graph, at: 0,
+                beside: queue)
             _ = await app.start(at: 0)
             drivers.append(app)
         }
@@ -56,11 +59,11 @@ struct AppsBenchCommand: AsyncParsableCommand {
         let driverRibs = await drivers[0].health().ribs
         print(
             String(
-                format: "%d rider apps waiting for a driver (%d RIBs each): %.1f KB each", apps, ribs,
+                format: "%d rider apps waiting for a driver (%d RIBs each): %.2f KB each", apps, ribs,
                 Double(withRiders - baseline) / Double(apps) / 1024))
         print(
             String(
-                format: "%d driver apps online (%d RIBs each): %.1f KB each", apps, driverRibs,
+                format: "%d driver apps online (%d RIBs each): %.2f KB each", apps, driverRibs,
                 Double(withDrivers - withRiders) / Double(apps) / 1024))
         withExtendedLifetime((riders, drivers)) {}
     }

@@ -82,7 +82,7 @@ struct FootprintTests {
     @Test("A leak detector forgets settled objects and still reports a leak past its budget")
     func detectorSettles() {
         var clock = Duration.zero
-        let detector = LeakDetector(budget: .seconds(1)) { clock }
+        var detector = LeakDetector(budget: .seconds(1)) { clock }
         var gone: NodeRouter? = node()
         let kept = node()
         detector.expectDeallocate(gone!, path: "/Gone")

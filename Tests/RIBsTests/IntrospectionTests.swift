@@ -49,7 +49,7 @@ struct IntrospectionTests {
 
     @Test("Cancelling a check twice does not make the detector say it is done too early")
     func cancelTwice() {
-        let detector = LeakDetector(budget: .seconds(1)) { .zero }
+        var detector = LeakDetector(budget: .seconds(1)) { .zero }
         let first = NSObject()
         let second = NSObject()
         let check = detector.expectDeallocate(first, path: "/A")

@@ -125,11 +125,11 @@ open class Router<InteractorType>: Routing {
         child.setSubtreeActive(false)
         children.remove(at: index)
         if let node = child as? any TreeNode { node.recordDetached() }
-        if let detector = context?.leakDetector {
+        if let context {
             let path = child.path
-            detector.expectDeallocate(child, path: path)
-            detector.expectDeallocate(child.interactable, path: path + " (interactor)")
-            if let view = child.view { detector.expectDeallocate(view, path: path + " (view)") }
+            context.leakDetector.expectDeallocate(child, path: path)
+            context.leakDetector.expectDeallocate(child.interactable, path: path + " (interactor)")
+            if let view = child.view { context.leakDetector.expectDeallocate(view, path: path + " (view)") }
         }
         (child as? any TreeNode)?.adopt(parent: nil, context: context)
     }
@@ -191,6 +191,8 @@ extension Router: TreeNode {
 
     private func record(_ kind: RIBEvent.Kind) {
         guard let context else { return }
-        context.inspector.record(RIBEvent(kind: kind, path: path, time: context.now()))
+        let event = RIBEvent(kind: kind, path: path, time: context.now())
+        let observers = context.inspector.record(event)
+        observers?.send(event)
     }
 }

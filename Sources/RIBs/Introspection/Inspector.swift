@@ -1,5 +1,7 @@
 /// The live view into a RIB tree: its events as they happen, for monitors and tests.
-public final class Inspector {
+///
+/// A value, kept in place by its tree's ``RIBContext``: one allocation fewer per app.
+public struct Inspector {
     /// Made for the first observer: most trees are never watched.
     private var stream: ModelStream<RIBEvent?>?
     /// Events so far, by kind, in ``RIBEvent/Kind/allCases`` order.
@@ -17,7 +19,7 @@ public final class Inspector {
     }
 
     /// Calls `handler` with every event from now on.
-    public func observe(_ handler: @escaping (RIBEvent) -> Void) -> Subscription {
+    public mutating func observe(_ handler: @escaping (RIBEvent) -> Void) -> Subscription {
         let stream = self.stream ?? ModelStream<RIBEvent?>(nil)
         self.stream = stream
         return stream.observe { event in
@@ -25,13 +27,15 @@ public final class Inspector {
         }
     }
 
-    func record(_ event: RIBEvent) {
+    /// Counts `event`; returns the stream to tell observers on, for the caller to send it to
+    /// once this value is no longer being changed (an observer may read ``counts``).
+    mutating func record(_ event: RIBEvent) -> ModelStream<RIBEvent?>? {
         switch event.kind {
         case .attached: tally.attached += 1
         case .detached: tally.detached += 1
         case .activated: tally.activated += 1
         case .deactivated: tally.deactivated += 1
         }
-        stream?.send(event)
+        return stream
     }
 }

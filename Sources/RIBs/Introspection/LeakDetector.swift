@@ -17,7 +17,9 @@ public struct LeakCheck: Hashable, Sendable {
 /// Deterministic: time comes from the injected clock, and expectations are evaluated when the
 /// owner calls ``check()`` (for example on every tick of the simulated clock). A leak is
 /// reported and counted, never a crash.
-public final class LeakDetector {
+///
+/// A value, kept in place by its owner (a tree's ``RIBContext``): one allocation fewer per app.
+public struct LeakDetector {
     private struct Expectation {
         let id: UInt64
         weak var object: AnyObject?
@@ -32,7 +34,7 @@ public final class LeakDetector {
     public private(set) var leakCount = 0
     /// The most recent reports (at most 100).
     public private(set) var reports: [LeakReport] = []
-    /// Called on each leak found.
+    /// Called on each leak found, during ``check()``: it must not use the detector itself.
     public var onLeak: ((LeakReport) -> Void)?
     private let now: () -> Duration
     /// In the order expected (ids ascending). An array, emptied to no storage at all: a detector
@@ -54,7 +56,7 @@ public final class LeakDetector {
 
     /// Expects `object` to deallocate within the budget.
     @discardableResult
-    public func expectDeallocate(_ object: AnyObject, path: String) -> LeakCheck {
+    public mutating func expectDeallocate(_ object: AnyObject, path: String) -> LeakCheck {
         nextID += 1
         let time = now()
         pending.append(Expectation(id: nextID, object: object, path: path, detachedAt: time, deadline: time + budget))
@@ -63,13 +65,13 @@ public final class LeakDetector {
 
     /// Drops an expectation. Idempotent: cancelling twice, or after it resolved, changes nothing
     /// (the reference decremented its pending count twice here, and said "done" too early).
-    public func cancel(_ check: LeakCheck) {
+    public mutating func cancel(_ check: LeakCheck) {
         pending.removeAll { $0.id == check.id }
         releaseIfEmpty()
     }
 
     /// Settles expectations: deallocated objects are done, objects past their deadline are leaks.
-    public func check() {
+    public mutating func check() {
         guard !pending.isEmpty else { return }
         let time = now()
         let expectations = pending
@@ -84,7 +86,7 @@ public final class LeakDetector {
         }
     }
 
-    private func releaseIfEmpty() {
+    private mutating func releaseIfEmpty() {
         if pending.isEmpty { pending = [] }
     }
 }
