@@ -157,24 +157,6 @@ public final class DispatchDesk {
         return out
     }
 
-    /// Whether ``tick(at:)`` at `time` would do anything: an engine timer due, a session silent
-    /// past its timeout, or the open legs due a look. The same comparisons the tick makes, so that
-    /// skipping a tick for which this is false changes nothing.
-    public func hasDue(at time: Double) -> Bool {
-        if let deadline = engine.nextDeadline, deadline <= time { return true }
-        if time - legsLookedAt >= settings.legGrace / 4 { return true }
-        let limit = sessionTimeout
-        return sessions.values.contains { time - $0.lastHeard > limit }
-    }
-
-    /// About when ``hasDue(at:)`` next becomes true (never after it; it may be a little before,
-    /// from rounding): for a clock that jumps to the next tick with something to do.
-    public var nextDue: Double {
-        let limit = sessionTimeout
-        let silent = sessions.values.map(\.lastHeard).min().map { $0 + limit }
-        return [engine.nextDeadline, legsLookedAt + settings.legGrace / 4, silent].compactMap { $0 }.min()!
-    }
-
     /// How long a session may stay silent, in simulated seconds.
     private var sessionTimeout: Double { Double(settings.sessionTimeoutMs) / 1000 * settings.speed }
 

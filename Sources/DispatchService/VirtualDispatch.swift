@@ -121,7 +121,7 @@ extension DispatchServer {
         case .wait: return
         case .report(let report): try await publish(report)
         case .drain:
-            let next = nextTickWithWork()
+            let next = virtual?.nextTick
             guard let report = virtual?.participant.finish(nextTimer: next) else { return }
             try await publish(report)
         case .work(let opening): try await work(through: opening.window)
@@ -155,7 +155,7 @@ extension DispatchServer {
         }
         try await ticks(before: window.end)
         if core.stopRequested { stopped = true }
-        let next = nextTickWithWork()
+        let next = virtual?.nextTick
         guard let report = virtual?.participant.finish(nextTimer: next, busy: .now - began) else { return }
         try await publish(report)
     }
@@ -170,27 +170,12 @@ extension DispatchServer {
         while let tick = virtual?.nextTick, tick < end { try await runTick(tick) }
     }
 
-    /// Runs the tick at `tick` if it has anything to do (a tick with nothing due changes nothing,
-    /// so it is neither run nor journaled).
     private func runTick(_ tick: SimTime) async throws {
+        virtual?.now = tick
         if let period = virtual?.tick {
             virtual?.nextTick = SimTime(wireMilliseconds: tick.wireMilliseconds + period.wireMilliseconds)
         }
-        guard core.desk.hasDue(at: tick.seconds) else { return }
-        virtual?.now = tick
         try await act(on: [.tick(time: tick.seconds)])
-    }
-
-    /// The first tick on the schedule with something to do, as far as the desk can tell: what
-    /// the window report gives as this participant's next timer, so that the keeper jumps over
-    /// ticks that would do nothing. Never later than that tick (a millisecond's margin for the
-    /// rounding of the desk's estimate); an earlier one is only looked at and passed.
-    private func nextTickWithWork() -> SimTime? {
-        guard let state = virtual, let scheduled = state.nextTick else { return nil }
-        let periodMs = max(1, state.tick.wireMilliseconds)
-        let dueMs = SimTime(seconds: core.desk.nextDue).wireMilliseconds - 1
-        guard dueMs > scheduled.wireMilliseconds else { return scheduled }
-        return SimTime(wireMilliseconds: (dueMs + periodMs - 1) / periodMs * periodMs)
     }
 
     /// The window report on the bus, after every event the window published (the same PUB, so

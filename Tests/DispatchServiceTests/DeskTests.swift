@@ -365,48 +365,6 @@ struct DeskTests {
         #expect(refusal.code == .unknownSession)
     }
 
-    @Test(
-        "A tick the desk says nothing is due for changes nothing, and the next due time is never after the first tick that acts")
-    func dueTicks() throws {
-        var fixture = DeskFixture()
-        fixture.openSessions()
-        let ride = Wire.RideRequest.with {
-            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 0); $0.dropoff = fixture.at(5, 5)
-        }
-        guard fixture.acceptedRide(ride) != nil else { return }
-        // A second driver gets an offer it never answers (it times out at 30 s), and the riders'
-        // session goes silent after 20 s (it expires 5 s later); the drivers' keeps talking.
-        _ = fixture.driver(
-            .driverOnline(
-                DriverOnline.with {
-                    $0.driverID = "d-2"; $0.location = fixture.at(3, 3)
-                }), at: 4)
-        _ = fixture.rider(
-            .rideRequest(
-                Wire.RideRequest.with {
-                    $0.requestID = "req-2"; $0.riderID = "r-2"; $0.pickup = fixture.at(3, 4); $0.dropoff = fixture.at(0, 0)
-                }), at: 5)
-        var promised = fixture.desk.nextDue
-        var acted = 0
-        for step in 10...240 {
-            let time = Double(step) / 4
-            if step % 20 == 0 { _ = fixture.driver(.heartbeat(Heartbeat()), at: time) }
-            if step <= 80, step % 20 == 0 { _ = fixture.rider(.heartbeat(Heartbeat()), at: time) }
-            guard fixture.desk.hasDue(at: time) else {
-                let before = fixture.desk.snapshot()
-                let sessions = fixture.desk.sessionCount
-                #expect(fixture.desk.tick(at: time).isEmpty, "nothing due at \(time) s")
-                #expect(fixture.desk.snapshot() == before && fixture.desk.sessionCount == sessions)
-                continue
-            }
-            #expect(promised <= time, "the desk promised nothing before \(promised) s, yet acts at \(time) s")
-            if !fixture.desk.tick(at: time).isEmpty { acted += 1 }
-            promised = fixture.desk.nextDue
-        }
-        #expect(acted >= 2, "the offer's timeout and the riders' session expiry both acted")
-        #expect(fixture.desk.sessionCount == 1)
-    }
-
     @Test("Bad values are refused with a reason naming the field; the snapshot recreates drivers and open requests")
     func badValuesAndSnapshot() {
         var fixture = DeskFixture()
