@@ -41,22 +41,25 @@ final class LoopCore: Sendable {
 
     /// Queues a command for the I/O thread. Returns `false` once the transport has shut down.
     func submit(_ command: Command) -> Bool {
-        let accepted = queue.withLock { queue -> Bool in
+        append { queue in
             guard queue.acceptingCommands else { return false }
             queue.commands.append(command)
             return true
         }
-        if accepted { waker.wake() }
-        return accepted
     }
 
     /// Queues a job to run on the I/O thread. Returns `false` once the thread has stopped.
     func enqueueJob(_ job: UnownedJob) -> Bool {
-        let accepted = queue.withLock { queue -> Bool in
+        append { queue in
             guard queue.acceptingJobs else { return false }
             queue.jobs.append(job)
             return true
         }
+    }
+
+    /// Adds to the queue under its lock what `add` accepts, and wakes the I/O thread if it did.
+    private func append(_ add: (inout Queue) -> Bool) -> Bool {
+        let accepted = queue.withLock(add)
         if accepted { waker.wake() }
         return accepted
     }
