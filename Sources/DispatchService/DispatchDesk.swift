@@ -146,7 +146,7 @@ public final class DispatchDesk {
     public func tick(at time: Double) -> [Outgoing] {
         engine.advance(to: time)
         var out = translate(engine.takeEvents())
-        let limit = sessionTimeout
+        let limit = Double(settings.sessionTimeoutMs) / 1000 * settings.speed
         for (id, session) in sessions.sorted(by: { $0.key < $1.key }) where time - session.lastHeard > limit {
             out += close(id, at: time, expired: true)
         }
@@ -156,9 +156,6 @@ public final class DispatchDesk {
         }
         return out
     }
-
-    /// How long a session may stay silent, in simulated seconds.
-    private var sessionTimeout: Double { Double(settings.sessionTimeoutMs) / 1000 * settings.speed }
 
     /// Where session `id` can be reached now: nil for no such session, or one without a line
     /// (dispatch recovered and it has not said Hello again: it is sent what it missed after the Welcome).

@@ -219,11 +219,12 @@ public struct WindowKeeper: Sendable {
         var start = from
         var pacer: String?
         if !exactly {
-            let earliest = members.filter { $0.value.next != nil }.min { ($0.value.next!, $0.key) < ($1.value.next!, $1.key) }
-            let soonest = [earliest?.value.next, kills.first?.time].compactMap { $0 }.min()
+            let earliest = members.compactMap { name, member in member.next.map { (time: $0, name: name) } }
+                .min { ($0.time, $0.name) < ($1.time, $1.name) }
+            let soonest = [earliest?.time, kills.first?.time].compactMap { $0 }.min()
             guard let soonest else { return finish(at: settings.end ?? from) }
             start = max(from, soonest)
-            if let earliest, earliest.value.next == soonest { pacer = earliest.key }
+            if let earliest, earliest.time == soonest { pacer = earliest.name }
         }
         if let end = settings.end, start >= end { return finish(at: end) }
         if !skippingKills, let kill = kills.first, kill.time <= start {

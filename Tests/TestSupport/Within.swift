@@ -25,7 +25,8 @@ public func within<T: Sendable>(
         do { race.finish(.success(try await body())) } catch { race.finish(.failure(error)) }
     }
     let guardTask = Task {
-        try? await Task.sleep(for: .seconds(seconds * max(1, scale)))
+        // Cancelled: the body ended in time.
+        guard (try? await Task.sleep(for: .seconds(seconds * max(1, scale)))) != nil else { return }
         race.finish(.failure(TimedOut(what: what)))
         work.cancel()
     }
