@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Wire", targets: ["Wire"]),
         .library(name: "SimulatedTime", targets: ["SimulatedTime"]),
         .library(name: "RIBs", targets: ["RIBs"]),
+        .library(name: "Contacts", targets: ["Contacts"]),
         .library(name: "City", targets: ["City"]),
         .library(name: "RideDispatch", targets: ["RideDispatch"]),
         .library(name: "Demand", targets: ["Demand"]),
@@ -90,6 +91,12 @@ let package = Package(
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             exclude: ["Proto"],
+            swiftSettings: strict
+        ),
+        // Ohana-style contacts: providers, post-processors, selection filters, a data source with
+        // streams. Knows nothing of ZeroMQ, the wire or the city.
+        .target(
+            name: "Contacts",
             swiftSettings: strict
         ),
         // The app architecture: knows nothing of ZeroMQ, the wire protocol or the city.
@@ -172,7 +179,7 @@ let package = Package(
         // The rider app: a RIB tree per rider, from sign-in through request, trip and rating.
         .target(
             name: "RiderApp",
-            dependencies: ["AppRuntime", "RIBs", "City", "Randomness", "SimulatedTime", "Wire"],
+            dependencies: ["AppRuntime", "Contacts", "RIBs", "City", "Randomness", "SimulatedTime", "Wire"],
             swiftSettings: strict
         ),
         // A rider or driver process: many apps on their own actors over one session with dispatch.
@@ -346,6 +353,11 @@ let package = Package(
         .testTarget(
             name: "CoordinatorTests",
             dependencies: ["Coordinator", "Monitor", "Wire"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ContactsTests",
+            dependencies: ["Contacts"],
             swiftSettings: strict
         ),
         .testTarget(
