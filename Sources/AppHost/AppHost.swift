@@ -269,6 +269,9 @@ public actor AppHost {
         case .offer(let offer): offer.driverID
         case .driveTo(let drive): drive.driverID
         case .tripUpdate(let update): update.requestID
+        case .sharedEta(let shared): shared.recipientID
+        case .splitInvitation(let invitation): invitation.inviteeID
+        case .fareSplit(let split): split.riderID
         default: nil
         }
     }

@@ -20,6 +20,12 @@ extension DispatchDesk {
                 throw DeskFailure(code: .unknownRequest, reason: "no trip \(rating.tripID)")
             }
             try check(request: request, for: session)
+        case .shareEta(let share)?:
+            try check(request: share.requestID, named: share.riderID, for: session)
+        case .splitFareInvite(let invite)?:
+            try check(request: invite.requestID, named: invite.riderID, for: session)
+        case .splitAnswer(let answer)?:
+            try check(rider: answer.riderID, for: session)
         case .driverOnline(let online)?:
             try check(driver: online.driverID, for: session)
         case .driverOffline(let message)?: try check(holding: message.driverID, for: session)
@@ -51,6 +57,15 @@ extension DispatchDesk {
     private func check(request name: String, for session: DeskSession) throws(DeskFailure) {
         guard let id = requests[name], let rider = riderOfRequest[id] else { return }
         try check(rider: rider, for: session)
+    }
+
+    /// A rider's feature acts for the rider's own request, and says so.
+    private func check(request name: String, named rider: String, for session: DeskSession) throws(DeskFailure) {
+        try check(rider: rider, for: session)
+        if let id = requests[name], let owner = riderOfRequest[id], owner != rider {
+            throw forbidden("request \(name) is another rider's")
+        }
+        try check(request: name, for: session)
     }
 
     /// A driver comes online only on a session of the process that owns it (or, outside the

@@ -25,10 +25,11 @@ extension DispatchDesk {
         case .declined(let id, let driver, let timedOut): declined(id, by: driver, timedOut: timedOut)
         case .matched(let id, let driver, let pickupSeconds): matched(id, with: driver, pickupSeconds: pickupSeconds)
         case .requeued(let id, let driver, let reason): requeued(id, from: driver, reason: reason)
-        case .drive(let driver, let leg): toDriver(driver, drive(driver, leg))
+        case .drive(let driver, let leg):
+            toDriver(driver, drive(driver, leg)) + (leg.stop.map { sharedUpdates(of: $0.request) } ?? [])
         case .legCancelled(let driver, let leg): toDriver(driver, legCancelled(driver, leg))
         case .pickedUp(let id, let driver): pickedUp(id, by: driver, at: timed.time)
-        case .finished(let id, let outcome, let driver): finished(id, outcome, driver: driver)
+        case .finished(let id, let outcome, let driver): finished(id, outcome, driver: driver, at: timed.time)
         case .driverState(let driver, let state): [driverState(driver, state)]
         case .surge(let zone, let multiplier): [surge(zone, multiplier)]
         }
@@ -133,8 +134,18 @@ extension DispatchDesk {
             ]
     }
 
-    private func finished(_ id: RequestID, _ outcome: RequestOutcome, driver: DriverID?) -> [Outgoing] {
+    private func finished(_ id: RequestID, _ outcome: RequestOutcome, driver: DriverID?, at time: Double) -> [Outgoing] {
         offers.closeAll(of: id)
+        // The rider's own update first: it also tells those the ride is shared with.
+        let out = ended(id, outcome, driver: driver)
+        guard case .completed(let fare) = outcome else {
+            sharing.end(id)
+            return out
+        }
+        return out + splitFare(of: id, fareCents: Int64(fare.riderPaysCents), at: time)
+    }
+
+    private func ended(_ id: RequestID, _ outcome: RequestOutcome, driver: DriverID?) -> [Outgoing] {
         switch outcome {
         case .completed(let fare):
             let paid = Int64(fare.riderPaysCents)
@@ -216,8 +227,9 @@ extension DispatchDesk {
         }
         fill(&update)
         riderLines[rider, default: RiderLine()].lastUpdate = update
-        guard let peer = line(of: riderLines[rider]?.session) else { return [] }
-        return [.toPeer(peer: peer, body: .tripUpdate(update), inReplyTo: "")]
+        let shared = sharedUpdates(of: id)
+        guard let peer = line(of: riderLines[rider]?.session) else { return shared }
+        return [.toPeer(peer: peer, body: .tripUpdate(update), inReplyTo: "")] + shared
     }
 
     private func toDriver(_ driver: DriverID, _ body: Envelope.OneOf_Body) -> [Outgoing] {

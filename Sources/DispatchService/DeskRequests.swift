@@ -14,6 +14,9 @@ extension DispatchDesk {
         case .rideRequest(let ride)?: return try request(ride, session: session, reply, at: time)
         case .cancelRide(let message)?: return try cancel(message, reply, at: time)
         case .rateTrip?: return reply.acknowledged
+        case .shareEta(let message)?: return try share(message, reply, at: time)
+        case .splitFareInvite(let message)?: return try invite(message, reply, at: time)
+        case .splitAnswer(let message)?: return try answer(message, reply, at: time)
         case .driverOnline(let message)?: return try online(message, session: session, reply, at: time)
         case .driverOffline(let message)?: return try offline(message, reply, at: time)
         case .locationUpdate(let update)?: return location(update)

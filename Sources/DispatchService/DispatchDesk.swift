@@ -44,6 +44,8 @@ public final class DispatchDesk {
     var riderLines: [String: RiderLine] = [:]
     var driverLines: [String: DriverLine] = [:]
     var offers = OfferBook()
+    /// Shared ETAs and split fares of riders' optional features.
+    var sharing = RideSharing()
     var memory: ReplyMemory
     var quotes = 0
     /// When the open legs were last looked at.

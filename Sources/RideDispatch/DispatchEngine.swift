@@ -103,6 +103,8 @@ public final class DispatchEngine {
     }
     /// The request as submitted.
     public func request(_ id: RequestID) -> RideRequest? { requests[id]?.request }
+    /// The price the request was quoted at when it was submitted.
+    public func quotedPriceCents(of id: RequestID) -> Int? { requests[id]?.quote.priceCents }
     /// When the rider wanted to be picked up from: the time of the request, or its scheduled
     /// pickup if later. Pickup waits count from here.
     public func wantedFrom(_ id: RequestID) -> Double? {

@@ -8,7 +8,8 @@ public struct InvariantViolation: Sendable, Equatable, CustomStringConvertible {
 /// Checks the promises dispatch makes, from its events alone (so the same checks serve a run in
 /// one process and a recorded multi-process run): every request ends exactly once; no driver is
 /// in two trips at once (shared rides within capacity) or holds two offers; every fare is
-/// non-negative and conserved between rider, driver and platform.
+/// non-negative and conserved between rider, driver and platform; every split fare's shares sum
+/// to the fare, each payer charged once.
 public final class InvariantChecker {
     public let poolCapacity: Int
     public private(set) var violations: [InvariantViolation] = []
@@ -16,6 +17,7 @@ public final class InvariantChecker {
     private var finished: Set<RequestID> = []
     private var load: [DriverID: Set<RequestID>] = [:]
     private var offers: [DriverID: RequestID] = [:]
+    private var splitRequests: Set<RequestID> = []
     public private(set) var ridersPaidCents = 0
     public private(set) var driversEarnedCents = 0
     public private(set) var platformCents = 0
@@ -75,6 +77,21 @@ public final class InvariantChecker {
             break
         }
     }
+
+    /// Checks a fare split among riders: the shares sum to the fare, nobody pays twice, and no
+    /// ride's fare is split twice.
+    public func recordSplit(of id: RequestID, fareCents: Int, shares: [(rider: String, cents: Int)], at time: Double) {
+        func fail(_ message: String) { violations.append(InvariantViolation(time: time, message: message)) }
+        if !splitRequests.insert(id).inserted { fail("\(id)'s fare was split twice") }
+        let total = shares.reduce(0) { $0 + $1.cents }
+        if total != fareCents { fail("\(id)'s split shares sum to \(total) cents, its fare is \(fareCents)") }
+        if Set(shares.map(\.rider)).count != shares.count { fail("\(id)'s split charges a rider twice") }
+        if shares.contains(where: { $0.cents < 0 }) { fail("\(id)'s split has a negative share") }
+        splitCount += 1
+    }
+
+    /// Fares split among riders so far.
+    public private(set) var splitCount = 0
 
     /// Requests that never ended (call at the end of a run that should have ended them all).
     public func unfinished() -> [RequestID] {

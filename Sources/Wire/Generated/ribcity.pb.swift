@@ -419,6 +419,14 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
 
   /// A session said goodbye (SESSION_EXPIRED is for silent ones).
   case sessionClosed // = 16
+
+  /// Riders' optional features: a ride's ETA shared (contacts: the riders reached; reason: how
+  /// many could not be), an invitation to split a fare (contacts: the invitees reached), an
+  /// answer (contacts: the invitee; accepted), and a split fare at the dropoff (shares).
+  case etaShared // = 17
+  case splitInvited // = 18
+  case splitAnswered // = 19
+  case fareSplit // = 20
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -443,6 +451,10 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
     case 13: self = .sessionExpired
     case 14: self = .surgeUpdated
     case 16: self = .sessionClosed
+    case 17: self = .etaShared
+    case 18: self = .splitInvited
+    case 19: self = .splitAnswered
+    case 20: self = .fareSplit
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -465,6 +477,10 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
     case .sessionExpired: return 13
     case .surgeUpdated: return 14
     case .sessionClosed: return 16
+    case .etaShared: return 17
+    case .splitInvited: return 18
+    case .splitAnswered: return 19
+    case .fareSplit: return 20
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -487,6 +503,10 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
     .sessionExpired,
     .surgeUpdated,
     .sessionClosed,
+    .etaShared,
+    .splitInvited,
+    .splitAnswered,
+    .fareSplit,
   ]
 
 }
@@ -663,6 +683,55 @@ public nonisolated struct Envelope: @unchecked Sendable {
       return TripUpdate()
     }
     set {_uniqueStorage()._body = .tripUpdate(newValue)}
+  }
+
+  /// Riders' optional features (Share ETA, Split Fare), between riders through dispatch.
+  public var shareEta: ShareEta {
+    get {
+      if case .shareEta(let v)? = _storage._body {return v}
+      return ShareEta()
+    }
+    set {_uniqueStorage()._body = .shareEta(newValue)}
+  }
+
+  public var sharedEta: SharedEta {
+    get {
+      if case .sharedEta(let v)? = _storage._body {return v}
+      return SharedEta()
+    }
+    set {_uniqueStorage()._body = .sharedEta(newValue)}
+  }
+
+  public var splitFareInvite: SplitFareInvite {
+    get {
+      if case .splitFareInvite(let v)? = _storage._body {return v}
+      return SplitFareInvite()
+    }
+    set {_uniqueStorage()._body = .splitFareInvite(newValue)}
+  }
+
+  public var splitInvitation: SplitInvitation {
+    get {
+      if case .splitInvitation(let v)? = _storage._body {return v}
+      return SplitInvitation()
+    }
+    set {_uniqueStorage()._body = .splitInvitation(newValue)}
+  }
+
+  public var splitAnswer: SplitAnswer {
+    get {
+      if case .splitAnswer(let v)? = _storage._body {return v}
+      return SplitAnswer()
+    }
+    set {_uniqueStorage()._body = .splitAnswer(newValue)}
+  }
+
+  public var fareSplit: FareSplit {
+    get {
+      if case .fareSplit(let v)? = _storage._body {return v}
+      return FareSplit()
+    }
+    set {_uniqueStorage()._body = .fareSplit(newValue)}
   }
 
   /// Driver apps -> dispatch, and dispatch -> driver apps.
@@ -846,6 +915,13 @@ public nonisolated struct Envelope: @unchecked Sendable {
     case cancelRide(CancelRide)
     case rateTrip(RateTrip)
     case tripUpdate(TripUpdate)
+    /// Riders' optional features (Share ETA, Split Fare), between riders through dispatch.
+    case shareEta(ShareEta)
+    case sharedEta(SharedEta)
+    case splitFareInvite(SplitFareInvite)
+    case splitInvitation(SplitInvitation)
+    case splitAnswer(SplitAnswer)
+    case fareSplit(FareSplit)
     /// Driver apps -> dispatch, and dispatch -> driver apps.
     case driverOnline(DriverOnline)
     case driverOffline(DriverOffline)
@@ -1179,6 +1255,148 @@ public nonisolated struct TripUpdate: Sendable {
   public init() {}
 
   fileprivate var _driverLocation: LatLon? = nil
+}
+
+/// A rider shares the live ETA of its ride with other riders of the city (Share ETA), or stops
+/// sharing it (stop = true, recipients ignored). Answered with Ack. Only riders in the app now
+/// (with a ride of their own under way) can be reached; the bus event says who was.
+public nonisolated struct ShareEta: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var requestID: String = String()
+
+  public var riderID: String = String()
+
+  public var recipientIds: [String] = []
+
+  public var stop: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// To a rider someone shares a ride with: where that ride stands, sent at every change of it.
+/// arrive_at_ms is when the car is due at the pickup (DRIVER_ASSIGNED) or at the dropoff
+/// (ON_TRIP), 0 when not known. ended = true: the share is over (the ride ended or was unshared).
+public nonisolated struct SharedEta: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var recipientID: String = String()
+
+  public var fromRiderID: String = String()
+
+  public var requestID: String = String()
+
+  public var state: TripState = .unspecified
+
+  public var arriveAtMs: Int64 = 0
+
+  public var ended: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A rider invites other riders to split the fare of its ride (Split Fare). Answered with Ack.
+/// Each invitee in the app now is sent a SplitInvitation; the others cannot answer.
+public nonisolated struct SplitFareInvite: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var requestID: String = String()
+
+  public var riderID: String = String()
+
+  public var inviteeIds: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// To an invited rider: accept or decline before expires_at_ms (silence declines).
+public nonisolated struct SplitInvitation: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var invitationID: String = String()
+
+  public var inviteeID: String = String()
+
+  public var fromRiderID: String = String()
+
+  public var requestID: String = String()
+
+  /// The quote's price when the ride was asked for; the fare is known at the dropoff.
+  public var estimatedFareCents: Int64 = 0
+
+  public var expiresAtMs: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// An invited rider's answer. Answered with Ack, or an error once the invitation has expired or
+/// the ride has ended.
+public nonisolated struct SplitAnswer: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var invitationID: String = String()
+
+  public var riderID: String = String()
+
+  public var accept: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// At the dropoff of a ride whose fare is split: to every payer, the fare and each payer's share.
+/// The shares sum to the fare; the rider who asked for the ride pays the first share.
+public nonisolated struct FareSplit: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var requestID: String = String()
+
+  public var tripID: String = String()
+
+  public var riderID: String = String()
+
+  public var fareCents: Int64 = 0
+
+  public var shares: [FareShare] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct FareShare: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var riderID: String = String()
+
+  public var cents: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 public nonisolated struct DriverOnline: Sendable {
@@ -1569,6 +1787,24 @@ public nonisolated struct DispatchEvent: @unchecked Sendable {
     set {_uniqueStorage()._loadedMetres = newValue}
   }
 
+  /// ETA_SHARED, SPLIT_INVITED, SPLIT_ANSWERED: the other riders concerned.
+  public var contacts: [String] {
+    get {_storage._contacts}
+    set {_uniqueStorage()._contacts = newValue}
+  }
+
+  /// SPLIT_ANSWERED: whether the invitee accepted.
+  public var accepted: Bool {
+    get {_storage._accepted}
+    set {_uniqueStorage()._accepted = newValue}
+  }
+
+  /// FARE_SPLIT: each payer's share (fare_cents is the whole fare).
+  public var shares: [FareShare] {
+    get {_storage._shares}
+    set {_uniqueStorage()._shares = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1903,12 +2139,12 @@ nonisolated extension StopKind: SwiftProtobuf._ProtoNameProviding {
 }
 
 nonisolated extension DispatchEventKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DISPATCH_EVENT_KIND_UNSPECIFIED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CREATED\0\u{1}DISPATCH_EVENT_KIND_OFFER_SENT\0\u{1}DISPATCH_EVENT_KIND_OFFER_ACCEPTED\0\u{1}DISPATCH_EVENT_KIND_OFFER_DECLINED\0\u{1}DISPATCH_EVENT_KIND_OFFER_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_ARRIVED\0\u{1}DISPATCH_EVENT_KIND_TRIP_STARTED\0\u{1}DISPATCH_EVENT_KIND_TRIP_COMPLETED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CANCELLED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_REJECTED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_STATE_CHANGED\0\u{1}DISPATCH_EVENT_KIND_SESSION_OPENED\0\u{1}DISPATCH_EVENT_KIND_SESSION_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_SURGE_UPDATED\0\u{2}\u{2}DISPATCH_EVENT_KIND_SESSION_CLOSED\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DISPATCH_EVENT_KIND_UNSPECIFIED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CREATED\0\u{1}DISPATCH_EVENT_KIND_OFFER_SENT\0\u{1}DISPATCH_EVENT_KIND_OFFER_ACCEPTED\0\u{1}DISPATCH_EVENT_KIND_OFFER_DECLINED\0\u{1}DISPATCH_EVENT_KIND_OFFER_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_ARRIVED\0\u{1}DISPATCH_EVENT_KIND_TRIP_STARTED\0\u{1}DISPATCH_EVENT_KIND_TRIP_COMPLETED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CANCELLED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_REJECTED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_STATE_CHANGED\0\u{1}DISPATCH_EVENT_KIND_SESSION_OPENED\0\u{1}DISPATCH_EVENT_KIND_SESSION_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_SURGE_UPDATED\0\u{2}\u{2}DISPATCH_EVENT_KIND_SESSION_CLOSED\0\u{1}DISPATCH_EVENT_KIND_ETA_SHARED\0\u{1}DISPATCH_EVENT_KIND_SPLIT_INVITED\0\u{1}DISPATCH_EVENT_KIND_SPLIT_ANSWERED\0\u{1}DISPATCH_EVENT_KIND_FARE_SPLIT\0")
 }
 
 nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{3}sender_life\0\u{3}receiver_life\0\u{1}link\0\u{1}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{1}ack\0\u{4}\u{5}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{4}\u{e}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{2}\u{12}stop\0\u{1}ready\0\u{3}window_open\0\u{3}window_done\0\u{1}notice\0\u{b}clock_tick\0\u{c}P\u{1}\u{1}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{3}sender_life\0\u{3}receiver_life\0\u{1}link\0\u{1}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{1}ack\0\u{4}\u{5}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{3}share_eta\0\u{3}shared_eta\0\u{3}split_fare_invite\0\u{3}split_invitation\0\u{3}split_answer\0\u{3}fare_split\0\u{4}\u{8}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{2}\u{12}stop\0\u{1}ready\0\u{3}window_open\0\u{3}window_done\0\u{1}notice\0\u{b}clock_tick\0\u{c}P\u{1}\u{1}")
 
   fileprivate class _StorageClass {
     var _protocolVersion: UInt32 = 0
@@ -2135,6 +2371,84 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
           if let v = v {
             if hadOneofValue {try decoder.handleConflictingOneOf()}
             _storage._body = .tripUpdate(v)
+          }
+        }()
+        case 27: try {
+          var v: ShareEta?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .shareEta(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .shareEta(v)
+          }
+        }()
+        case 28: try {
+          var v: SharedEta?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .sharedEta(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .sharedEta(v)
+          }
+        }()
+        case 29: try {
+          var v: SplitFareInvite?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .splitFareInvite(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .splitFareInvite(v)
+          }
+        }()
+        case 30: try {
+          var v: SplitInvitation?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .splitInvitation(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .splitInvitation(v)
+          }
+        }()
+        case 31: try {
+          var v: SplitAnswer?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .splitAnswer(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .splitAnswer(v)
+          }
+        }()
+        case 32: try {
+          var v: FareSplit?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .fareSplit(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .fareSplit(v)
           }
         }()
         case 40: try {
@@ -2488,6 +2802,30 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
       case .tripUpdate?: try {
         guard case .tripUpdate(let v)? = _storage._body else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 26)
+      }()
+      case .shareEta?: try {
+        guard case .shareEta(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 27)
+      }()
+      case .sharedEta?: try {
+        guard case .sharedEta(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 28)
+      }()
+      case .splitFareInvite?: try {
+        guard case .splitFareInvite(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 29)
+      }()
+      case .splitInvitation?: try {
+        guard case .splitInvitation(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 30)
+      }()
+      case .splitAnswer?: try {
+        guard case .splitAnswer(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 31)
+      }()
+      case .fareSplit?: try {
+        guard case .fareSplit(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 32)
       }()
       case .driverOnline?: try {
         guard case .driverOnline(let v)? = _storage._body else { preconditionFailure() }
@@ -3209,6 +3547,326 @@ nonisolated extension TripUpdate: SwiftProtobuf.Message, SwiftProtobuf._MessageI
   }
 }
 
+nonisolated extension ShareEta: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ShareEta"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}rider_id\0\u{3}recipient_ids\0\u{1}stop\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.requestID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.riderID) }()
+      case 3: try { try decoder.decodeRepeatedStringField(value: &self.recipientIds) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.stop) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.requestID.isEmpty {
+      try visitor.visitSingularStringField(value: self.requestID, fieldNumber: 1)
+    }
+    if !self.riderID.isEmpty {
+      try visitor.visitSingularStringField(value: self.riderID, fieldNumber: 2)
+    }
+    if !self.recipientIds.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.recipientIds, fieldNumber: 3)
+    }
+    if self.stop != false {
+      try visitor.visitSingularBoolField(value: self.stop, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: ShareEta, rhs: ShareEta) -> Bool {
+    if lhs.requestID != rhs.requestID {return false}
+    if lhs.riderID != rhs.riderID {return false}
+    if lhs.recipientIds != rhs.recipientIds {return false}
+    if lhs.stop != rhs.stop {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension SharedEta: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SharedEta"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}recipient_id\0\u{3}from_rider_id\0\u{3}request_id\0\u{1}state\0\u{3}arrive_at_ms\0\u{1}ended\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.recipientID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.fromRiderID) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.requestID) }()
+      case 4: try { try decoder.decodeSingularEnumField(value: &self.state) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.arriveAtMs) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.ended) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.recipientID.isEmpty {
+      try visitor.visitSingularStringField(value: self.recipientID, fieldNumber: 1)
+    }
+    if !self.fromRiderID.isEmpty {
+      try visitor.visitSingularStringField(value: self.fromRiderID, fieldNumber: 2)
+    }
+    if !self.requestID.isEmpty {
+      try visitor.visitSingularStringField(value: self.requestID, fieldNumber: 3)
+    }
+    if self.state != .unspecified {
+      try visitor.visitSingularEnumField(value: self.state, fieldNumber: 4)
+    }
+    if self.arriveAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.arriveAtMs, fieldNumber: 5)
+    }
+    if self.ended != false {
+      try visitor.visitSingularBoolField(value: self.ended, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: SharedEta, rhs: SharedEta) -> Bool {
+    if lhs.recipientID != rhs.recipientID {return false}
+    if lhs.fromRiderID != rhs.fromRiderID {return false}
+    if lhs.requestID != rhs.requestID {return false}
+    if lhs.state != rhs.state {return false}
+    if lhs.arriveAtMs != rhs.arriveAtMs {return false}
+    if lhs.ended != rhs.ended {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension SplitFareInvite: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SplitFareInvite"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}rider_id\0\u{3}invitee_ids\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.requestID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.riderID) }()
+      case 3: try { try decoder.decodeRepeatedStringField(value: &self.inviteeIds) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.requestID.isEmpty {
+      try visitor.visitSingularStringField(value: self.requestID, fieldNumber: 1)
+    }
+    if !self.riderID.isEmpty {
+      try visitor.visitSingularStringField(value: self.riderID, fieldNumber: 2)
+    }
+    if !self.inviteeIds.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.inviteeIds, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: SplitFareInvite, rhs: SplitFareInvite) -> Bool {
+    if lhs.requestID != rhs.requestID {return false}
+    if lhs.riderID != rhs.riderID {return false}
+    if lhs.inviteeIds != rhs.inviteeIds {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension SplitInvitation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SplitInvitation"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}invitation_id\0\u{3}invitee_id\0\u{3}from_rider_id\0\u{3}request_id\0\u{3}estimated_fare_cents\0\u{3}expires_at_ms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.invitationID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.inviteeID) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.fromRiderID) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.requestID) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.estimatedFareCents) }()
+      case 6: try { try decoder.decodeSingularInt64Field(value: &self.expiresAtMs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.invitationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.invitationID, fieldNumber: 1)
+    }
+    if !self.inviteeID.isEmpty {
+      try visitor.visitSingularStringField(value: self.inviteeID, fieldNumber: 2)
+    }
+    if !self.fromRiderID.isEmpty {
+      try visitor.visitSingularStringField(value: self.fromRiderID, fieldNumber: 3)
+    }
+    if !self.requestID.isEmpty {
+      try visitor.visitSingularStringField(value: self.requestID, fieldNumber: 4)
+    }
+    if self.estimatedFareCents != 0 {
+      try visitor.visitSingularInt64Field(value: self.estimatedFareCents, fieldNumber: 5)
+    }
+    if self.expiresAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.expiresAtMs, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: SplitInvitation, rhs: SplitInvitation) -> Bool {
+    if lhs.invitationID != rhs.invitationID {return false}
+    if lhs.inviteeID != rhs.inviteeID {return false}
+    if lhs.fromRiderID != rhs.fromRiderID {return false}
+    if lhs.requestID != rhs.requestID {return false}
+    if lhs.estimatedFareCents != rhs.estimatedFareCents {return false}
+    if lhs.expiresAtMs != rhs.expiresAtMs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension SplitAnswer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SplitAnswer"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}invitation_id\0\u{3}rider_id\0\u{1}accept\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.invitationID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.riderID) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.accept) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.invitationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.invitationID, fieldNumber: 1)
+    }
+    if !self.riderID.isEmpty {
+      try visitor.visitSingularStringField(value: self.riderID, fieldNumber: 2)
+    }
+    if self.accept != false {
+      try visitor.visitSingularBoolField(value: self.accept, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: SplitAnswer, rhs: SplitAnswer) -> Bool {
+    if lhs.invitationID != rhs.invitationID {return false}
+    if lhs.riderID != rhs.riderID {return false}
+    if lhs.accept != rhs.accept {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension FareSplit: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".FareSplit"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}trip_id\0\u{3}rider_id\0\u{3}fare_cents\0\u{1}shares\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.requestID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.tripID) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.riderID) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.fareCents) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.shares) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.requestID.isEmpty {
+      try visitor.visitSingularStringField(value: self.requestID, fieldNumber: 1)
+    }
+    if !self.tripID.isEmpty {
+      try visitor.visitSingularStringField(value: self.tripID, fieldNumber: 2)
+    }
+    if !self.riderID.isEmpty {
+      try visitor.visitSingularStringField(value: self.riderID, fieldNumber: 3)
+    }
+    if self.fareCents != 0 {
+      try visitor.visitSingularInt64Field(value: self.fareCents, fieldNumber: 4)
+    }
+    if !self.shares.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.shares, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: FareSplit, rhs: FareSplit) -> Bool {
+    if lhs.requestID != rhs.requestID {return false}
+    if lhs.tripID != rhs.tripID {return false}
+    if lhs.riderID != rhs.riderID {return false}
+    if lhs.fareCents != rhs.fareCents {return false}
+    if lhs.shares != rhs.shares {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension FareShare: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".FareShare"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}rider_id\0\u{1}cents\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.riderID) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.cents) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.riderID.isEmpty {
+      try visitor.visitSingularStringField(value: self.riderID, fieldNumber: 1)
+    }
+    if self.cents != 0 {
+      try visitor.visitSingularInt64Field(value: self.cents, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: FareShare, rhs: FareShare) -> Bool {
+    if lhs.riderID != rhs.riderID {return false}
+    if lhs.cents != rhs.cents {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension DriverOnline: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".DriverOnline"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}driver_id\0\u{1}location\0\u{1}capacity\0")
@@ -3721,7 +4379,7 @@ nonisolated extension LegDone: SwiftProtobuf.Message, SwiftProtobuf._MessageImpl
 
 nonisolated extension DispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".DispatchEvent"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{3}request_id\0\u{3}trip_id\0\u{3}rider_id\0\u{3}driver_id\0\u{3}trip_state\0\u{3}driver_state\0\u{1}location\0\u{3}fare_cents\0\u{3}surge_multiplier\0\u{3}pickup_wait_s\0\u{3}cancelled_by\0\u{1}reason\0\u{1}zone\0\u{3}session_id\0\u{1}dropoff\0\u{1}product\0\u{3}dropoff_zone\0\u{3}trip_metres\0\u{3}driver_earns_cents\0\u{3}empty_metres\0\u{3}loaded_metres\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{3}request_id\0\u{3}trip_id\0\u{3}rider_id\0\u{3}driver_id\0\u{3}trip_state\0\u{3}driver_state\0\u{1}location\0\u{3}fare_cents\0\u{3}surge_multiplier\0\u{3}pickup_wait_s\0\u{3}cancelled_by\0\u{1}reason\0\u{1}zone\0\u{3}session_id\0\u{1}dropoff\0\u{1}product\0\u{3}dropoff_zone\0\u{3}trip_metres\0\u{3}driver_earns_cents\0\u{3}empty_metres\0\u{3}loaded_metres\0\u{1}contacts\0\u{1}accepted\0\u{1}shares\0")
 
   fileprivate class _StorageClass {
     var _kind: DispatchEventKind = .unspecified
@@ -3746,6 +4404,9 @@ nonisolated extension DispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._Messa
     var _driverEarnsCents: Int64 = 0
     var _emptyMetres: UInt32 = 0
     var _loadedMetres: UInt32 = 0
+    var _contacts: [String] = []
+    var _accepted: Bool = false
+    var _shares: [FareShare] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -3778,6 +4439,9 @@ nonisolated extension DispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._Messa
       _driverEarnsCents = source._driverEarnsCents
       _emptyMetres = source._emptyMetres
       _loadedMetres = source._loadedMetres
+      _contacts = source._contacts
+      _accepted = source._accepted
+      _shares = source._shares
     }
   }
 
@@ -3818,6 +4482,9 @@ nonisolated extension DispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._Messa
         case 20: try { try decoder.decodeSingularInt64Field(value: &_storage._driverEarnsCents) }()
         case 21: try { try decoder.decodeSingularUInt32Field(value: &_storage._emptyMetres) }()
         case 22: try { try decoder.decodeSingularUInt32Field(value: &_storage._loadedMetres) }()
+        case 23: try { try decoder.decodeRepeatedStringField(value: &_storage._contacts) }()
+        case 24: try { try decoder.decodeSingularBoolField(value: &_storage._accepted) }()
+        case 25: try { try decoder.decodeRepeatedMessageField(value: &_storage._shares) }()
         default: break
         }
       }
@@ -3896,6 +4563,15 @@ nonisolated extension DispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._Messa
       if _storage._loadedMetres != 0 {
         try visitor.visitSingularUInt32Field(value: _storage._loadedMetres, fieldNumber: 22)
       }
+      if !_storage._contacts.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._contacts, fieldNumber: 23)
+      }
+      if _storage._accepted != false {
+        try visitor.visitSingularBoolField(value: _storage._accepted, fieldNumber: 24)
+      }
+      if !_storage._shares.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._shares, fieldNumber: 25)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -3927,6 +4603,9 @@ nonisolated extension DispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._Messa
         if _storage._driverEarnsCents != rhs_storage._driverEarnsCents {return false}
         if _storage._emptyMetres != rhs_storage._emptyMetres {return false}
         if _storage._loadedMetres != rhs_storage._loadedMetres {return false}
+        if _storage._contacts != rhs_storage._contacts {return false}
+        if _storage._accepted != rhs_storage._accepted {return false}
+        if _storage._shares != rhs_storage._shares {return false}
         return true
       }
       if !storagesAreEqual {return false}
