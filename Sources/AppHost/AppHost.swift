@@ -44,6 +44,8 @@ public actor AppHost {
         public var failedRequests = 0
         /// RIBs that finished apps detached and kept, plus finished apps that did not go away.
         public var leaks = 0
+        /// Optional features apps switched off because they failed (the kill switch), by name.
+        public var switchedOff: [String: Int] = [:]
     }
 
     public nonisolated let role: Role
@@ -182,6 +184,7 @@ public actor AppHost {
 
     /// Sends what an app sent; releases it if it finished.
     func dispatch(_ output: AppOutput, of app: any HostedApp) async {
+        for feature in output.switchedOff { totals.switchedOff[feature, default: 0] += 1 }
         for message in output.messages {
             settings.trace?(String(format: "%.1f out ", now ?? 0) + "\(app.id) \(message.body)")
             if virtual != nil {
@@ -225,7 +228,7 @@ public actor AppHost {
         defer { settle(app.id) }
         totals.messagesIn += 1
         guard let clock, live[app.id] != nil else { return }
-        await dispatch(await app.receive(reply, at: clock.now()), of: app)
+        await dispatch(await app.receive(reply, answering: body, at: clock.now()), of: app)
     }
 
     /// Simulated time now: the instant being handled in virtual time, the session's clock otherwise.
@@ -256,6 +259,7 @@ public actor AppHost {
         ) {
             $0.appsFinished = UInt64(totals.finished)
             $0.leaks = UInt64(totals.leaks)
+            $0.switchedOff = totals.switchedOff.mapValues { UInt32(clamping: $0) }
         }
         lateness = 0
         var envelope = Envelope(.processStatus(status), from: statusStamper.next())

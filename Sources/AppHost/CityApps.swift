@@ -33,7 +33,7 @@ public enum CityApps {
     ) -> [ScheduledApp] {
         let scenario = prepared.scenario
         let positions = scenario.graph.positions
-        let features = prepared.topology.features
+        let settings = prepared.topology.features.mapValues { (share: $0.share, failRate: $0.failRate) }
         let share = ProcessShare(index: index, of: processes)
         return scenario.trips.indices.compactMap { number -> ScheduledApp? in
             guard share.takesRide(number) else { return nil }
@@ -43,9 +43,11 @@ public enum CityApps {
                 id: WireIDs.rider(number), name: "Rider \(number)", requestAt: trip.time,
                 pickup: positions[trip.origin], dropoff: positions[trip.destination],
                 product: trip.product == .pool ? .pool : .uberX, scheduledPickup: trip.pickupAt,
-                patience: trip.patienceSeconds, seed: scenario.seed &+ UInt64(number))
+                patience: trip.patienceSeconds, seed: scenario.seed &+ UInt64(number), number: number,
+                cityRiders: scenario.trips.count)
+            let features = RiderFeatures.draw(settings, rider: number, seed: scenario.seed)
             return ScheduledApp(at: trip.time) { time, host in
-                RiderApp(profile: profile, features: features, at: time, beside: host)
+                RiderApp(profile: profile, features: features.flags, faults: features.faults, at: time, beside: host)
             }
         }
     }

@@ -276,8 +276,8 @@ extension AppHost {
         }
         defer { settle(id) }
         guard let app = live[id], let now else { return }
-        await dispatch(
-            await app.receive(envelope.body ?? .error(ErrorReply.with { $0.reason = "an empty reply" }), at: now), of: app)
+        let reply = envelope.body ?? .error(ErrorReply.with { $0.reason = "an empty reply" })
+        await dispatch(await app.receive(reply, answering: pending.body, at: now), of: app)
     }
 
     /// A request went unanswered for the timeout: asked again (same message id), or failed.
@@ -290,7 +290,8 @@ extension AppHost {
             defer { settle(appID) }
             if let app = live[appID], let now {
                 let reason = "no reply to \(id) after \(pending.attempt) attempts"
-                await dispatch(await app.receive(.error(ErrorReply.with { $0.reason = reason }), at: now), of: app)
+                let failure = Envelope.OneOf_Body.error(ErrorReply.with { $0.reason = reason })
+                await dispatch(await app.receive(failure, answering: pending.body, at: now), of: app)
             }
             return
         }

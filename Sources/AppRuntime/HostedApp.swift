@@ -8,11 +8,15 @@ public struct AppOutput: Sendable, Equatable {
     /// The simulated time at which the app next wants a tick (its person will act, its car will
     /// arrive), if it knows one; the host also ticks every app now and then.
     public var wakeAt: Double?
+    /// Optional features the app switched off since its last output, because they failed (the
+    /// kill switch): the host counts them for its health report.
+    public var switchedOff: [String]
 
-    public init(messages: [AppMessage], finished: Bool = false, wakeAt: Double? = nil) {
+    public init(messages: [AppMessage], finished: Bool = false, wakeAt: Double? = nil, switchedOff: [String] = []) {
         self.messages = messages
         self.finished = finished
         self.wakeAt = wakeAt
+        self.switchedOff = switchedOff
     }
 }
 
@@ -44,10 +48,19 @@ public protocol HostedApp: Actor {
     func start(at time: Double) -> AppOutput
     /// A message from dispatch for this app, or the reply to one of its requests.
     func receive(_ body: Envelope.OneOf_Body, at time: Double) -> AppOutput
+    /// The reply to `request`, one of this app's requests (or the error that says it failed).
+    func receive(_ reply: Envelope.OneOf_Body, answering request: Envelope.OneOf_Body, at time: Double) -> AppOutput
     /// Time passes; the app's person looks at the screen and perhaps acts.
     func tick(at time: Double) -> AppOutput
     /// The host is shutting down: say goodbye the way the app would (a driver goes offline).
     func stop(at time: Double) -> AppOutput
     /// The tree's health now.
     func health() -> AppHealth
+}
+
+extension HostedApp {
+    /// An app that does not care which request a reply answers takes it like any message.
+    public func receive(_ reply: Envelope.OneOf_Body, answering request: Envelope.OneOf_Body, at time: Double) -> AppOutput {
+        receive(reply, at: time)
+    }
 }

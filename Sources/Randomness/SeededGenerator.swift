@@ -15,3 +15,11 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 }
+
+extension SeededGenerator {
+    /// A generator for one named draw (a feature, an invitation) under `seed`: the name is mixed
+    /// in by FNV-1a, which is the same in every process and run (Swift's `Hasher` is not).
+    public init(seed: UInt64, for name: String) {
+        self.init(seed: seed ^ name.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 })
+    }
+}

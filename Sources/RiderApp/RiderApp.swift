@@ -15,14 +15,19 @@ public actor RiderApp: HostedApp {
     private let component: RiderRootComponent
     private let app: AppTree
     private var person: RiderPerson
+    /// The switched-off features the host has been told of.
+    private var reported: Set<String> = []
 
-    /// An app for `profile`, with optional features as `features` says, its clock at `time`,
-    /// running on `host`'s executor (its own if none is given).
-    public init(profile: RiderProfile, features: [String: Bool] = [:], at time: Double, beside host: (any Actor)? = nil) {
+    /// An app for `profile`, with optional features as `features` says (and those in `faults`
+    /// made to fail), its clock at `time`, running on `host`'s executor (its own if none is given).
+    public init(
+        profile: RiderProfile, features: [String: Bool] = [:], faults: PluginFaults = PluginFaults(), at time: Double,
+        beside host: (any Actor)? = nil
+    ) {
         id = profile.id
         beside = host ?? AppQueue()
         let link = AppLink(time: time)
-        component = RiderRootComponent(link: link, profile: profile, flags: FeatureFlags(features))
+        component = RiderRootComponent(link: link, profile: profile, flags: FeatureFlags(features), faults: faults)
         app = AppTree(root: RiderRootBuilder(dependency: EmptyDependency()).build(component: component), link: link)
         person = RiderPerson(profile: profile)
     }
@@ -35,7 +40,16 @@ public actor RiderApp: HostedApp {
     public func receive(_ body: Envelope.OneOf_Body, at time: Double) -> AppOutput {
         app.link.advance(to: time)
         component.ride.receive(body)
+        component.services.social.receive(body)
         // The person reacts at once to what the screen now shows (a quote, a trip ended).
+        return tick(at: time)
+    }
+
+    public func receive(_ reply: Envelope.OneOf_Body, answering request: Envelope.OneOf_Body, at time: Double) -> AppOutput {
+        guard SocialService.isCommand(request) else { return receive(reply, at: time) }
+        // A refused share or answer is the social service's: it must never end the ride.
+        app.link.advance(to: time)
+        component.services.social.receive(reply: reply)
         return tick(at: time)
     }
 
@@ -46,14 +60,27 @@ public actor RiderApp: HostedApp {
         let acting =
             component.ride.status.value.awaitingPickup
             ? person.nextAction(after: time, requestedAt: component.ride.requestedAt) : nil
-        let wake = [acting, component.ride.askAgainAt].compactMap { $0 }.min()
-        return app.output(finished: isFinished, wakeAt: wake)
+        let answering = person.nextAnswer(to: component.services.social.invitations.value, after: time)
+        let wake = [acting, component.ride.askAgainAt, answering, splitGivenUpAt].compactMap { $0 }.min()
+        return output(finished: isFinished, wakeAt: wake)
     }
 
     public func stop(at time: Double) -> AppOutput {
         app.link.advance(to: time)
         component.ride.cancel(reason: "the app closed")
-        return app.output(finished: true)
+        return output(finished: true)
+    }
+
+    /// The tree's output, with the features switched off since the last one.
+    private func output(finished: Bool, wakeAt wake: Double? = nil) -> AppOutput {
+        var output = app.output(finished: finished, wakeAt: wake)
+        let switchedOff = component.flags.switchedOff
+        if switchedOff.count > reported.count {
+            // Features only ever switch off, so the new ones are those not reported yet.
+            output.switchedOff = switchedOff.keys.filter { !reported.contains($0) }.sorted()
+            reported.formUnion(output.switchedOff)
+        }
+        return output
     }
 
     public func health() -> AppHealth { app.health() }
@@ -70,7 +97,26 @@ public actor RiderApp: HostedApp {
     private var isFinished: Bool {
         let status = component.ride.status.value
         guard status.isOver else { return false }
-        if case .completed = status { return component.ride.rating != nil }
+        if case .completed = status {
+            return component.ride.rating != nil && (awaitingSplit == false || (splitGivenUpAt.map { app.link.now >= $0 } ?? true))
+        }
         return true
+    }
+
+    /// Whether the rider invited others to split the fare and has not heard how it was split.
+    private var awaitingSplit: Bool {
+        let social = component.services.social
+        return !social.invited.value.isEmpty && social.fareSplit.value == nil
+    }
+
+    /// How long after the ride's end the app waits for the fare's split (it may have been lost).
+    private static let splitPatience: Double = 60
+
+    /// When the app stops waiting for the fare's split, if it is waiting for one.
+    private var splitGivenUpAt: Double? {
+        guard awaitingSplit, case .completed = component.ride.status.value, let ended = component.ride.lastHeard else {
+            return nil
+        }
+        return ended + Self.splitPatience
     }
 }

@@ -37,9 +37,51 @@ struct RiderPerson {
         {
             trip.perform(.cancel(reason: "waited longer than the rider's patience"))
         }
+        actOnPlugins(root, at: time)
         if let rating = root.activeView(of: RatingView.self), rating.screen.value.hasPrefix("Rate") {
             rating.perform(.rate(stars: Double.random(in: 0..<1, using: &random) < 0.8 ? 5 : 4))
         }
+    }
+
+    /// The optional features' screens: whom to share the ETA with, whom to invite to split the
+    /// fare (the closest contacts, one or two), and answers to invitations once the person has
+    /// thought about them. Each choice is drawn from its own generator, so that turning a feature
+    /// on changes none of the person's other choices.
+    private func actOnPlugins(_ root: any Routing, at time: Double) {
+        if let share = root.activeView(of: ShareETAView.self), case .choosing(let rows) = share.screen.value, !rows.isEmpty {
+            share.perform(.share(ids: pick(from: rows, salt: 0x5A4E)))
+        }
+        if let split = root.activeView(of: SplitFareView.self), case .choosing(let rows) = split.screen.value, !rows.isEmpty {
+            split.perform(.invite(ids: pick(from: rows, salt: 0x5B17)))
+        }
+        if let inbox = root.activeView(of: SplitInboxView.self) {
+            for invitation in inbox.screen.value.open where answerAt(invitation) <= time {
+                inbox.perform(.answer(id: invitation.id, accept: accepts(invitation)))
+            }
+        }
+    }
+
+    /// The first one or two contacts (they come closest first).
+    private func pick(from rows: [ContactRow], salt: UInt64) -> [String] {
+        var random = SeededGenerator(seed: profile.seed ^ salt)
+        return rows.prefix(Int.random(in: 1...2, using: &random)).map(\.id)
+    }
+
+    /// When the person answers an invitation: 5 to 90 s after it came.
+    private func answerAt(_ invitation: OpenInvitation) -> Double {
+        var random = SeededGenerator(seed: profile.seed, for: invitation.id)
+        return invitation.receivedAt + Double.random(in: 5...90, using: &random)
+    }
+
+    /// Whether the person accepts an invitation (three times in five).
+    private func accepts(_ invitation: OpenInvitation) -> Bool {
+        var random = SeededGenerator(seed: profile.seed ^ 0xACCE, for: invitation.id)
+        return Double.random(in: 0..<1, using: &random) < 0.6
+    }
+
+    /// When the person will next answer one of `invitations`, if any is open.
+    func nextAnswer(to invitations: [OpenInvitation], after time: Double) -> Double? {
+        invitations.map { max(answerAt($0), time.nextUp) }.min()
     }
 
     /// When the person will next act of their own accord: asking for the ride, or giving up.

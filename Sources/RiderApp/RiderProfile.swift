@@ -16,12 +16,16 @@ public struct RiderProfile: Sendable, Equatable {
     /// Seconds the rider waits for a pickup (from the request, or from the booked time) before
     /// cancelling; `nil`: for ever.
     public var patience: Double?
-    /// Seeds the person's choices (the rating).
+    /// Seeds the person's choices (the rating, whom to share with, how to answer invitations).
     public var seed: UInt64
+    /// The rider's number among the city's riders, and how many riders the city has: who their
+    /// contacts among the city's riders are (0 riders: none).
+    public var number: Int
+    public var cityRiders: Int
 
     public init(
         id: String, name: String, requestAt: Double, pickup: GeoPoint, dropoff: GeoPoint, product: Wire.Product = .uberX,
-        scheduledPickup: Double? = nil, patience: Double? = nil, seed: UInt64 = 1
+        scheduledPickup: Double? = nil, patience: Double? = nil, seed: UInt64 = 1, number: Int = 0, cityRiders: Int = 0
     ) {
         self.id = id
         self.name = name
@@ -32,5 +36,7 @@ public struct RiderProfile: Sendable, Equatable {
         self.scheduledPickup = scheduledPickup
         self.patience = patience
         self.seed = seed
+        self.number = number
+        self.cityRiders = cityRiders
     }
 }

@@ -21,8 +21,8 @@ public struct Topology: Sendable, Equatable {
     public var dispatch: DispatchConfiguration
     public var drivers: DriverPlan
     public var riders: RiderPlan
-    /// Feature flags by name, for the apps.
-    public var features: [String: Bool]
+    /// Optional features by name, for the apps: on for which share of them, failing how often.
+    public var features: [String: FeatureSetting]
     public var endpoints: Endpoints
     /// How simulated time moves: with the wall clock at ``speed``, or as fast as every process is
     /// done with it (virtual time, docs/ARCHITECTURE.md).
@@ -74,7 +74,7 @@ public struct Topology: Sendable, Equatable {
     public init(
         name: String, file: String = "", city: CitySource, speed: Double = 60, duration: Double = 3_600,
         startSecondOfDay: Double = 8 * 3_600, seed: UInt64 = 1, dispatch: DispatchConfiguration = DispatchConfiguration(),
-        drivers: DriverPlan, riders: RiderPlan, features: [String: Bool] = [:], endpoints: Endpoints = Endpoints()
+        drivers: DriverPlan, riders: RiderPlan, features: [String: FeatureSetting] = [:], endpoints: Endpoints = Endpoints()
     ) {
         self.name = name
         self.file = file

@@ -140,9 +140,19 @@ public enum TopologyReader {
         riders.scheduledShare = try riderSection.double("scheduled_share", in: 0...1) ?? riders.scheduledShare
         try riderSection.finish()
 
-        var features: [String: Bool] = [:]
+        var features: [String: FeatureSetting] = [:]
         if var flags = try top.fields("features") {
-            for key in Self.keys(of: flags) { features[key] = try flags.bool(key) }
+            for key in Self.keys(of: flags) {
+                if flags.node(key)?.mapping == nil {
+                    features[key] = try flags.bool(key) == true ? .on : .off
+                    continue
+                }
+                guard var setting = try flags.fields(key) else { continue }
+                let share = try setting.double("share", in: 0...1) ?? 1
+                let failRate = try setting.double("fail_rate", in: 0...1) ?? 0
+                try setting.finish()
+                features[key] = FeatureSetting(share: share, failRate: failRate)
+            }
             try flags.finish()
         }
         var security = try top.fields("security")

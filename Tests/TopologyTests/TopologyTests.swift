@@ -73,7 +73,7 @@ struct TopologyTests {
           processes: 1
           demand:
             synthetic: { peak_per_hour: 100 }
-        features: { rider.promotions: false }
+        features: { rider.promotions: false, rider.split_fare: { share: 0.5, fail_rate: 0.1 }, rider.share_eta: true }
         endpoints: { transport: tcp, base_port: 6000 }
         """
 
@@ -84,7 +84,10 @@ struct TopologyTests {
         #expect(topology.dispatch.strategy == .greedy(interval: 10) && topology.dispatch.pricing.baseCents == 100)
         #expect(topology.dispatch.pricing.minimumCents == Pricing().minimumCents)
         #expect(topology.drivers.total == 10 && topology.drivers.acceptance == 0.5...0.9)
-        #expect(topology.features == ["rider.promotions": false])
+        #expect(
+            topology.features == [
+                "rider.promotions": .off, "rider.split_fare": FeatureSetting(share: 0.5, failRate: 0.1), "rider.share_eta": .on,
+            ])
         #expect(topology.endpoints.transport == .tcp && topology.endpoints.basePort == 6_000)
         #expect(topology.clockMode == .virtual && topology.latencyMs == 250)
         let silent = try TopologyReader.parse(
@@ -115,6 +118,9 @@ struct TopologyTests {
             ("network: { latency_ms: 0 }", "network.latency_ms", 1, "must be between 1 and 60000"),
             ("drivers: { processes: 0 }", "drivers.processes", 1, "must be between 1 and 64"),
             ("extra: 1", "extra", 1, "unknown key"),
+            ("features: { rider.split_fare: { fail_rate: 2 } }", "features.rider.split_fare.fail_rate", 1, "must be between 0"),
+            ("features: { rider.split_fare: { shar: 1 } }", "features.rider.split_fare.shar", 1, "unknown key"),
+            ("features: { rider.split_fare: maybe }", "features.rider.split_fare", 1, "must be true or false"),
         ])
     func badFiles(change: (yaml: String, key: String, line: Int, reason: String)) {
         let section = String(change.yaml.prefix { $0 != ":" })

@@ -1,17 +1,21 @@
 import AppRuntime
 import RIBs
 
-/// What LoggedIn needs from its parent: the ride's needs, the session and the feature flags.
+/// What LoggedIn needs from its parent: the ride's needs and the session.
 protocol LoggedInDependency: RideDependency {
     var auth: AuthService { get }
-    var flags: FeatureFlags { get }
 }
 
-/// Builds the signed-in part of the app, with the optional plugins registered.
+/// Builds the signed-in part of the app, with the optional plugins registered: Promotions, and
+/// the receiving sides of Share ETA and Split Fare.
 final class LoggedInBuilder: Builder<any LoggedInDependency> {
     func build() -> LoggedInRouter {
-        let plugins = PluginPoint<RideService, any Routing>(flags: dependency.flags)
+        let plugins = PluginPoint<RiderServices, any Routing>(flags: dependency.flags)
         plugins.register(PromotionsBuilder.plugin())
-        return LoggedInRouter(interactor: LoggedInInteractor(), ride: RideBuilder(dependency: dependency), plugins: plugins)
+        plugins.register(SharedRidesBuilder.plugin())
+        plugins.register(SplitInboxBuilder.plugin())
+        return LoggedInRouter(
+            interactor: LoggedInInteractor(), ride: RideBuilder(dependency: dependency), plugins: plugins,
+            services: dependency.services)
     }
 }

@@ -1,11 +1,15 @@
 import RIBs
 
-/// Builds the trip screen, with Rating below it at the end.
+/// Builds the trip screen, with Rating below it at the end and the optional plugins registered
+/// (Share ETA, Split Fare).
 final class OnTripBuilder: Builder<any RideDependency> {
     func build() -> OnTripRouter {
         let presenter = OnTripPresenter(status: dependency.ride.status.value)
+        let plugins = PluginPoint<RiderServices, any Routing>(flags: dependency.flags)
+        plugins.register(ShareETABuilder.plugin())
+        plugins.register(SplitFareBuilder.plugin())
         return OnTripRouter(
             interactor: OnTripInteractor(presenter: presenter, ride: dependency.ride), view: presenter.view,
-            rating: RatingBuilder(dependency: dependency))
+            rating: RatingBuilder(dependency: dependency), plugins: plugins, services: dependency.services)
     }
 }

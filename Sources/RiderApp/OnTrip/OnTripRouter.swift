@@ -1,14 +1,28 @@
 import RIBs
 
-/// The trip screen; attaches Rating once.
+/// The trip screen, with whatever optional plugins are on (Share ETA, Split Fare); attaches
+/// Rating once.
 final class OnTripRouter: ViewableRouter<OnTripInteractor, OnTripView>, OnTripRouting {
     private let rating: RatingBuilder
     private var ratingRouter: RatingRouter?
+    private let plugins: PluginPoint<RiderServices, any Routing>
+    private let services: RiderServices
+    private let pluginChildren = PluginChildren()
 
-    init(interactor: OnTripInteractor, view: OnTripView, rating: RatingBuilder) {
+    init(
+        interactor: OnTripInteractor, view: OnTripView, rating: RatingBuilder, plugins: PluginPoint<RiderServices, any Routing>,
+        services: RiderServices
+    ) {
         self.rating = rating
+        self.plugins = plugins
+        self.services = services
         super.init(interactor: interactor, view: view)
         interactor.router = self
+    }
+
+    override func didLoad() {
+        // A plugin that breaks later is detached; the trip goes on.
+        pluginChildren.attach(plugins, for: services, to: self)
     }
 
     func routeToRating() {

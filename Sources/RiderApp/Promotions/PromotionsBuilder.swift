@@ -3,10 +3,11 @@ import RIBs
 /// Builds the Promotions plugin.
 enum PromotionsBuilder {
     /// The plugin, under its flag (`rider.promotions`).
-    static func plugin() -> Plugin<RideService, any Routing> {
-        Plugin(name: "rider.promotions") { ride in
+    static func plugin() -> Plugin<RiderServices, any Routing> {
+        Plugin(name: "rider.promotions") { services in
             let presenter = PromotionsPresenter()
-            return PromotionsRouter(interactor: PromotionsInteractor(presenter: presenter, ride: ride), view: presenter.view)
+            return PromotionsRouter(
+                interactor: PromotionsInteractor(presenter: presenter, ride: services.ride), view: presenter.view)
         }
     }
 }

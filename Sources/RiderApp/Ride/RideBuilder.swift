@@ -1,10 +1,13 @@
 import AppRuntime
 import RIBs
 
-/// What the Ride flow and everything below it needs: the link and the trip service.
+/// What the Ride flow and everything below it needs: the link, the trip service, and the
+/// services and flags its plugins (under OnTrip) are given.
 protocol RideDependency: Dependency {
     var link: AppLink { get }
     var ride: RideService { get }
+    var services: RiderServices { get }
+    var flags: FeatureFlags { get }
 }
 
 /// Builds the Ride flow: Request, then OnTrip.

@@ -7,11 +7,17 @@ final class RiderRootComponent: Component<EmptyDependency>, LoggedOutDependency,
     let auth = AuthService()
     let ride: RideService
     let flags: FeatureFlags
+    let services: RiderServices
 
-    init(link: AppLink, profile: RiderProfile, flags: FeatureFlags) {
+    init(link: AppLink, profile: RiderProfile, flags: FeatureFlags, faults: PluginFaults) {
         self.link = link
         self.flags = flags
         ride = RideService(riderID: profile.id, link: link, scheduledPickup: profile.scheduledPickup)
+        services = RiderServices(
+            ride: ride, social: SocialService(riderID: profile.id, link: link),
+            contacts: RiderContacts(
+                rider: profile.number, cityRiders: profile.cityRiders, seed: profile.seed, openedAt: profile.requestAt),
+            link: link, flags: flags, faults: faults)
         super.init(dependency: EmptyDependency())
     }
 }

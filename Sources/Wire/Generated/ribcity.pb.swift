@@ -1944,6 +1944,13 @@ public nonisolated struct ProcessStatus: @unchecked Sendable {
   /// Clears the value of `checks`. Subsequent reads from it will return its default value.
   public mutating func clearChecks() {_uniqueStorage()._checks = nil}
 
+  /// Rider and driver hosts: optional features their apps switched off because they failed (the
+  /// kill switch), by feature name, over the process's life.
+  public var switchedOff: Dictionary<String,UInt32> {
+    get {_storage._switchedOff}
+    set {_uniqueStorage()._switchedOff = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -4727,7 +4734,7 @@ nonisolated extension EventCount: SwiftProtobuf.Message, SwiftProtobuf._MessageI
 
 nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ProcessStatus"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}process_id\0\u{1}pid\0\u{3}messages_in\0\u{3}messages_out\0\u{1}malformed\0\u{1}apps\0\u{3}cpu_seconds\0\u{3}rss_bytes\0\u{1}leaks\0\u{3}apps_finished\0\u{3}lag_ms\0\u{1}checks\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}process_id\0\u{1}pid\0\u{3}messages_in\0\u{3}messages_out\0\u{1}malformed\0\u{1}apps\0\u{3}cpu_seconds\0\u{3}rss_bytes\0\u{1}leaks\0\u{3}apps_finished\0\u{3}lag_ms\0\u{1}checks\0\u{3}switched_off\0")
 
   fileprivate class _StorageClass {
     var _role: Role = .unspecified
@@ -4743,6 +4750,7 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
     var _appsFinished: UInt64 = 0
     var _lagMs: UInt32 = 0
     var _checks: DispatchChecks? = nil
+    var _switchedOff: Dictionary<String,UInt32> = [:]
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -4766,6 +4774,7 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
       _appsFinished = source._appsFinished
       _lagMs = source._lagMs
       _checks = source._checks
+      _switchedOff = source._switchedOff
     }
   }
 
@@ -4797,6 +4806,7 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
         case 11: try { try decoder.decodeSingularUInt64Field(value: &_storage._appsFinished) }()
         case 12: try { try decoder.decodeSingularUInt32Field(value: &_storage._lagMs) }()
         case 13: try { try decoder.decodeSingularMessageField(value: &_storage._checks) }()
+        case 14: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt32>.self, value: &_storage._switchedOff) }()
         default: break
         }
       }
@@ -4848,6 +4858,9 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
       try { if let v = _storage._checks {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 13)
       } }()
+      if !_storage._switchedOff.isEmpty {
+        try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt32>.self, value: _storage._switchedOff, fieldNumber: 14)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -4870,6 +4883,7 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
         if _storage._appsFinished != rhs_storage._appsFinished {return false}
         if _storage._lagMs != rhs_storage._lagMs {return false}
         if _storage._checks != rhs_storage._checks {return false}
+        if _storage._switchedOff != rhs_storage._switchedOff {return false}
         return true
       }
       if !storagesAreEqual {return false}

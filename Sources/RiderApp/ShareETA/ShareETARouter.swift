@@ -1,0 +1,4 @@
+import RIBs
+
+/// Share ETA's router (no children).
+final class ShareETARouter: ViewableRouter<ShareETAInteractor, ShareETAView> {}

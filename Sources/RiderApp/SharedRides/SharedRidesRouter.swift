@@ -1,0 +1,4 @@
+import RIBs
+
+/// The shared rides' router (no children).
+final class SharedRidesRouter: ViewableRouter<SharedRidesInteractor, SharedRidesView> {}

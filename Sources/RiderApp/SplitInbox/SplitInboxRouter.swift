@@ -1,0 +1,4 @@
+import RIBs
+
+/// The split inbox's router (no children).
+final class SplitInboxRouter: ViewableRouter<SplitInboxInteractor, SplitInboxView> {}
