@@ -97,6 +97,7 @@ public struct RunSummary: Codable, Sendable {
                 kpis.peakSurgeWhere(clock: startSecondOfDay.map(ClockTimeOfDay.init)), kpis.missedEvents, worstLagSeconds,
                 worstLag.map { " (reported by \($0.process))" } ?? ""),
         ]
+        if let features = kpis.features { lines.append(features.line) }
         if kpisDependOnMachine, let lag = worstLag {
             lines.append(
                 String(

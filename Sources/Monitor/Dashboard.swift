@@ -47,6 +47,7 @@ extension MonitorReport {
                         + zones.map { String(format: "%@ %d req %.1f×", $0.zone, $0.requests, $0.surge) }.joined(separator: ", "))
             )
         }
+        if let features { lines.append(fit(features.line)) }
         lines.append(fit("processes: " + processSummary()))
         lines.append(missedEvents == 0 ? "bus: no messages missed" : "bus: \(missedEvents) messages MISSED (sequence gaps)")
         let room = max(0, 24 - lines.count - 1)

@@ -9,6 +9,8 @@ public struct MonitorBoard: Sendable {
     public private(set) var openRequests: [String: TripState] = [:]
     /// Events of each kind over the whole run.
     public private(set) var totals: [DispatchEventKind: Int] = [:]
+    /// What riders' optional features did (shares, splits); `switchedOff` is filled by the report.
+    public private(set) var features = FeatureCounts()
     /// Pickup waits in seconds of every trip started.
     public private(set) var pickupWaits = Distribution()
     public private(set) var surge: [String: Double] = [:]
@@ -64,6 +66,7 @@ public struct MonitorBoard: Sendable {
         }
         guard case .dispatchEvent(let event)? = envelope.body else { return }
         totals[event.kind, default: 0] += 1
+        features.record(event)
         let minute = envelope.simTimeMs / 60_000
         if event.kind == .requestCreated {
             minutes[minute, default: (0, 0)].requests += 1
@@ -134,9 +137,12 @@ public struct EarlierLives: Sendable, Equatable {
     public private(set) var messagesIn: UInt64 = 0
     public private(set) var messagesOut: UInt64 = 0
     public private(set) var cpuSeconds = 0.0
+    /// Plugins switched off in the apps of earlier lives, by feature.
+    public private(set) var switchedOff: [String: Int] = [:]
 
     mutating func add(_ last: ProcessStatus) {
         lives += 1
+        for (feature, count) in last.switchedOff { switchedOff[feature, default: 0] += Int(count) }
         messagesIn += last.messagesIn
         messagesOut += last.messagesOut
         cpuSeconds += last.cpuSeconds

@@ -22,6 +22,8 @@ public struct MonitorReport: Codable, Sendable, Equatable {
     public var missedBySender: [String: UInt64]
     /// Per process: messages in and out so far, and resident memory in MB.
     public var processes: [String: ProcessHealth]
+    /// Riders' optional features (Share ETA, Split Fare, the kill switch); absent when unused.
+    public var features: FeatureCounts?
     /// Online drivers by where they were at their last state change.
     public var map: CoarseMap
     /// Requests and completions in each of the last minutes (oldest first, up to the current one).
@@ -83,6 +85,14 @@ public struct MonitorReport: Codable, Sendable, Equatable {
             ZoneLoad(zone: $0.key, requests: $0.value, surge: board.surge[$0.key] ?? 1)
         }
         notices = board.notices
+        var features = board.features
+        for (name, status) in board.processes {
+            for (feature, count) in status.switchedOff { features.switchedOff[feature, default: 0] += Int(count) }
+            for (feature, count) in board.earlierLives[name]?.switchedOff ?? [:] {
+                features.switchedOff[feature, default: 0] += count
+            }
+        }
+        self.features = features.isEmpty ? nil : features
         processes = Dictionary(
             uniqueKeysWithValues: board.processes.map { name, status in
                 let earlier = board.earlierLives[name] ?? EarlierLives()

@@ -36,6 +36,7 @@ public struct RunVerdict: Codable, Sendable, Equatable {
         var tracker = SequenceTracker()
         var restarts: [String: Int] = [:]
         var statuses: [String: ProcessStatus] = [:]
+        var splits = SplitCheck()
         for envelope in recording {
             switch tracker.observe(sender: envelope.sender, sequence: envelope.sequence) {
             case .restarted: restarts[envelope.sender, default: 0] += 1
@@ -45,6 +46,7 @@ public struct RunVerdict: Codable, Sendable, Equatable {
             }
             if case .processStatus(let status)? = envelope.body { statuses[status.processID] = status }
             guard case .dispatchEvent(let event)? = envelope.body else { continue }
+            splits.observe(event)
             let request = event.requestID
             switch event.kind {
             case .requestCreated:
@@ -103,6 +105,7 @@ public struct RunVerdict: Codable, Sendable, Equatable {
                 check: "leak detectors at zero", passed: leaky == nil,
                 detail: leaky.map { "\($0.key): \($0.value.leaks) leaks" } ?? "\(statuses.count) processes reported 0"))
         rows.append(Self.dispatchChecks(statuses["dispatch"]))
+        if let row = splits.row { rows.append(row) }
         if malformedSent > 0 {
             let counted = statuses["dispatch"].map { Int($0.malformed) } ?? 0
             rows.append(
@@ -155,5 +158,51 @@ public struct RunVerdict: Codable, Sendable, Equatable {
         case .requestRejected: "rejected"
         default: "\(kind)"
         }
+    }
+}
+
+/// The split-fare row of the verdict: each split's shares sum to the trip's fare as completed,
+/// each payer is charged once, and no fare is split twice.
+struct SplitCheck {
+    private var fares: [String: Int64] = [:]
+    private var split: Set<String> = []
+    private var invited = 0
+    private var first: String?
+
+    mutating func observe(_ event: Wire.DispatchEvent) {
+        switch event.kind {
+        case .tripCompleted: fares[event.requestID] = event.fareCents
+        case .splitInvited: invited += event.contacts.count
+        case .fareSplit:
+            let request = event.requestID
+            let total = event.shares.reduce(0) { $0 + $1.cents }
+            let payers = event.shares.map(\.riderID)
+            if !split.insert(request).inserted {
+                fail("\(request)'s fare was split twice")
+            } else if total != event.fareCents {
+                fail("\(request)'s shares sum to \(total) cents, its fare is \(event.fareCents)")
+            } else if let fare = fares[request], fare != event.fareCents {
+                fail("\(request) was split as \(event.fareCents) cents but completed at \(fare)")
+            } else if fares[request] == nil {
+                fail("\(request)'s fare was split before its trip completed")
+            } else if Set(payers).count != payers.count {
+                fail("\(request)'s split charges a rider twice")
+            } else if event.shares.contains(where: { $0.cents < 0 }) {
+                fail("\(request)'s split has a negative share")
+            }
+        default: break
+        }
+    }
+
+    private mutating func fail(_ reason: String) {
+        if first == nil { first = reason }
+    }
+
+    /// The row, for a run in which fares were offered to split (none otherwise).
+    var row: VerdictRow? {
+        guard invited > 0 || !split.isEmpty else { return nil }
+        return VerdictRow(
+            check: "split fares sum to the fare, each payer once", passed: first == nil,
+            detail: first ?? "\(split.count) fares split, \(invited) riders invited")
     }
 }
