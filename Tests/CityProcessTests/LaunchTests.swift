@@ -54,7 +54,8 @@ struct LaunchedRun {
     /// city's processes run at a lower priority (a virtual-time city takes every core it can get,
     /// and the other suites run beside it with timeouts of their own).
     static func launch(
-        _ command: String = "launch", extra: [String] = [], topologyExtra: String = "", nice: Bool = false,
+        _ command: String = "launch", extra: [String] = [], topologyExtra: String = "",
+        features: String = "{ rider.promotions: true }", nice: Bool = false,
         interruptAfter seconds: Double? = nil
     ) async throws -> LaunchedRun {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -75,7 +76,7 @@ struct LaunchedRun {
           patience_s: [300, 600]
           pool_share: 0.2
           scheduled_share: 0
-        features: { rider.promotions: true }
+        features: \(features)
         \(topologyExtra)
         """.write(to: topology, atomically: true, encoding: .utf8)
         let process = Process()
