@@ -31,7 +31,8 @@ struct ScriptedRide {
     }
 
     /// Sessions open, two drivers online, three requests, offers answered (one declined), a
-    /// pickup, ticks between, a malformed message and a snapshot request.
+    /// pickup, ticks between, a malformed message, a snapshot request, and a shared ETA and a
+    /// split fare agreed between two riders.
     mutating func entries() -> [JournalEntry] {
         var entries: [JournalEntry] = [.started(wallOriginMs: 1_700_000_000_000, speed: 1)]
         entries.append(
@@ -62,6 +63,25 @@ struct ScriptedRide {
                     }), at: 3))
         entries.append(rider(request("r-2", at: 4), at: 4))
         entries.append(.received(time: 4.5, frames: [[9], [0xFF, 0x01, 0x02]]))
+        // r-1 shares its ETA with r-2 and invites r-2 to split the fare; r-2 accepts.
+        entries.append(
+            rider(
+                .shareEta(
+                    ShareEta.with {
+                        $0.requestID = "r-1"; $0.riderID = "r-1"; $0.recipientIds = ["r-2"]
+                    }), at: 4.6))
+        entries.append(
+            rider(
+                .splitFareInvite(
+                    SplitFareInvite.with {
+                        $0.requestID = "r-1"; $0.riderID = "r-1"; $0.inviteeIds = ["r-2"]
+                    }), at: 4.7))
+        entries.append(
+            rider(
+                .splitAnswer(
+                    SplitAnswer.with {
+                        $0.invitationID = "split-1"; $0.riderID = "r-2"; $0.accept = true
+                    }), at: 4.8))
         entries.append(.tick(time: 5))
         entries.append(
             driver(
@@ -210,6 +230,9 @@ struct JournalTests {
             .tick(time: 400),
         ]
         #expect(run(next, on: restored) == run(next, on: live))
+        #expect(
+            live.desk.checker.splitCount == 1 && restored.desk.checker.splitCount == 1,
+            "the split agreed before the replay was made")
     }
 
     @Test(
