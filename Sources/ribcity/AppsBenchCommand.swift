@@ -15,17 +15,22 @@ struct AppsBenchCommand: AsyncParsableCommand {
         discussion: """
             Examples:
               ribcity bench apps
+              ribcity bench apps --feature rider.share_eta --feature rider.split_fare
             """
     )
 
     @Option(help: "Apps of each kind to hold.")
     var apps = 20_000
 
+    @Option(
+        name: .customLong("feature"), help: "Also turn this rider feature on (repeatable): rider.share_eta, rider.split_fare.")
+    var features: [String] = []
+
     func run() async {
         let graph = GridCity(width: 5_000, height: 5_000, blockLength: 250, speedKmh: 50).build()
         let baseline = ProcessUsage.current().residentBytes
         // One set of flags for every app, as a host passes its topology's (copy-on-write: shared).
-        let features = ["rider.promotions": true]
+        let flags = Dictionary(uniqueKeysWithValues: (["rider.promotions"] + features).map { ($0, true) })
         // Every app on one executor, as a host's apps run on the host's.
         let queue = AppQueue()
         var riders: [RiderApp] = []
@@ -34,7 +39,7 @@ struct AppsBenchCommand: AsyncParsableCommand {
             let profile = RiderProfile(
                 id: WireIDs.rider(index), name: "Rider \(index)", requestAt: 0, pickup: graph.positions[index % graph.nodeCount],
                 dropoff: graph.positions[(index * 7 + 3) % graph.nodeCount], patience: 600)
-            let app = RiderApp(profile: profile, features: features, at: 0, beside: queue)
+            let app = RiderApp(profile: profile, features: flags, at: 0, beside: queue)
             _ = await app.start(at: 0)
             _ = await app.receive(
                 .quote(

@@ -11,4 +11,12 @@ struct RiderServices {
     let link: AppLink
     let flags: FeatureFlags
     let faults: PluginFaults
+
+    /// Whether `feature` fails as it starts work (the topology made it): if so it is switched
+    /// off, and the kill switch detaches it.
+    func failsAtWork(_ feature: String) -> Bool {
+        guard let failure = faults.failureAtWork(of: feature) else { return false }
+        flags.switchOff(feature, reason: failure)
+        return true
+    }
 }

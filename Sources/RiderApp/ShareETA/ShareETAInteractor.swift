@@ -1,4 +1,3 @@
-import Contacts
 import RIBs
 
 /// What Share ETA's interactor asks of its presenter.
@@ -12,7 +11,7 @@ protocol ShareETAPresentable: AnyObject {
 /// Contacts come from the Ohana-style pipeline; at most ``ShareETABuilder/limit`` are picked.
 final class ShareETAInteractor: PresentableInteractor<any ShareETAPresentable>, ShareETAPresentableListener {
     private let services: RiderServices
-    private var contacts: ContactsPipeline?
+    private var picker: ContactPicker?
 
     init(presenter: any ShareETAPresentable, services: RiderServices) {
         self.services = services
@@ -20,18 +19,13 @@ final class ShareETAInteractor: PresentableInteractor<any ShareETAPresentable>, 
     }
 
     override func didBecomeActive() {
-        if let failure = services.faults.failureAtWork(of: ShareETABuilder.feature) {
-            services.flags.switchOff(ShareETABuilder.feature, reason: failure)
-            return
-        }
+        guard !services.failsAtWork(ShareETABuilder.feature) else { return }
         presenter.listener = self
-        let pipeline = contacts ?? services.contacts.loaded(selectingAtMost: ShareETABuilder.limit)
-        contacts = pipeline
+        if picker == nil { picker = ContactPicker(services.contacts, selectingAtMost: ShareETABuilder.limit) }
+        let rows = picker?.rows ?? []
         bindToActivePeriod(
             services.social.sharingWith.observe { [weak self] sharing in
-                guard let self else { return }
-                let rows = (pipeline.contacts ?? []).map(ContactRow.init)
-                presenter.present(sharing.isEmpty ? .choosing(rows) : .sharing(with: sharing))
+                self?.presenter.present(sharing.isEmpty ? .choosing(rows) : .sharing(with: sharing))
             })
     }
 
@@ -40,13 +34,8 @@ final class ShareETAInteractor: PresentableInteractor<any ShareETAPresentable>, 
     }
 
     func share(with ids: [String]) {
-        guard var pipeline = contacts else { return }
-        for id in ids {
-            // A refused pick (over the limit, unreachable) is left out, as the screen would.
-            _ = try? pipeline.select(id)
-        }
-        contacts = pipeline
-        services.social.shareETA(with: pipeline.selected.compactMap(\.account))
+        guard let accounts = picker?.pick(ids) else { return }
+        services.social.shareETA(with: accounts)
     }
 
     func stop() {

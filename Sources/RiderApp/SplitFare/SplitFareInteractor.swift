@@ -1,4 +1,3 @@
-import Contacts
 import RIBs
 
 /// What Split Fare's interactor asks of its presenter.
@@ -12,7 +11,7 @@ protocol SplitFarePresentable: AnyObject {
 /// fare is split among the rider and those who accepted.
 final class SplitFareInteractor: PresentableInteractor<any SplitFarePresentable>, SplitFarePresentableListener {
     private let services: RiderServices
-    private var contacts: ContactsPipeline?
+    private var picker: ContactPicker?
 
     init(presenter: any SplitFarePresentable, services: RiderServices) {
         self.services = services
@@ -20,13 +19,10 @@ final class SplitFareInteractor: PresentableInteractor<any SplitFarePresentable>
     }
 
     override func didBecomeActive() {
-        if let failure = services.faults.failureAtWork(of: SplitFareBuilder.feature) {
-            services.flags.switchOff(SplitFareBuilder.feature, reason: failure)
-            return
-        }
+        guard !services.failsAtWork(SplitFareBuilder.feature) else { return }
         presenter.listener = self
-        let pipeline = contacts ?? services.contacts.loaded(selectingAtMost: SplitFareBuilder.limit)
-        contacts = pipeline
+        if picker == nil { picker = ContactPicker(services.contacts, selectingAtMost: SplitFareBuilder.limit) }
+        let rows = picker?.rows ?? []
         let social = services.social
         let present = { [weak self] in
             guard let self else { return }
@@ -34,7 +30,7 @@ final class SplitFareInteractor: PresentableInteractor<any SplitFarePresentable>
                 let mine = split.shares.first { $0.riderID == social.riderID }?.cents ?? split.fareCents
                 presenter.present(.settled(share: mine, fare: split.fareCents, payers: split.shares.count))
             } else if social.invited.value.isEmpty {
-                presenter.present(.choosing((pipeline.contacts ?? []).map(ContactRow.init)))
+                presenter.present(.choosing(rows))
             } else {
                 presenter.present(.invited(social.invited.value))
             }
@@ -48,9 +44,7 @@ final class SplitFareInteractor: PresentableInteractor<any SplitFarePresentable>
     }
 
     func invite(_ ids: [String]) {
-        guard var pipeline = contacts else { return }
-        for id in ids { _ = try? pipeline.select(id) }
-        contacts = pipeline
-        services.social.invite(pipeline.selected.compactMap(\.account))
+        guard let accounts = picker?.pick(ids) else { return }
+        services.social.invite(accounts)
     }
 }
