@@ -55,12 +55,18 @@ public actor RiderApp: HostedApp {
 
     public func tick(at time: Double) -> AppOutput {
         app.link.advance(to: time)
+        let social = component.services.social
+        social.lapse(at: time)
         person.act(on: app.root, at: time, requestedAt: component.ride.requestedAt)
         component.ride.askAgainIfSilent(at: time)
         let acting =
             component.ride.status.value.awaitingPickup
             ? person.nextAction(after: time, requestedAt: component.ride.requestedAt) : nil
-        let answering = person.nextAnswer(to: component.services.social.invitations.value, after: time)
+        // Invitations are answered through Split Fare's inbox: without it the person never sees
+        // them (they lapse), and must not be woken for them.
+        let answering =
+            component.flags.isEnabled(SplitFareBuilder.feature)
+            ? person.nextAnswer(to: social.invitations.value, after: time) : nil
         let wake = [acting, component.ride.askAgainAt, answering, splitGivenUpAt].compactMap { $0 }.min()
         return output(finished: isFinished, wakeAt: wake)
     }

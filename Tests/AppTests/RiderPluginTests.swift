@@ -190,3 +190,25 @@ struct RiderPluginTests {
         #expect(alone.flags["rider.share_eta"] == draws[17].flags["rider.share_eta"], "adding a feature changes no other's draw")
     }
 }
+
+@Suite("Rider app plugins: invitations without the inbox")
+struct InvitationWithoutInboxTests {
+    @Test("An app without Split Fare is not woken for invitations it cannot see, and they lapse")
+    func noInboxNoWakeUps() async {
+        let profile = RiderProfile(
+            id: "rider-50", name: "Rider 50", requestAt: 100, pickup: grid.positions[0], dropoff: grid.positions[8],
+            patience: 600, seed: 77, number: 50, cityRiders: 200)
+        for features in [[:], ["rider.split_fare": true], ["rider.split_fare": true, "rider.share_eta": true]] {
+            let faults = features.isEmpty ? PluginFaults() : PluginFaults(["rider.split_fare": .atBuild])
+            let app = RiderApp(profile: profile, features: features, faults: faults, at: 100)
+            _ = await app.start(at: 100)
+            let invitation = SplitInvitation.with {
+                $0.invitationID = "split-1"; $0.inviteeID = "rider-50"; $0.fromRiderID = "rider-49"; $0.expiresAtMs = 300_000
+            }
+            let received = await app.receive(.splitInvitation(invitation), at: 150)
+            #expect(received.wakeAt.map { $0 > 150.5 } ?? true, "no wake-up for the invitation: \(features)")
+            let later = await app.tick(at: 400)
+            #expect(later.wakeAt.map { $0 > 400.5 } ?? true, "not after it lapsed either: \(features)")
+        }
+    }
+}

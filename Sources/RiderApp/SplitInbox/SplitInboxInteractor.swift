@@ -18,9 +18,8 @@ final class SplitInboxInteractor: PresentableInteractor<any SplitInboxPresentabl
     override func didBecomeActive() {
         presenter.listener = self
         let social = services.social
+        // Invitations that lapse leave the screen (the app lapses them as its clock moves).
         bindToActivePeriod(social.invitations.observe { [weak self] open in self?.presenter.present(open) })
-        // Invitations that lapse leave the screen.
-        bindToActivePeriod(services.link.clock.observe { time in social.lapse(at: time) })
     }
 
     override func willResignActive() {
