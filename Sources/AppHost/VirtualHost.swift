@@ -202,7 +202,8 @@ extension AppHost {
         }
         let end = window.end.seconds
         while true {
-            guard let next = [inputs.first?.time.seconds, nextOwnEvent()].compactMap({ $0 }).min(), next < end else { break }
+            guard let next = [inputs.first?.time.seconds, nextOwnEvent().map(Self.onGrid)].compactMap({ $0 }).min(), next < end
+            else { break }
             let instant = max(next, window.start.seconds)
             virtual?.now = instant
             box?.seconds = instant
@@ -249,7 +250,21 @@ extension AppHost {
 
     /// This host's earliest timer: an app's start or wake-up, a request's timeout, the heartbeat.
     private func nextTimer() -> SimTime? {
-        nextOwnEvent().map { SimTime(seconds: $0) }
+        nextOwnEvent().map { SimTime(seconds: Self.onGrid($0)) }
+    }
+
+    /// The millisecond at or after `time`: when an event of this host's own (an app's start or
+    /// wake-up, a timeout) is handled. Windows start on whole milliseconds, so an event between
+    /// two is handled at the later one whatever window it falls in; handled at its exact time,
+    /// it would be handled at the window's start instead when the window opened for it, and the
+    /// run's results would depend on which participant's event opened which window.
+    static func onGrid(_ time: Double) -> Double {
+        // Less a hair, so that a time already on the grid (312.452, which × 1000 is a little
+        // above 312452 in binary) stays where it is; but never before `time`, or the event due
+        // then would not count as due at its own instant.
+        let millisecond = (time * 1_000 - 1e-6).rounded(.up)
+        let onGrid = millisecond / 1_000
+        return onGrid >= time ? onGrid : (millisecond + 1) / 1_000
     }
 
     /// When this host next has something of its own to do, in simulated seconds.

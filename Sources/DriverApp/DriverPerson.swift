@@ -27,7 +27,9 @@ struct DriverPerson {
             if considering?.requestID != shown.requestID {
                 considering = (shown.requestID, time, Double.random(in: 0..<1, using: &random) < profile.acceptance)
             }
-            if let decision = considering, time - decision.since >= profile.responseSeconds {
+            // The same sum as the wake-up's (`nextAction`): `time - since` can round below the
+            // response time when the person is woken exactly at it, and would never answer.
+            if let decision = considering, time >= decision.since + profile.responseSeconds {
                 offer.perform(decision.accept ? .accept : .decline)
                 considering = nil
             }
