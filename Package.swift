@@ -31,6 +31,9 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // Debian's libzmq3-dev; our own modulemap links "zmq" (no pkg-config: its flags are refused).
@@ -44,7 +47,7 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
         // Small C helpers for processes: line-buffered stdout, thread names.
-        .target(name: "CSystem"),
+        .target(name: "CRibcity"),
         // A seeded random number generator: reproducible simulations, tests and faults.
         .target(
             name: "Randomness",
@@ -59,13 +62,13 @@ let package = Package(
         // What every role's process shares: readiness on the bus, interrupts, its standard output.
         .target(
             name: "ProcessSupport",
-            dependencies: ["CSystem", "Wire", "ZeroMQ"],
+            dependencies: ["CRibcity", "Wire", "ZeroMQ"],
             swiftSettings: strict
         ),
         .target(
             name: "ZeroMQ",
             dependencies: [
-                "CSystem",
+                "CRibcity",
                 "CZeroMQ",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -278,6 +281,28 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The web monitor: a page with a live map and charts, and Prometheus metrics. Hummingbird
+        // and NIO build slowly: only this module, `ribcity-web` and their tests use them, never
+        // the core modules or `ribcity`.
+        .target(
+            name: "WebMonitor",
+            dependencies: [
+                "City", "Monitor", "RideDispatch", "SimulatedTime", "Wire",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "ribcity-web",
+            dependencies: [
+                "WebMonitor", "ProcessSupport", "Topology", "Wire", "ZeroMQ",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "TestSupport",
             dependencies: ["City", "Randomness"],
@@ -358,6 +383,15 @@ let package = Package(
         .testTarget(
             name: "ContactsTests",
             dependencies: ["Contacts"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WebMonitorTests",
+            dependencies: [
+                "WebMonitor", "City", "Wire",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,4 +1,4 @@
-import CSystem
+import CRibcity
 
 /// Line-buffers standard output, so that a process's log (a file or a pipe, under
 /// `ribcity launch`) shows each line as it is printed.

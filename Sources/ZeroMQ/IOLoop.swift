@@ -1,4 +1,4 @@
-import CSystem
+import CRibcity
 import CZeroMQ
 import DequeModule
 import Glibc

@@ -1,0 +1,166 @@
+import Monitor
+import RideDispatch
+import SimulatedTime
+import Wire
+
+/// What the web page shows of the city, from the bus alone, and what changed when: bus envelopes
+/// go in, frames for pages come out (each page asks for what changed since its last frame, so a
+/// slow page simply gets bigger, rarer frames and nothing is queued for it). No sockets, no
+/// clocks: tested envelope by envelope.
+public struct LiveCity: Sendable {
+    /// The monitor's board: totals, drivers, surge, processes' health, sequence gaps.
+    public private(set) var board = MonitorBoard()
+    /// Bumped by every envelope that changes what a page shows.
+    public private(set) var version: UInt64 = 0
+    private var driverChanged: [String: UInt64] = [:]
+    private var driverCounts: [Wire.DriverState: Int] = [:]
+    private var pickups: [String: LatLon] = [:]
+    private var minutes: [Int64: MinuteStats] = [:]
+    private var minuteChanged: [Int64: UInt64] = [:]
+    private var flashes: [(version: UInt64, flash: LiveFrame.Flash)] = []
+    private var notices: [(version: UInt64, row: LiveFrame.NoticeRow)] = []
+    /// Pickup waits heard since the metrics last took them.
+    private var newWaits: [Double] = []
+    /// The run's summary (`summary.json`), once the run has ended.
+    public private(set) var summary: String?
+    /// How many pickups and drop-offs, and notices, are kept for pages that fall behind.
+    static let kept = 4_096
+
+    private struct MinuteStats {
+        var row: LiveFrame.MinuteRow
+        var waits = Distribution()
+    }
+
+    public init() {}
+
+    /// Applies one bus envelope.
+    public mutating func apply(_ envelope: Envelope) {
+        let before = board.sequences.lastSeen[envelope.sender]
+        board.apply(envelope)
+        // A repeat (a restored dispatch publishes its last events again) changes nothing.
+        guard board.sequences.lastSeen[envelope.sender] != before || envelope.sequence == 0 else { return }
+        version += 1
+        let minute = envelope.simTimeMs / 60_000
+        if case .notice(let notice)? = envelope.body {
+            notices.append((version, .init(simSeconds: SimTime(wireMilliseconds: envelope.simTimeMs).seconds, text: notice.text)))
+            if notices.count > Self.kept { notices.removeFirst(notices.count - Self.kept) }
+        }
+        guard case .dispatchEvent(let event)? = envelope.body else { return }
+        switch event.kind {
+        case .requestCreated:
+            if event.hasLocation { pickups[event.requestID] = event.location }
+            touch(minute) { $0.row.requests += 1 }
+        case .offerAccepted:
+            touch(minute) { $0.row.matched += 1 }
+        case .tripStarted:
+            let wait = Double(event.pickupWaitS)
+            newWaits.append(wait)
+            touch(minute) { $0.waits.add(wait) }
+            if let pickup = pickups.removeValue(forKey: event.requestID) { flash("pickup", pickup) }
+        case .tripCompleted:
+            touch(minute) { $0.row.completed += 1 }
+            if event.hasLocation { flash("dropoff", event.location) }
+            pickups[event.requestID] = nil
+        case .requestCancelled:
+            touch(minute) { $0.row.cancelled += 1 }
+            pickups[event.requestID] = nil
+        case .requestRejected:
+            pickups[event.requestID] = nil
+        case .driverStateChanged:
+            driverChanged[event.driverID] = version
+            driverCounts = Dictionary(grouping: board.drivers.values, by: { $0 }).mapValues(\.count)
+            let utilisation = self.utilisation
+            touch(minute) { $0.row.utilisation = utilisation }
+        case .surgeUpdated:
+            touch(minute) { $0.row.maxSurge = max($0.row.maxSurge, event.surgeMultiplier) }
+        default:
+            break
+        }
+    }
+
+    /// Applies dispatch's snapshot (a page's server that joined late).
+    public mutating func apply(snapshot events: [Wire.DispatchEvent], sequenceAt: UInt64, totals: [EventCount]) {
+        board.apply(snapshot: events, sequenceAt: sequenceAt, totals: totals)
+        version += 1
+        for driver in board.drivers.keys { driverChanged[driver] = version }
+        driverCounts = Dictionary(grouping: board.drivers.values, by: { $0 }).mapValues(\.count)
+    }
+
+    /// The run has ended: its summary goes to every page.
+    public mutating func finish(summary: String) {
+        self.summary = summary
+        version += 1
+    }
+
+    /// Pickup waits heard since the last call (for the metrics' histogram).
+    public mutating func takeNewWaits() -> [Double] {
+        defer { newWaits = [] }
+        return newWaits
+    }
+
+    /// Online drivers busy (offered, en route, on a trip) as a share of those online.
+    public var utilisation: Double {
+        let busy = (driverCounts[.offered] ?? 0) + (driverCounts[.enRoute] ?? 0) + (driverCounts[.onTrip] ?? 0)
+        let online = busy + (driverCounts[.idle] ?? 0)
+        return online == 0 ? 0 : Double(busy) / Double(online)
+    }
+
+    /// What changed since `since` (the version of the page's last frame), or everything when
+    /// `since` is 0 or older than what is kept.
+    public func frame(since: UInt64) -> LiveFrame {
+        let oldestKept = min(flashes.first?.version ?? version, notices.first?.version ?? version)
+        let full = since == 0 || (since < oldestKept && (flashes.count >= Self.kept || notices.count >= Self.kept))
+        let report = MonitorReport(board)
+        let drivers = board.drivers.compactMap { id, state -> LiveFrame.DriverDot? in
+            guard full || (driverChanged[id] ?? 0) > since else { return nil }
+            let here = board.driverPositions[id]
+            return LiveFrame.DriverDot(id: id, lat: here?.lat ?? 0, lon: here?.lon ?? 0, state: state.rawValue)
+        }
+        let waiting = board.openRequests.compactMap { id, state -> LiveFrame.RequestDot? in
+            guard state == .matching, let at = pickups[id] else { return nil }
+            return LiveFrame.RequestDot(id: id, lat: at.lat, lon: at.lon)
+        }
+        var kpis = LiveFrame.Totals()
+        kpis.requests = report.totals["requests"] ?? 0
+        kpis.matched = report.totals["matched"] ?? 0
+        kpis.completed = report.totals["completed"] ?? 0
+        kpis.cancelled = report.totals["cancelled"] ?? 0
+        kpis.rejected = report.totals["rejected"] ?? 0
+        kpis.open = report.openRequests
+        kpis.pickupWaitP50 = report.pickupWaitP50
+        kpis.pickupWaitP95 = report.pickupWaitP95
+        kpis.utilisation = utilisation
+        kpis.maxSurge = report.maxSurge
+        kpis.missedEvents = report.missedEvents
+        let minuteRows = minutes.keys.sorted().compactMap { minute -> LiveFrame.MinuteRow? in
+            guard full || (minuteChanged[minute] ?? 0) > since, let stats = minutes[minute] else { return nil }
+            var row = stats.row
+            row.pickupWaitP50 = stats.waits.percentile(0.5)
+            row.pickupWaitP95 = stats.waits.percentile(0.95)
+            return row
+        }
+        let processes = report.processes.sorted { $0.key < $1.key }.map { name, health in
+            LiveFrame.ProcessRow(
+                name: name, lives: health.lives ?? 1, lagSeconds: health.lagSeconds, cpuSeconds: health.cpuSeconds,
+                residentMB: health.residentMB, messagesIn: health.messagesIn, messagesOut: health.messagesOut)
+        }
+        return LiveFrame(
+            version: version, full: full, simSeconds: report.simTimeSeconds,
+            drivers: drivers.sorted { $0.id < $1.id }, waiting: waiting.sorted { $0.id < $1.id },
+            flashes: flashes.filter { full || $0.version > since }.map(\.flash).suffix(full ? 0 : Self.kept).map { $0 },
+            surge: board.surge.filter { $0.value > 1 }, kpis: kpis, minutes: minuteRows, processes: processes,
+            notices: notices.filter { full || $0.version > since }.map(\.row), summary: summary)
+    }
+
+    private mutating func touch(_ minute: Int64, _ change: (inout MinuteStats) -> Void) {
+        var stats = minutes[minute] ?? MinuteStats(row: LiveFrame.MinuteRow(minute: minute))
+        change(&stats)
+        minutes[minute] = stats
+        minuteChanged[minute] = version
+    }
+
+    private mutating func flash(_ kind: String, _ at: LatLon) {
+        flashes.append((version, .init(kind: kind, lat: at.lat, lon: at.lon)))
+        if flashes.count > Self.kept { flashes.removeFirst(flashes.count - Self.kept) }
+    }
+}

@@ -1,0 +1,89 @@
+/// What the web page is sent, about ten times a second: what changed since the page's last
+/// frame (or everything, in a full frame), in compact arrays.
+public struct LiveFrame: Codable, Sendable, Equatable {
+    /// The version this frame brings the page to; the page's next frame starts from it.
+    public var version: UInt64
+    /// Everything (a page that just connected, or fell too far behind), or only what changed.
+    public var full: Bool
+    public var simSeconds: Double
+    /// Drivers that changed: `[id, lat, lon, state]`, state as `DriverState`'s number (1 offline,
+    /// 2 idle, 3 offered, 4 en route, 5 on trip); lat and lon 0 when not known yet.
+    public var drivers: [DriverDot]
+    /// Requests waiting for a car (a full list each frame): `[id, lat, lon]`.
+    public var waiting: [RequestDot]
+    /// Pickups and drop-offs since the last frame.
+    public var flashes: [Flash]
+    /// Surge by zone, where it is above 1.
+    public var surge: [String: Double]
+    public var kpis: Totals
+    /// Simulated minutes that changed since the last frame (all of them in a full frame).
+    public var minutes: [MinuteRow]
+    public var processes: [ProcessRow]
+    /// The coordinator's notices (processes ready, restarted, killed) since the last frame.
+    public var notices: [NoticeRow]
+    /// At the end of the run: the summary, as `summary.json` has it.
+    public var summary: String?
+
+    public struct DriverDot: Codable, Sendable, Equatable {
+        public var id: String
+        public var lat: Double
+        public var lon: Double
+        public var state: Int
+    }
+
+    public struct RequestDot: Codable, Sendable, Equatable {
+        public var id: String
+        public var lat: Double
+        public var lon: Double
+    }
+
+    public struct Flash: Codable, Sendable, Equatable {
+        /// "pickup" or "dropoff".
+        public var kind: String
+        public var lat: Double
+        public var lon: Double
+    }
+
+    public struct Totals: Codable, Sendable, Equatable {
+        public var requests = 0
+        public var matched = 0
+        public var completed = 0
+        public var cancelled = 0
+        public var rejected = 0
+        public var open = 0
+        public var pickupWaitP50 = 0.0
+        public var pickupWaitP95 = 0.0
+        /// Online drivers busy (offered, en route or on a trip), as a share of those online.
+        public var utilisation = 0.0
+        public var maxSurge = 1.0
+        public var missedEvents: UInt64 = 0
+    }
+
+    /// One simulated minute of the run.
+    public struct MinuteRow: Codable, Sendable, Equatable {
+        public var minute: Int64
+        public var requests = 0
+        public var matched = 0
+        public var completed = 0
+        public var cancelled = 0
+        public var pickupWaitP50 = 0.0
+        public var pickupWaitP95 = 0.0
+        public var utilisation = 0.0
+        public var maxSurge = 1.0
+    }
+
+    public struct ProcessRow: Codable, Sendable, Equatable {
+        public var name: String
+        public var lives: Int
+        public var lagSeconds: Double
+        public var cpuSeconds: Double
+        public var residentMB: Double
+        public var messagesIn: UInt64
+        public var messagesOut: UInt64
+    }
+
+    public struct NoticeRow: Codable, Sendable, Equatable {
+        public var simSeconds: Double
+        public var text: String
+    }
+}

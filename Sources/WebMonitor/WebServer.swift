@@ -1,0 +1,101 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+
+/// The web monitor's HTTP side: the page, the map, the live frames over a WebSocket, the current
+/// state and the metrics.
+///
+/// - `/` the page; `/map.json` the streets and zones; `/state.json` the whole current frame;
+/// - `/live` a WebSocket: a full frame, then about ten frames a second of what changed;
+/// - `/metrics` Prometheus's text format.
+public enum WebServer {
+    /// Frames a second pushed to each page.
+    public static let framesPerSecond = 10.0
+    /// A page whose socket has not taken a frame for this long is dropped.
+    public static let stalledAfter = Duration.seconds(5)
+
+    /// The application serving `hub` on `host`:`port` (0: any free port; `onServerRunning`
+    /// hears the one chosen).
+    public static func application(
+        hub: WebHub, host: String = "127.0.0.1", port: Int, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let router = Router()
+        router.get("/") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: WebPage.html)))
+        }
+        router.get("/map.json") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: hub.mapJSON)))
+        }
+        router.get("/info.json") { _, _ in
+            let data = (try? JSONEncoder().encode(Info(title: hub.title, startSecondOfDay: hub.startSecondOfDay))) ?? Data()
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data)))
+        }
+        router.get("/state.json") { _, _ in
+            let data = (try? JSONEncoder().encode(await hub.frame(since: 0))) ?? Data()
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data)))
+        }
+        router.get("/metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: await hub.scrape())))
+        }
+        let sockets = Router(context: BasicWebSocketRequestContext.self)
+        sockets.ws("/live") { _, _ in
+            .upgrade([:])
+        } onUpgrade: { inbound, outbound, _ in
+            await hub.pageConnected()
+            defer { Task { await hub.pageLeft() } }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                // The page sends nothing we need; its closing ends the connection.
+                group.addTask { for try await _ in inbound {} }
+                group.addTask {
+                    var since: UInt64 = 0
+                    while !Task.isCancelled {
+                        let frame = await hub.frame(since: since)
+                        if frame.version != since || since == 0 {
+                            let text = String(decoding: try JSONEncoder().encode(frame), as: UTF8.self)
+                            try await withDeadline(stalledAfter) { try await outbound.write(.text(text)) }
+                            since = frame.version
+                        }
+                        try await Task.sleep(for: .seconds(1 / framesPerSecond))
+                    }
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        }
+        var logger = Logger(label: "ribcity-web")
+        logger.logLevel = .warning
+        return Application(
+            router: router, server: .http1WebSocketUpgrade(webSocketRouter: sockets),
+            configuration: .init(address: .hostname(host, port: port), serverName: "ribcity-web"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) }, logger: logger)
+    }
+
+    /// Runs `body`, failing if it takes longer than `limit` (a stalled page's write).
+    static func withDeadline(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                throw StalledPage()
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    struct StalledPage: Error {}
+
+    /// What the page shows in its title, and where its clock starts.
+    struct Info: Codable {
+        var title: String
+        var startSecondOfDay: Double
+    }
+}

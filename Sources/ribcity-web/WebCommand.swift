@@ -1,0 +1,130 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import ProcessSupport
+import Topology
+import WebMonitor
+import Wire
+import ZeroMQ
+
+/// `ribcity-web`: the web monitor. Follows the event bus like `ribcity monitor` and serves a page
+/// with a live map, charts and the processes' health, and Prometheus metrics. `ribcity launch
+/// --web PORT` (or `monitor: { web: { port: N } }` in a topology) starts it beside the run; it is a
+/// program of its own so that Hummingbird stays out of `ribcity`'s build.
+@main
+struct WebCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ribcity-web",
+        abstract: "Serve a run's live map, charts and metrics on a web page.",
+        discussion: """
+            Examples:
+              ribcity launch Topologies/downtown.yaml --web 8080      # starts it for the run
+              ribcity-web --topology Topologies/downtown.yaml --port 8080 --bus ipc:///tmp/…-bus-out
+            """
+    )
+
+    @Option(help: "The topology file of the run.")
+    var topology: String
+
+    @Option(help: "The port to serve on (0: any free port, printed).")
+    var port = 8080
+
+    @Option(help: "The address to serve on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Event bus endpoint (default: from the topology).")
+    var bus: String?
+
+    @Option(help: "The bus proxy's publisher endpoint, where the web monitor says it is ready (default: from the topology).")
+    var publishTo: String?
+
+    @Option(help: "Dispatch's sessions endpoint, for the snapshot of a run under way (default: from the topology).")
+    var sessions: String?
+
+    @Option(help: "The run's directory: its summary.json goes to the pages when the run ends.")
+    var runDirectory: String?
+
+    func run() async throws {
+        let plan: Topology
+        do {
+            plan = try TopologyReader.read(path: topology)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let graph = try plan.city.load()
+        let hub = WebHub(
+            map: CityMap(graph: graph, zoneSize: plan.dispatch.zoneSize), title: plan.name,
+            startSecondOfDay: plan.startSecondOfDay)
+        let endpoints = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
+        let busOut = bus ?? plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory()).subscribe
+        let busIn = publishTo ?? plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory()).publish
+        let transport = try Transport(name: "web-io")
+        try await RunKeys.secure(
+            transport, as: "web", servers: RunKeys.servers(sessions: sessions ?? endpoints.sessions, bus: [busOut, busIn]))
+        let sub = try await transport.socket(.sub, options: .eventBus)
+        try await sub.connect(busOut)
+        for topic in [Topic.dispatch, Topic.status, Topic.notice] { try await sub.subscribe(topic) }
+        let dealer = try await transport.socket(.dealer)
+        try await dealer.connect(sessions ?? endpoints.sessions)
+        var stamper = SequenceStamper(sender: "web-\(getpid())")
+        for body in [
+            Envelope.OneOf_Body.hello(
+                Hello.with {
+                    $0.role = .monitor
+                    $0.sessionID = "web-\(getpid())"
+                    $0.process = "web"
+                    $0.sessionToken = SessionToken.draw()
+                }),
+            .snapshotRequest(SnapshotRequest()),
+        ] {
+            try await dealer.send(Message([WireCodec.encode(Envelope(body, from: stamper.next()))]))
+        }
+        let (served, announce) = AsyncStream<Int>.makeStream()
+        let app = WebServer.application(hub: hub, host: host, port: port) { port in
+            announce.yield(port)
+            announce.finish()
+        }
+        let runDirectory = self.runDirectory
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.runService(gracefulShutdownSignals: []) }
+            group.addTask {
+                for await port in served {
+                    FileHandle.standardError.write(Data("web: serving http://\(host):\(port)/\n".utf8))
+                    print("web: http://\(host):\(port)/")
+                }
+            }
+            group.addTask {
+                // Dispatch's snapshot (the Clone pattern) for a run under way, whenever it comes;
+                // a run started with the web monitor tells it everything on the bus from the start.
+                while true {
+                    let reply = try Frames.direct(await dealer.receive().frames)
+                    if case .snapshotChunk(let chunk)? = reply.body {
+                        await hub.apply(snapshot: chunk)
+                        if chunk.last { return }
+                    }
+                }
+            }
+            group.addTask {
+                for try await batch in sub.batches() {
+                    await hub.apply(batch.compactMap { try? Frames.Published(frames: $0.frames).envelope })
+                }
+            }
+            let readiness = try await ReadinessAnnouncer(role: .monitor, processID: "web", bus: busIn, on: transport)
+            let stopping = AsyncStream<Void>.makeStream()
+            let signals = onInterrupt { stopping.continuation.yield() }
+            // Stopped (the run is over): the summary goes to the pages, which keep showing it.
+            for await _ in stopping.stream { break }
+            signals.forEach { $0.cancel() }
+            if let runDirectory,
+                let summary = try? String(
+                    contentsOfFile: (runDirectory as NSString).appendingPathComponent("summary.json"), encoding: .utf8)
+            {
+                await hub.finish(summary: summary)
+                try? await Task.sleep(for: .seconds(1))
+            }
+            readiness.stop()
+            group.cancelAll()
+        }
+        await transport.shutdown()
+    }
+}

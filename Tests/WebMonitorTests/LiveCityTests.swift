@@ -1,0 +1,126 @@
+import City
+import Foundation
+import Testing
+import Wire
+
+@testable import WebMonitor
+
+/// Bus envelopes made by hand: dispatch's events with contiguous sequence numbers.
+struct Bus {
+    var dispatch = SequenceStamper(sender: "dispatch-bus")
+    var notices = SequenceStamper(sender: "coordinator-notices")
+
+    mutating func event(
+        _ kind: DispatchEventKind, at seconds: Double, _ fill: (inout Wire.DispatchEvent) -> Void = { _ in }
+    )
+        -> Envelope
+    {
+        var event = Wire.DispatchEvent.with { $0.kind = kind }
+        fill(&event)
+        return Envelope(.dispatchEvent(event), from: dispatch.next(), simTimeMs: Int64(seconds * 1_000))
+    }
+
+    mutating func notice(_ text: String, at seconds: Double) -> Envelope {
+        Envelope(.notice(Notice.with { $0.text = text }), from: notices.next(), simTimeMs: Int64(seconds * 1_000))
+    }
+}
+
+func at(_ lat: Double, _ lon: Double) -> LatLon {
+    LatLon.with {
+        $0.lat = lat
+        $0.lon = lon
+    }
+}
+
+@Suite("The web monitor's live city, envelope by envelope")
+struct LiveCityTests {
+    @Test("A page's first frame is full; later frames bring only what changed since its last")
+    func framesSince() {
+        var city = LiveCity()
+        var bus = Bus()
+        city.apply(
+            bus.event(.driverStateChanged, at: 1) {
+                $0.driverID = "d-1"; $0.driverState = .idle; $0.location = at(40.7, -74)
+            })
+        city.apply(
+            bus.event(.driverStateChanged, at: 1) {
+                $0.driverID = "d-2"; $0.driverState = .idle; $0.location = at(40.71, -74)
+            })
+        let first = city.frame(since: 0)
+        #expect(first.full && first.drivers.map(\.id) == ["d-1", "d-2"] && first.drivers[0].state == 2)
+        city.apply(
+            bus.event(.requestCreated, at: 61) {
+                $0.requestID = "r-1"; $0.location = at(40.705, -74.001)
+            })
+        city.apply(
+            bus.event(.driverStateChanged, at: 62) {
+                $0.driverID = "d-2"; $0.driverState = .offered; $0.location = at(40.71, -74)
+            })
+        let second = city.frame(since: first.version)
+        #expect(!second.full && second.drivers.map(\.id) == ["d-2"] && second.drivers[0].state == 3)
+        #expect(second.waiting.map(\.id) == ["r-1"] && second.waiting[0].lat == 40.705)
+        #expect(second.minutes.map(\.minute) == [1], "only the minute that changed")
+        #expect(second.kpis.requests == 1 && second.kpis.open == 1 && second.kpis.utilisation == 0.5)
+        let nothing = city.frame(since: second.version)
+        #expect(nothing.drivers.isEmpty && nothing.minutes.isEmpty && nothing.version == second.version)
+    }
+
+    @Test("Pickups and drop-offs flash where they happen; minutes count requests, matches, completions, waits")
+    func flashesAndMinutes() {
+        var city = LiveCity()
+        var bus = Bus()
+        city.apply(
+            bus.event(.requestCreated, at: 10) {
+                $0.requestID = "r-1"; $0.location = at(40.70, -74.00)
+            })
+        city.apply(
+            bus.event(.offerAccepted, at: 20) {
+                $0.requestID = "r-1"; $0.driverID = "d-1"
+            })
+        let before = city.version
+        city.apply(
+            bus.event(.tripStarted, at: 70) {
+                $0.requestID = "r-1"; $0.pickupWaitS = 60
+            })
+        city.apply(
+            bus.event(.tripCompleted, at: 130) {
+                $0.requestID = "r-1"; $0.location = at(40.72, -73.99); $0.fareCents = 900
+            })
+        let frame = city.frame(since: before)
+        #expect(
+            frame.flashes == [.init(kind: "pickup", lat: 40.70, lon: -74.00), .init(kind: "dropoff", lat: 40.72, lon: -73.99)])
+        #expect(frame.waiting.isEmpty)
+        let minutes = city.frame(since: 0).minutes
+        #expect(minutes.map(\.minute) == [0, 1, 2])
+        #expect(
+            minutes[0].requests == 1 && minutes[0].matched == 1 && minutes[1].pickupWaitP50 == 60 && minutes[2].completed == 1)
+        #expect(city.frame(since: 0).kpis.completed == 1)
+    }
+
+    @Test("A repeated event (a restored dispatch publishes its last again) changes nothing; notices and the summary reach pages")
+    func repeatsNoticesSummary() {
+        var city = LiveCity()
+        var bus = Bus()
+        let created = bus.event(.requestCreated, at: 10) {
+            $0.requestID = "r-1"; $0.location = at(40.70, -74.00)
+        }
+        city.apply(created)
+        let version = city.version
+        city.apply(created)
+        #expect(city.version == version && city.frame(since: 0).kpis.requests == 1)
+        city.apply(bus.notice("killed drivers-0", at: 30))
+        #expect(city.frame(since: version).notices == [.init(simSeconds: 30, text: "killed drivers-0")])
+        city.finish(summary: #"{"outcome":"completed"}"#)
+        #expect(city.frame(since: version).summary == #"{"outcome":"completed"}"#)
+    }
+
+    @Test("The map draws every street once and boxes each surge zone")
+    func map() {
+        let graph = GridCity(width: 1_000, height: 1_000, blockLength: 250, speedKmh: 36).build()
+        let map = CityMap(graph: graph, zoneSize: 500)
+        #expect(map.nodes.count == graph.nodeCount * 2)
+        #expect(map.streets.count == 2 * 40, "a 5 × 5 grid has 40 two-way blocks")
+        #expect(map.bounds[0] < map.bounds[2] && map.bounds[1] < map.bounds[3])
+        #expect(!map.zones.isEmpty && map.zones.allSatisfy { $0.name.hasPrefix("zone-") && $0.box[0] <= $0.box[2] })
+    }
+}
