@@ -27,6 +27,8 @@ public actor Coordinator {
         public var monitorToTerminal = false
         /// Record every bus message to `events.pb` in the run directory (stress runs always do).
         public var record = false
+        /// With a web monitor: how long its page stays up after the run's summary is written.
+        public var webLinger: Duration?
         /// Faults to inject (stress mode).
         public var chaos = ChaosPlan()
         public init() {}
@@ -148,7 +150,7 @@ public actor Coordinator {
         // Stopping the processes ends what is open (riders cancel, sessions close): an interrupted
         // run's counts are as they stood before.
         let atInterruption = outcome == .stopped ? MonitorReport(await board.current) : nil
-        for spec in plan.processes.reversed() {
+        for spec in plan.processes.reversed() where !spec.outlivesRun {
             await supervisor.stop(spec.name, grace: options.stopGrace)
         }
         // The last status reports and events are on their way through the bus.
@@ -185,6 +187,14 @@ public actor Coordinator {
         }
         try directory.write(summary.json + "\n", to: "summary.json")
         try directory.write(summary.text + "\n", to: "summary.txt")
+        // The web monitor reads the summary when it is stopped, and shows it to its pages.
+        if let linger = options.webLinger, plan.processes.contains(where: \.outlivesRun) {
+            log("web: the page stays up \(Int(linger / .seconds(1))) s more (Ctrl-C to end)")
+            try? await Task.sleep(for: linger)
+        }
+        for spec in plan.processes where spec.outlivesRun {
+            await supervisor.stop(spec.name, grace: options.stopGrace)
+        }
         return summary
     }
 

@@ -26,6 +26,7 @@ public struct LaunchPlan: Sendable {
     ///   - dispatchArguments: added to dispatch (stress mode's faults in what it sends).
     ///   - recorder: the `ribcity-recorder` program and the database it writes: started first (so
     ///     that it hears everything) and stopped last.
+    ///   - web: the `ribcity-web` program and the port it serves the run's page on.
     ///   - journal: dispatch's journal; with one, a dispatch that dies is restarted and restores
     ///     the run from it. Without, dispatch's death ends the run.
     /// The processes that take part in virtual time: dispatch, the driver and rider processes.
@@ -36,7 +37,7 @@ public struct LaunchPlan: Sendable {
     public init(
         topology: Topology, topologyPath: String, speed: Double?, monitor: Bool, monitorJSON: Bool = false,
         hostArguments: [String] = [], riderArguments: [String] = [], dispatchArguments: [String] = [], journal: String? = nil,
-        recorder: (program: String, database: String)? = nil, virtual: Bool = false,
+        recorder: (program: String, database: String)? = nil, web: (program: String, port: Int)? = nil, virtual: Bool = false,
         temporaryDirectory: String = NSTemporaryDirectory(), run: String? = nil, runDirectory: String? = nil
     ) {
         self.topology = topology
@@ -100,6 +101,16 @@ public struct LaunchPlan: Sendable {
                     ]
                         + (monitorJSON ? ["--json"] : []) + (runDirectory.map { ["--run-directory", $0] } ?? []),
                     restart: .supervised))
+        }
+        if let web {
+            processes.append(
+                ProcessSpec(
+                    name: "web", role: .monitor, executable: web.program,
+                    arguments: [
+                        "--topology", topologyPath, "--port", "\(web.port)", "--bus", bus.subscribe, "--publish-to", bus.publish,
+                        "--sessions", dispatch.sessions,
+                    ] + (runDirectory.map { ["--run-directory", $0] } ?? []),
+                    restart: .supervised, outlivesRun: true))
         }
         self.processes = processes
     }

@@ -29,11 +29,14 @@ public struct ProcessSpec: Sendable, Equatable {
     /// Arguments added when the process is restarted, given the simulated time (a restarted rider
     /// process leaves out the rides its previous run asked for).
     public var restartArguments: @Sendable (_ simulatedTime: Double) -> [String]
+    /// Stopped only once the run's summary is written (the web monitor shows it to its pages).
+    public var outlivesRun = false
 
     public init(
         name: String, role: Role, executable: String? = nil, arguments: [String], restart: Restart, finishesRun: Bool = false,
-        restartArguments: @escaping @Sendable (Double) -> [String] = { _ in [] }
+        outlivesRun: Bool = false, restartArguments: @escaping @Sendable (Double) -> [String] = { _ in [] }
     ) {
+        self.outlivesRun = outlivesRun
         self.name = name
         self.role = role
         self.executable = executable

@@ -23,6 +23,8 @@ public struct Topology: Sendable, Equatable {
     public var riders: RiderPlan
     /// Optional features by name, for the apps: on for which share of them, failing how often.
     public var features: [String: FeatureSetting]
+    /// `monitor: { web: { port: N } }`: the port the web monitor serves the run's page on.
+    public var webPort: Int?
     public var endpoints: Endpoints
     /// How simulated time moves: with the wall clock at ``speed``, or as fast as every process is
     /// done with it (virtual time, docs/ARCHITECTURE.md).

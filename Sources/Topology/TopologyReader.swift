@@ -155,6 +155,11 @@ public enum TopologyReader {
             }
             try flags.finish()
         }
+        var monitorSection = try top.fields("monitor")
+        var webSection = try monitorSection?.fields("web")
+        let webPort = try webSection?.int("port", in: 1...65_535)
+        try webSection?.finish()
+        try monitorSection?.finish()
         var security = try top.fields("security")
         let curve = try security?.bool("curve")
         try security?.finish()
@@ -170,6 +175,7 @@ public enum TopologyReader {
             name: name, file: file, city: city, speed: speed, duration: duration, startSecondOfDay: start, seed: seed,
             dispatch: dispatch, drivers: drivers, riders: riders, features: features, endpoints: endpoints)
         topology.clockMode = clockMode
+        topology.webPort = webPort
         topology.calibration = calibration
         topology.day = day
         topology.latencyMs = Int64(latencyMs)

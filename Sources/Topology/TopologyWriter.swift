@@ -67,6 +67,7 @@ public enum TopologyWriter {
                     + topology.features.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + " }"
             )
         }
+        if let port = topology.webPort { lines.append("monitor: { web: { port: \(port) } }") }
         if let curve = topology.curve { lines.append("security: { curve: \(curve) }") }
         let endpoints = topology.endpoints
         lines.append(

@@ -1,7 +1,8 @@
 /// The web monitor's page: one file, no network beyond this server (no tiles, no libraries).
 /// A canvas map of the city's streets with drivers coloured by state, waiting requests, pickups
 /// and drop-offs as they happen and surge zones shaded (drag to pan, wheel to zoom); charts over
-/// simulated time; the processes' health; a RIB tree viewer; the summary and verdict at the end.
+/// simulated time; the processes' health; a driver picked on the map; the summary and verdict at
+/// the end.
 enum WebPage {
     static let html = #"""
         <!doctype html>
@@ -42,7 +43,7 @@ enum WebPage {
         <div class="panel"><h2>Pickup wait p50 / p95 (s)</h2><canvas class="chart" id="c-waits"></canvas></div>
         <div class="panel"><h2>Drivers busy (share of online) and surge</h2><canvas class="chart" id="c-busy"></canvas></div>
         <div class="panel"><h2>Processes</h2><table id="processes"></table></div>
-        <div class="panel"><h2>RIB tree</h2><input id="app" placeholder="rider or driver id, or click a driver"> <span id="picked"></span><div id="tree"></div></div>
+        <div class="panel"><h2>Driver</h2><input id="app" placeholder="driver id, or click a driver on the map"> <div id="picked"></div></div>
         <div class="panel"><h2>Events</h2><div id="notices"></div></div>
         <div class="panel" id="final" hidden><h2>Run summary</h2><div id="verdict"></div></div>
         </div></main>
@@ -92,6 +93,7 @@ enum WebPage {
          document.getElementById("processes").innerHTML="<tr><th>process</th><th>lives</th><th>lag s</th><th>CPU s</th><th>MB</th><th>in</th><th>out</th></tr>"+
           f.processes.map(p=>`<tr><td>${p.name}</td><td>${p.lives}</td><td>${p.lagSeconds.toFixed(2)}</td><td>${p.cpuSeconds.toFixed(1)}</td><td>${p.residentMB.toFixed(0)}</td><td>${p.messagesIn}</td><td>${p.messagesOut}</td></tr>`).join("");
          document.getElementById("notices").innerHTML=city.notices.slice(-8).map(n=>`<div>${clock(n.simSeconds)} ${n.text.replace(/</g,"&lt;")}</div>`).join("");
+         showPicked();
          if(f.summary&&!city.summary){city.summary=JSON.parse(f.summary);showSummary(city.summary);}
          chart("c-flow",["requests","matched","completed","cancelled"],["#4da3ff","#ffd24d","#6fdc8c","#ff6b6b"]);
          chart("c-waits",["pickupWaitP50","pickupWaitP95"],["#6fdc8c","#ff9f43"]);chart("c-busy",["utilisation","maxSurge"],["#4da3ff","#ff9f43"],1);}
@@ -100,11 +102,10 @@ enum WebPage {
          if(s.verdict)html+="<table>"+s.verdict.rows.map(r=>`<tr><td class="${r.passed?"pass":"fail"}">${r.passed?"PASS":"FAIL"}</td><td>${r.check}</td><td>${r.detail}</td></tr>`).join("")+"</table>";
          document.getElementById("verdict").innerHTML=html;document.getElementById("status").textContent="run ended";}
         let picked=null;
-        function pick(id){picked=id;document.getElementById("app").value=id;document.getElementById("picked").textContent="";showTree(id);}
-        async function showTree(id){const out=document.getElementById("tree");out.textContent="asking its host…";
-         try{const r=await fetch("/rib/"+encodeURIComponent(id));if(!r.ok){out.textContent=await r.text();return;}const t=await r.json();
-          const lines=[];(function walk(n,d){lines.push(`${"  ".repeat(d)}${n.name}${n.active?"":" (inactive)"}${n.screen?"  · "+n.screen:""}`);(n.children||[]).forEach(c=>walk(c,d+1));})(t.tree,0);
-          out.textContent=`${t.app} on ${t.process}, leaks ${t.leaks}\n`+lines.join("\n");}catch(e){out.textContent=String(e);}}
+        const stateNames={1:"offline",2:"idle",3:"offered a ride",4:"on the way to a pickup",5:"on a trip"};
+        function showPicked(){const out=document.getElementById("picked");if(!picked)return;const d=city.drivers.get(picked);
+         out.textContent=d?`${d.id}: ${stateNames[d.state]||"?"} at ${d.lat.toFixed(5)}, ${d.lon.toFixed(5)}`:`${picked}: not in this run`;}
+        function pick(id){picked=id;document.getElementById("app").value=id;showPicked();}
         document.getElementById("app").addEventListener("change",e=>pick(e.target.value.trim()));
         canvas.addEventListener("click",e=>{let best=null,dist=64;for(const d of city.drivers.values()){if(!d.lat)continue;const p=project(d.lat,d.lon);
          const dd=(p[0]-e.offsetX)**2+(p[1]-e.offsetY)**2;if(dd<dist){dist=dd;best=d.id;}}if(best)pick(best);});

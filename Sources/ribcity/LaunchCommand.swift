@@ -21,6 +21,12 @@ struct LaunchOptions: ParsableArguments {
     @Flag(help: "The monitor prints JSON lines (to its log, or the terminal).")
     var json = false
 
+    @Option(help: "Serve the run's live map, charts and metrics on this port (ribcity-web; default: the topology's monitor.web).")
+    var web: Int?
+
+    @Option(help: "Keep the web page up this many seconds after the run ends (its summary and verdict stay on it).")
+    var webLinger: Double?
+
     @Option(
         help: "Stop the run after this many seconds of wall time (default: 3× the topology's duration at its speed, plus 2 min).")
     var wallLimit: Double?
@@ -59,11 +65,17 @@ struct LaunchOptions: ParsableArguments {
                     ("launch: no run.sqlite: ribcity-recorder is not built beside ribcity "
                         + "(swift build --product ribcity-recorder)\n").utf8))
         }
+        let webProgram = executable.deletingLastPathComponent().appendingPathComponent("ribcity-web").path
+        let webPort = web ?? plan.webPort
+        if webPort != nil && !FileManager.default.isExecutableFile(atPath: webProgram) {
+            throw ValidationError("--web: ribcity-web is not built beside ribcity (swift build --product ribcity-web)")
+        }
         let launch = LaunchPlan(
             topology: plan, topologyPath: (topology as NSString).standardizingPath, speed: speed, monitor: !noMonitor,
             monitorJSON: json, hostArguments: hostArguments, riderArguments: riderArguments, dispatchArguments: dispatchArguments,
             journal: directory.file("dispatch.journal"),
-            recorder: sqlite ? (recorder, directory.file("run.sqlite")) : nil, virtual: virtual,
+            recorder: sqlite ? (recorder, directory.file("run.sqlite")) : nil, web: webPort.map { (webProgram, $0) },
+            virtual: virtual,
             run: "\((directory.path as NSString).lastPathComponent)-\(getpid())", runDirectory: directory.path)
         var options = Coordinator.Options()
         options.monitorToTerminal = true
@@ -79,6 +91,7 @@ struct LaunchOptions: ParsableArguments {
             return (String(parts[0]), .milliseconds(Int64(seconds * 1000)))
         }
         options.record = record
+        options.webLinger = webLinger.map { .milliseconds(Int64($0 * 1_000)) }
         configure(&options)
         // With the monitor's dashboard on the terminal, the launch's own lines go to launch.log (and
         // to the dashboard's panel of events, as notices on the bus) instead of through the dashboard.
@@ -92,7 +105,8 @@ struct LaunchOptions: ParsableArguments {
                     + (launch.virtual ? "virtual time" : "\(launch.speed)× wall time") + "; "
                     + "run directory \(directory.path)\n"
                     + "launch: to watch it from elsewhere: ribcity monitor --topology \(topology) --bus \(launch.busSubscribe) "
-                    + "--sessions \(launch.sessions) --publish-to \(launch.busPublish)\n").utf8))
+                    + "--sessions \(launch.sessions) --publish-to \(launch.busPublish)\n"
+                    + (webPort.map { "launch: the run's page: http://127.0.0.1:\($0)/ (metrics at /metrics)\n" } ?? "")).utf8))
         let signals = onInterrupt { Task { await coordinator.stop() } }
         defer { signals.forEach { $0.cancel() } }
         let summary = try await coordinator.run()
