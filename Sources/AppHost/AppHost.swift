@@ -77,6 +77,8 @@ public actor AppHost {
     /// The latest any app was ticked after its wake-up time, since the last status report.
     private var lateness: Double = 0
     private var statusStamper: SequenceStamper
+    /// Inspections have a sender of their own: they must not shift the status reports' numbers.
+    var inspectionStamper: SequenceStamper
 
     /// - Parameters:
     ///   - session: the session with dispatch (not yet connected).
@@ -93,6 +95,7 @@ public actor AppHost {
         self.settings = settings
         self.schedule = schedule.sorted { $0.at > $1.at }
         statusStamper = SequenceStamper(sender: processID + "-status")
+        inspectionStamper = SequenceStamper(sender: processID + "-inspect")
     }
 
     /// Ends the run: apps are stopped (drivers go offline, waiting riders cancel), the session closes.

@@ -1,3 +1,4 @@
+import RIBs
 import Wire
 
 /// What an app gives its host after each input: what to send, and whether it is done.
@@ -56,6 +57,8 @@ public protocol HostedApp: Actor {
     func stop(at time: Double) -> AppOutput
     /// The tree's health now.
     func health() -> AppHealth
+    /// The tree as it is now (the web monitor's RIB tree viewer).
+    func tree() -> RIBTreeSnapshot
 }
 
 extension HostedApp {

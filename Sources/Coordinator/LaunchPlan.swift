@@ -52,6 +52,8 @@ public struct LaunchPlan: Sendable {
         busSubscribe = bus.subscribe
         let common = ["--topology", topologyPath, "--speed", "\(speed)"]
         let participant = self.virtual ? ["--virtual", "--subscribe-to", bus.subscribe] : []
+        // Hosts follow the bus in wall time too: a monitor may ask for an app's RIB tree.
+        let follower = self.virtual ? participant : ["--subscribe-to", bus.subscribe]
         var processes: [ProcessSpec] = []
         if let recorder {
             processes.append(
@@ -75,7 +77,7 @@ public struct LaunchPlan: Sendable {
             processes.append(
                 ProcessSpec(
                     name: WireIDs.driverProcess(index), role: .drivers,
-                    arguments: ["drivers"] + common + participant + [
+                    arguments: ["drivers"] + common + follower + [
                         "--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish,
                     ] + hostArguments,
                     restart: .supervised))
@@ -84,7 +86,7 @@ public struct LaunchPlan: Sendable {
             processes.append(
                 ProcessSpec(
                     name: WireIDs.riderProcess(index), role: .riders,
-                    arguments: ["riders"] + common + participant + [
+                    arguments: ["riders"] + common + follower + [
                         "--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish,
                     ]
                         + hostArguments + riderArguments,

@@ -15,17 +15,56 @@ public actor WebHub {
     /// How many pages are connected now, and frames sent in all.
     public private(set) var pages = 0
     public private(set) var framesSent = 0
+    /// Publishes on the bus (inspection requests); nil: this hub cannot ask hosts anything.
+    private let publish: (@Sendable (_ topic: String, _ envelope: Envelope) async -> Void)?
+    private var inspections: [UInt64: CheckedContinuation<AppInspection?, Never>] = [:]
+    private var inspectionStamper = SequenceStamper(sender: "web-inspect")
 
-    public init(map: CityMap, title: String, startSecondOfDay: Double) {
+    /// - Parameter publish: sends an envelope on the bus under a topic (for inspection requests).
+    public init(
+        map: CityMap, title: String, startSecondOfDay: Double,
+        publish: (@Sendable (_ topic: String, _ envelope: Envelope) async -> Void)? = nil
+    ) {
         let encoder = JSONEncoder()
         mapJSON = (try? encoder.encode(map)) ?? Data("{}".utf8)
         self.title = title
         self.startSecondOfDay = startSecondOfDay
+        self.publish = publish
     }
 
     /// Envelopes from the bus, in the order they came.
     public func apply(_ envelopes: [Envelope]) {
-        for envelope in envelopes { city.apply(envelope) }
+        for envelope in envelopes {
+            if case .appInspection(let answer)? = envelope.body {
+                inspections.removeValue(forKey: answer.request)?.resume(returning: answer)
+                continue
+            }
+            city.apply(envelope)
+        }
+    }
+
+    /// Asks the hosts for app `id`'s live RIB tree: the answer of the host that runs it, or nil
+    /// when none answers within `timeout` (no live app of that id: a rider's app lives while its
+    /// ride does).
+    public func inspect(_ id: String, timeout: Duration = .seconds(3)) async -> AppInspection? {
+        guard let publish else { return nil }
+        let stamp = inspectionStamper.next()
+        let request = InspectApp.with {
+            $0.appID = id
+            $0.request = stamp.sequence
+        }
+        return await withCheckedContinuation { continuation in
+            inspections[stamp.sequence] = continuation
+            Task {
+                await publish(Topic.inspectRequest, Envelope(.inspectApp(request), from: stamp))
+                try? await Task.sleep(for: timeout)
+                self.expire(stamp.sequence)
+            }
+        }
+    }
+
+    private func expire(_ request: UInt64) {
+        inspections.removeValue(forKey: request)?.resume(returning: nil)
     }
 
     /// Dispatch's snapshot, for a web monitor that joined a run under way.

@@ -1,8 +1,8 @@
 /// The web monitor's page: one file, no network beyond this server (no tiles, no libraries).
 /// A canvas map of the city's streets with drivers coloured by state, waiting requests, pickups
 /// and drop-offs as they happen and surge zones shaded (drag to pan, wheel to zoom); charts over
-/// simulated time; the processes' health; a driver picked on the map; the summary and verdict at
-/// the end.
+/// simulated time; the processes' health; the live RIB tree of a rider's or driver's app (click a
+/// driver, or type an id); the summary and verdict at the end.
 enum WebPage {
     static let html = #"""
         <!doctype html>
@@ -43,7 +43,7 @@ enum WebPage {
         <div class="panel"><h2>Pickup wait p50 / p95 (s)</h2><canvas class="chart" id="c-waits"></canvas></div>
         <div class="panel"><h2>Drivers busy (share of online) and surge</h2><canvas class="chart" id="c-busy"></canvas></div>
         <div class="panel"><h2>Processes</h2><table id="processes"></table></div>
-        <div class="panel"><h2>Driver</h2><input id="app" placeholder="driver id, or click a driver on the map"> <div id="picked"></div></div>
+        <div class="panel"><h2>An app's RIB tree</h2><input id="app" placeholder="rider or driver id, or click a driver on the map"> <div id="picked"></div><div id="tree"></div></div>
         <div class="panel"><h2>Events</h2><div id="notices"></div></div>
         <div class="panel" id="final" hidden><h2>Run summary</h2><div id="verdict"></div></div>
         </div></main>
@@ -104,8 +104,12 @@ enum WebPage {
         let picked=null;
         const stateNames={1:"offline",2:"idle",3:"offered a ride",4:"on the way to a pickup",5:"on a trip"};
         function showPicked(){const out=document.getElementById("picked");if(!picked)return;const d=city.drivers.get(picked);
-         out.textContent=d?`${d.id}: ${stateNames[d.state]||"?"} at ${d.lat.toFixed(5)}, ${d.lon.toFixed(5)}`:`${picked}: not in this run`;}
-        function pick(id){picked=id;document.getElementById("app").value=id;showPicked();}
+         out.textContent=d?`${d.id}: ${stateNames[d.state]||"?"} at ${d.lat.toFixed(5)}, ${d.lon.toFixed(5)}`:`${picked}`;}
+        function pick(id){picked=id;document.getElementById("app").value=id;showPicked();showTree(id);}
+        async function showTree(id){const out=document.getElementById("tree");out.textContent="asking the process that runs it…";
+         try{const r=await fetch("/rib/"+encodeURIComponent(id));if(!r.ok){out.textContent=await r.text();return;}const t=await r.json();
+          const lines=[];(function walk(n,d){lines.push(`${"  ".repeat(d)}${n.name}${n.active?"":" (inactive)"}${n.screen?"  · "+n.screen:""}`);(n.children||[]).forEach(c=>walk(c,d+1));})(t.tree,0);
+          out.textContent=`${t.app} on ${t.process}, ${t.leaks} leaks\n`+lines.join("\n");}catch(e){out.textContent=String(e);}}
         document.getElementById("app").addEventListener("change",e=>pick(e.target.value.trim()));
         canvas.addEventListener("click",e=>{let best=null,dist=64;for(const d of city.drivers.values()){if(!d.lat)continue;const p=project(d.lat,d.lon);
          const dd=(p[0]-e.offsetX)**2+(p[1]-e.offsetY)**2;if(dd<dist){dist=dd;best=d.id;}}if(best)pick(best);});

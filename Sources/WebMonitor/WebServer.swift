@@ -7,6 +7,7 @@ import Logging
 /// state and the metrics.
 ///
 /// - `/` the page; `/map.json` the streets and zones; `/state.json` the whole current frame;
+/// - `/rib/ID` the live RIB tree of the app of rider or driver ID, from the host that runs it;
 /// - `/live` a WebSocket: a full frame, then about ten frames a second of what changed;
 /// - `/metrics` Prometheus's text format.
 public enum WebServer {
@@ -39,6 +40,24 @@ public enum WebServer {
             let data = (try? JSONEncoder().encode(await hub.frame(since: 0))) ?? Data()
             return Response(
                 status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data)))
+        }
+        router.get("/rib/:app") { _, context in
+            let id = context.parameters.get("app") ?? ""
+            guard let answer = await hub.inspect(id) else {
+                return Response(
+                    status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                    body: .init(
+                        byteBuffer: ByteBuffer(
+                            string: "no process runs an app \(id) now (a rider's app lives while its ride does)")))
+            }
+            let quoted = { (text: String) in
+                String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
+            }
+            let json =
+                #"{"app":"# + quoted(answer.appID) + #","process":"# + quoted(answer.processID) + #","leaks":"#
+                + "\(answer.leaks)" + #","tree":"# + String(decoding: answer.treeJson, as: UTF8.self) + "}"
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: json)))
         }
         router.get("/metrics") { _, _ in
             Response(

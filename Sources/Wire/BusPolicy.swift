@@ -29,7 +29,15 @@ public enum BusPolicy {
             }
             return nil
         }
+        if topic.hasPrefix(Topic.inspectReply) {
+            guard topic == Topic.inspectReply(of: publisher), case .appInspection(let answer)? = envelope()?.body,
+                answer.processID == publisher
+            else { return "\(publisher) answers inspections on \(Topic.inspectReply(of: publisher)) only, about itself" }
+            return nil
+        }
         switch topic {
+        case Topic.inspectRequest:
+            return role == .monitor ? nil : "only a monitor asks for an app's RIB tree"
         case Topic.windowOpen:
             return role == .coordinator ? nil : "only the coordinator opens windows"
         case Topic.notice:

@@ -21,4 +21,10 @@ public enum Topic {
     public static let chaos = "chaos."
 
     public static func status(of processID: String) -> String { status + processID }
+
+    /// A monitor asks for one app's live RIB tree (`InspectApp`); the host that runs it answers on
+    /// `inspect.reply.<its process id>` (`AppInspection`).
+    public static let inspectRequest = "inspect.request"
+    public static let inspectReply = "inspect.reply."
+    public static func inspectReply(of processID: String) -> String { inspectReply + processID }
 }

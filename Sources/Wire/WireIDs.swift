@@ -34,7 +34,7 @@ public enum WireIDs {
     /// The `index`th driver process of a city (from 0).
     public static func driverProcess(_ index: Int) -> String { "drivers-\(index)" }
 
-    /// The role of a process by its name in a launch ("riders-0", "drivers-2", "monitor",
+    /// The role of a process by its name in a launch ("riders-0", "drivers-2", "monitor" and "web",
     /// "coordinator", "recorder"; anything else is a tool). Over CURVE, a key is issued to a name,
     /// and this is the role it carries.
     public static func role(ofProcess name: String) -> Role {
@@ -42,7 +42,7 @@ public enum WireIDs {
         if name.hasPrefix("drivers-") { return .drivers }
         switch name {
         case "dispatch": return .dispatch
-        case "monitor": return .monitor
+        case "monitor", "web": return .monitor
         case "coordinator": return .coordinator
         case "recorder": return .recorder
         default: return .tool

@@ -52,18 +52,23 @@ struct WebCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         let graph = try plan.city.load()
-        let hub = WebHub(
-            map: CityMap(graph: graph, zoneSize: plan.dispatch.zoneSize), title: plan.name,
-            startSecondOfDay: plan.startSecondOfDay)
         let endpoints = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
         let busOut = bus ?? plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory()).subscribe
         let busIn = publishTo ?? plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory()).publish
         let transport = try Transport(name: "web-io")
         try await RunKeys.secure(
             transport, as: "web", servers: RunKeys.servers(sessions: sessions ?? endpoints.sessions, bus: [busOut, busIn]))
+        let publisher = try await transport.socket(.pub, options: .eventBus)
+        try await publisher.connect(busIn)
+        let hub = WebHub(
+            map: CityMap(graph: graph, zoneSize: plan.dispatch.zoneSize), title: plan.name,
+            startSecondOfDay: plan.startSecondOfDay
+        ) { topic, envelope in
+            try? await publisher.send(Message(Frames.Published(topic: topic, envelope: envelope).frames))
+        }
         let sub = try await transport.socket(.sub, options: .eventBus)
         try await sub.connect(busOut)
-        for topic in [Topic.dispatch, Topic.status, Topic.notice] { try await sub.subscribe(topic) }
+        for topic in [Topic.dispatch, Topic.status, Topic.notice, Topic.inspectReply] { try await sub.subscribe(topic) }
         let dealer = try await transport.socket(.dealer)
         try await dealer.connect(sessions ?? endpoints.sessions)
         var stamper = SequenceStamper(sender: "web-\(getpid())")

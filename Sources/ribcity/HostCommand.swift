@@ -82,6 +82,12 @@ func runHost(
     let readiness = ReadinessAnnouncer(role: role, processID: name, publisher: bus)
     let signals = onInterrupt { Task { await host.stop() } }
     defer { signals.forEach { $0.cancel() } }
+    // A monitor may ask for one of this host's apps' RIB trees at any time.
+    let inspections = try await transport.socket(.sub, options: .eventBus)
+    try await inspections.connect(options.virtualTime.subscribeTo ?? busAt.subscribe)
+    try await inspections.subscribe(Topic.inspectRequest)
+    let inspecting = Task { try await host.answerInspections(from: inspections) }
+    defer { inspecting.cancel() }
     if let clock = try await options.virtualTime.clock(of: plan, on: transport) {
         // In virtual time the session is this process's own DEALER, named by the process's id, so
         // that dispatch numbers its replies on the link to it; its clock is the windows'.

@@ -1,4 +1,5 @@
 import AppRuntime
+import RIBs
 import SessionClient
 import Testing
 import Wire
@@ -23,6 +24,9 @@ actor QuietApp: HostedApp {
     func tick(at time: Double) -> AppOutput { AppOutput(messages: [], wakeAt: wake) }
     func stop(at time: Double) -> AppOutput { AppOutput(messages: [], finished: true) }
     func health() -> AppHealth { AppHealth(leaks: leaks, ribs: 0, droppedActions: 0, screen: "") }
+    func tree() -> RIBTreeSnapshot {
+        RIBTreeSnapshot(name: "Quiet", path: "Quiet", viewful: false, active: true, screen: nil, children: [])
+    }
 }
 
 @Suite("App host: wake-ups")

@@ -24,7 +24,7 @@ extension LaunchTests {
     }
 
     @Test(
-        "The web monitor as a person uses it, in headless Chromium: the map draws streets and drivers, a click picks a driver, and at the end the page's totals and /metrics equal summary.json"
+        "The web monitor as a person uses it, in headless Chromium: the map draws streets and drivers, a click on a driver and a rider's id open their apps' live RIB trees, and at the end the page's totals and /metrics equal summary.json"
     )
     func webMonitorInChromium() async throws {
         let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
@@ -62,7 +62,7 @@ extension LaunchTests {
         #expect(run.output.contains("http://127.0.0.1:\(port)/"), "the launch says where the page is")
         #expect(checker.terminationStatus == 0, "\(seen)")
         #expect(seen.contains(#""failures": []"#), "\(seen)")
-        for shot in ["1-map.png", "2-driver-picked.png", "3-summary.png"] {
+        for shot in ["1-map.png", "2-driver-picked.png", "3-rider-tree.png", "4-summary.png"] {
             #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent(shot).path), "screenshot \(shot)")
         }
         print("web monitor screenshots: \(shots.path)")

@@ -10,6 +10,17 @@ public struct RIBTreeSnapshot: Sendable, Equatable, Codable {
     /// The attached children, in attachment order.
     public let children: [RIBTreeSnapshot]
 
+    public init(
+        name: String, path: String, viewful: Bool, active: Bool, screen: String?, children: [RIBTreeSnapshot]
+    ) {
+        self.name = name
+        self.path = path
+        self.viewful = viewful
+        self.active = active
+        self.screen = screen
+        self.children = children
+    }
+
     /// How many RIBs the tree holds.
     public var count: Int { 1 + children.reduce(0) { $0 + $1.count } }
 }

@@ -897,6 +897,22 @@ public nonisolated struct Envelope: @unchecked Sendable {
     set {_uniqueStorage()._body = .notice(newValue)}
   }
 
+  public var inspectApp: InspectApp {
+    get {
+      if case .inspectApp(let v)? = _storage._body {return v}
+      return InspectApp()
+    }
+    set {_uniqueStorage()._body = .inspectApp(newValue)}
+  }
+
+  public var appInspection: AppInspection {
+    get {
+      if case .appInspection(let v)? = _storage._body {return v}
+      return AppInspection()
+    }
+    set {_uniqueStorage()._body = .appInspection(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -945,6 +961,8 @@ public nonisolated struct Envelope: @unchecked Sendable {
     case windowOpen(WindowOpen)
     case windowDone(WindowDone)
     case notice(Notice)
+    case inspectApp(InspectApp)
+    case appInspection(AppInspection)
 
   }
 
@@ -2113,6 +2131,47 @@ public nonisolated struct WindowDone: Sendable {
   public init() {}
 }
 
+/// A monitor asks, on inspect.request, for one app's live RIB tree. The host that runs the app
+/// answers on inspect.reply.<its process id>; the others say nothing. Outside every window of
+/// virtual time: an inspection reads an app, it changes nothing.
+public nonisolated struct InspectApp: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var appID: String = String()
+
+  /// Chosen by the asker, to match the answer.
+  public var request: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct AppInspection: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var appID: String = String()
+
+  public var request: UInt64 = 0
+
+  public var processID: String = String()
+
+  /// The tree as JSON: each RIB's name, path, whether it has a view and is active, its screen,
+  /// its children (RIBTreeSnapshot's Codable form).
+  public var treeJson: Data = Data()
+
+  /// RIBs the app detached that did not go away.
+  public var leaks: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "ribcity.v1"
@@ -2151,7 +2210,7 @@ nonisolated extension DispatchEventKind: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{3}sender_life\0\u{3}receiver_life\0\u{1}link\0\u{1}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{1}ack\0\u{4}\u{5}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{3}share_eta\0\u{3}shared_eta\0\u{3}split_fare_invite\0\u{3}split_invitation\0\u{3}split_answer\0\u{3}fare_split\0\u{4}\u{8}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{2}\u{12}stop\0\u{1}ready\0\u{3}window_open\0\u{3}window_done\0\u{1}notice\0\u{b}clock_tick\0\u{c}P\u{1}\u{1}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{3}sender_life\0\u{3}receiver_life\0\u{1}link\0\u{1}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{1}ack\0\u{4}\u{5}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{3}share_eta\0\u{3}shared_eta\0\u{3}split_fare_invite\0\u{3}split_invitation\0\u{3}split_answer\0\u{3}fare_split\0\u{4}\u{8}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{2}\u{12}stop\0\u{1}ready\0\u{3}window_open\0\u{3}window_done\0\u{1}notice\0\u{3}inspect_app\0\u{3}app_inspection\0\u{b}clock_tick\0\u{c}P\u{1}\u{1}")
 
   fileprivate class _StorageClass {
     var _protocolVersion: UInt32 = 0
@@ -2718,6 +2777,32 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
             _storage._body = .notice(v)
           }
         }()
+        case 86: try {
+          var v: InspectApp?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .inspectApp(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .inspectApp(v)
+          }
+        }()
+        case 87: try {
+          var v: AppInspection?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .appInspection(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .appInspection(v)
+          }
+        }()
         default: break
         }
       }
@@ -2913,6 +2998,14 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
       case .notice?: try {
         guard case .notice(let v)? = _storage._body else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 85)
+      }()
+      case .inspectApp?: try {
+        guard case .inspectApp(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 86)
+      }()
+      case .appInspection?: try {
+        guard case .appInspection(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 87)
       }()
       case nil: break
       }
@@ -5213,6 +5306,91 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if lhs.nextMs != rhs.nextMs {return false}
     if lhs.busySeconds != rhs.busySeconds {return false}
     if lhs.late != rhs.late {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension InspectApp: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".InspectApp"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}request\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.appID) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.request) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.appID.isEmpty {
+      try visitor.visitSingularStringField(value: self.appID, fieldNumber: 1)
+    }
+    if self.request != 0 {
+      try visitor.visitSingularUInt64Field(value: self.request, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: InspectApp, rhs: InspectApp) -> Bool {
+    if lhs.appID != rhs.appID {return false}
+    if lhs.request != rhs.request {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension AppInspection: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AppInspection"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}app_id\0\u{1}request\0\u{3}process_id\0\u{3}tree_json\0\u{1}leaks\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.appID) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.request) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.processID) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self.treeJson) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.leaks) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.appID.isEmpty {
+      try visitor.visitSingularStringField(value: self.appID, fieldNumber: 1)
+    }
+    if self.request != 0 {
+      try visitor.visitSingularUInt64Field(value: self.request, fieldNumber: 2)
+    }
+    if !self.processID.isEmpty {
+      try visitor.visitSingularStringField(value: self.processID, fieldNumber: 3)
+    }
+    if !self.treeJson.isEmpty {
+      try visitor.visitSingularBytesField(value: self.treeJson, fieldNumber: 4)
+    }
+    if self.leaks != 0 {
+      try visitor.visitSingularUInt32Field(value: self.leaks, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: AppInspection, rhs: AppInspection) -> Bool {
+    if lhs.appID != rhs.appID {return false}
+    if lhs.request != rhs.request {return false}
+    if lhs.processID != rhs.processID {return false}
+    if lhs.treeJson != rhs.treeJson {return false}
+    if lhs.leaks != rhs.leaks {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
