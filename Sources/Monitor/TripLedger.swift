@@ -104,7 +104,9 @@ public struct TripLedger: Sendable {
             trip.reason = event.reason
             return [end(trip, "rejected", at: time)]
         default:
-            break
+            // Nothing of a ride's row (riders' features: a shared ETA, a split fare — which comes
+            // after the ride ended, and used to open a row of its own that ended as "open").
+            return []
         }
         open[id] = trip
         return []

@@ -36,6 +36,10 @@ public struct LiveCity: Sendable {
     /// Applies one bus envelope.
     public mutating func apply(_ envelope: Envelope) {
         let before = board.sequences.lastSeen[envelope.sender]
+        var changing: (driver: String, was: Wire.DriverState?)?
+        if case .dispatchEvent(let event)? = envelope.body, event.kind == .driverStateChanged {
+            changing = (event.driverID, board.drivers[event.driverID])
+        }
         board.apply(envelope)
         // A repeat (a restored dispatch publishes its last events again) changes nothing.
         guard board.sequences.lastSeen[envelope.sender] != before || envelope.sequence == 0 else { return }
@@ -68,7 +72,11 @@ public struct LiveCity: Sendable {
             pickups[event.requestID] = nil
         case .driverStateChanged:
             driverChanged[event.driverID] = version
-            driverCounts = Dictionary(grouping: board.drivers.values, by: { $0 }).mapValues(\.count)
+            // Counted as they change: thousands of drivers, and a state change every few seconds each.
+            if let changing {
+                if let was = changing.was { driverCounts[was, default: 1] -= 1 }
+                if let now = board.drivers[changing.driver] { driverCounts[now, default: 0] += 1 }
+            }
             let utilisation = self.utilisation
             touch(minute) { $0.row.utilisation = utilisation }
         case .surgeUpdated:

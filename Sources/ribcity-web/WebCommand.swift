@@ -71,19 +71,7 @@ struct WebCommand: AsyncParsableCommand {
         for topic in [Topic.dispatch, Topic.status, Topic.notice, Topic.inspectReply] { try await sub.subscribe(topic) }
         let dealer = try await transport.socket(.dealer)
         try await dealer.connect(sessions ?? endpoints.sessions)
-        var stamper = SequenceStamper(sender: "web-\(getpid())")
-        for body in [
-            Envelope.OneOf_Body.hello(
-                Hello.with {
-                    $0.role = .monitor
-                    $0.sessionID = "web-\(getpid())"
-                    $0.process = "web"
-                    $0.sessionToken = SessionToken.draw()
-                }),
-            .snapshotRequest(SnapshotRequest()),
-        ] {
-            try await dealer.send(Message([WireCodec.encode(Envelope(body, from: stamper.next()))]))
-        }
+        try await askForSnapshot(on: dealer, as: "web")
         let (served, announce) = AsyncStream<Int>.makeStream()
         let app = WebServer.application(hub: hub, host: host, port: port) { port in
             announce.yield(port)

@@ -63,19 +63,7 @@ struct MonitorCommand: AsyncParsableCommand {
         let terminal = isatty(STDOUT_FILENO) == 1
         let dealer = try await transport.socket(.dealer)
         try await dealer.connect(sessions ?? endpoints.sessions)
-        var stamper = SequenceStamper(sender: "monitor-\(getpid())")
-        for body in [
-            Envelope.OneOf_Body.hello(
-                Hello.with {
-                    $0.role = .monitor
-                    $0.sessionID = "monitor-\(getpid())"
-                    $0.process = "monitor"
-                    $0.sessionToken = SessionToken.draw()
-                }),
-            .snapshotRequest(SnapshotRequest()),
-        ] {
-            try await dealer.send(Message([WireCodec.encode(Envelope(body, from: stamper.next()))]))
-        }
+        try await askForSnapshot(on: dealer, as: "monitor")
         // To standard error: the log keeps it even when the dashboard has the terminal.
         FileHandle.standardError.write(Data("monitor pid \(getpid()) ready: following \(bus ?? endpoints.bus)\n".utf8))
         let readiness = try await ReadinessAnnouncer(role: .monitor, processID: "monitor", bus: publishTo ?? busIn, on: transport)

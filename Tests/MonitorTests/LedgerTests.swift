@@ -19,6 +19,34 @@ struct LedgerTests {
         #expect(ClockTimeOfDay(startSecondOfDay: 23.5 * 3_600).format(milliseconds: 3_600_000) == "24:30:00")
     }
 
+    @Test("Riders' features' events (an ETA shared, a fare split after the ride ended) open no row of their own")
+    mutating func featureEventsOpenNoRow() {
+        var ledger = TripLedger(clock: ClockTimeOfDay(startSecondOfDay: 0))
+        var ended: [TripLedger.Trip] = []
+        for envelope in [
+            event(.requestCreated, at: 1) {
+                $0.requestID = "r-1"; $0.riderID = "rider-1"
+            },
+            event(.etaShared, at: 5) {
+                $0.requestID = "r-1"; $0.contacts = ["rider-2"]
+            },
+            event(.splitInvited, at: 6) {
+                $0.requestID = "r-1"; $0.contacts = ["rider-2"]
+            },
+            event(.tripCompleted, at: 100) {
+                $0.requestID = "r-1"; $0.fareCents = 1_000
+            },
+            event(.fareSplit, at: 100) {
+                $0.requestID = "r-1"; $0.fareCents = 1_000
+            },
+        ] {
+            ended += ledger.apply(envelope)
+        }
+        #expect(ended.map(\.requestID) == ["r-1"] && ended[0].riderID == "rider-1")
+        #expect(ledger.openCount == 0, "the split after the ride opened a row that ended as open")
+        #expect(ledger.finish(as: "open").isEmpty)
+    }
+
     @Test("A request's row: its times, places, fare and driver; riders in the car at once are pooled with each other")
     mutating func trips() {
         var ledger = TripLedger(clock: ClockTimeOfDay(startSecondOfDay: 17 * 3_600))
