@@ -47,9 +47,8 @@ public actor RiderApp: HostedApp {
 
     public func receive(_ reply: Envelope.OneOf_Body, answering request: Envelope.OneOf_Body, at time: Double) -> AppOutput {
         guard SocialService.isCommand(request) else { return receive(reply, at: time) }
-        // A refused share or answer is the social service's: it must never end the ride.
-        app.link.advance(to: time)
-        component.services.social.receive(reply: reply)
+        // The answer to a share, an invitation or an answer changes nothing (a refusal — the
+        // invitation lapsed — least of all the rider's own ride, which an error would end).
         return tick(at: time)
     }
 
@@ -104,7 +103,8 @@ public actor RiderApp: HostedApp {
         let status = component.ride.status.value
         guard status.isOver else { return false }
         if case .completed = status {
-            return component.ride.rating != nil && (awaitingSplit == false || (splitGivenUpAt.map { app.link.now >= $0 } ?? true))
+            // Waiting for the fare's split, if it asked others to split it, up to a minute.
+            return component.ride.rating != nil && splitGivenUpAt.map { app.link.now >= $0 } ?? true
         }
         return true
     }

@@ -12,9 +12,6 @@ public actor WebHub {
     /// The run's name and the clock time of day its simulated time starts at.
     public nonisolated let title: String
     public nonisolated let startSecondOfDay: Double
-    /// How many pages are connected now, and frames sent in all.
-    public private(set) var pages = 0
-    public private(set) var framesSent = 0
     /// Publishes on the bus (inspection requests); nil: this hub cannot ask hosts anything.
     private let publish: (@Sendable (_ topic: String, _ envelope: Envelope) async -> Void)?
     private var inspections: [UInt64: CheckedContinuation<AppInspection?, Never>] = [:]
@@ -79,8 +76,7 @@ public actor WebHub {
 
     /// The frame for a page whose last frame was at `since` (0: it has none).
     public func frame(since: UInt64) -> LiveFrame {
-        framesSent += 1
-        return city.frame(since: since)
+        city.frame(since: since)
     }
 
     /// The version of the latest change.
@@ -90,7 +86,4 @@ public actor WebHub {
     public func scrape() -> String {
         metrics.scrape(&city)
     }
-
-    func pageConnected() { pages += 1 }
-    func pageLeft() { pages -= 1 }
 }

@@ -68,8 +68,6 @@ public enum WebServer {
         sockets.ws("/live") { _, _ in
             .upgrade([:])
         } onUpgrade: { inbound, outbound, _ in
-            await hub.pageConnected()
-            defer { Task { await hub.pageLeft() } }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 // The page sends nothing we need; its closing ends the connection.
                 group.addTask { for try await _ in inbound {} }

@@ -36,8 +36,6 @@ final class SocialService {
     let invitations = ModelStream<[OpenInvitation]>([])
     /// The fare split this rider pays a share of, once the ride has ended.
     let fareSplit = ModelStream<FareSplit?>(nil)
-    /// Commands dispatch refused (an answer after the invitation lapsed, a share of an ended ride).
-    private(set) var refusals = 0
     private let link: AppLink
 
     init(riderID: String, link: AppLink) {
@@ -123,11 +121,6 @@ final class SocialService {
         default:
             break
         }
-    }
-
-    /// Dispatch's answer to one of this service's commands.
-    func receive(reply: Envelope.OneOf_Body) {
-        if case .error = reply { refusals += 1 }
     }
 
     /// Whether `body` is one of this service's commands (its reply comes back here).
