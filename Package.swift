@@ -303,6 +303,17 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Event latency from the bus to web pages, through a real `ribcity-web` (docs/PERFORMANCE.md).
+        .executableTarget(
+            name: "ribcity-web-bench",
+            dependencies: [
+                "Topology", "Wire", "ZeroMQ",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "TestSupport",
             dependencies: ["City", "Randomness"],

@@ -93,7 +93,13 @@ public struct MonitorReport: Codable, Sendable, Equatable {
             }
         }
         self.features = features.isEmpty ? nil : features
-        processes = Dictionary(
+        processes = Self.processes(of: board)
+    }
+
+    /// Each process's health on `board`: counters summed over its lives, memory and lag as its
+    /// latest life reports them.
+    public static func processes(of board: MonitorBoard) -> [String: ProcessHealth] {
+        Dictionary(
             uniqueKeysWithValues: board.processes.map { name, status in
                 let earlier = board.earlierLives[name] ?? EarlierLives()
                 return (

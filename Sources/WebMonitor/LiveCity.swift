@@ -12,19 +12,32 @@ public struct LiveCity: Sendable {
     public private(set) var board = MonitorBoard()
     /// Bumped by every envelope that changes what a page shows.
     public private(set) var version: UInt64 = 0
-    private var driverChanged: [String: UInt64] = [:]
+    private var driverLog = ChangeLog<String>()
+    /// Requests whose waiting for a car began or ended.
+    private var requestLog = ChangeLog<String>()
     private var driverCounts: [Wire.DriverState: Int] = [:]
     private var pickups: [String: LatLon] = [:]
     private var minutes: [Int64: MinuteStats] = [:]
     private var minuteChanged: [Int64: UInt64] = [:]
     private var flashes: [(version: UInt64, flash: LiveFrame.Flash)] = []
     private var notices: [(version: UInt64, row: LiveFrame.NoticeRow)] = []
+    /// Every pickup wait of the run, counted by whole second (what the bus gives).
+    private var waits = SecondCounts()
     /// Pickup waits heard since the metrics last took them.
     private var newWaits: [Double] = []
     /// The run's summary (`summary.json`), once the run has ended.
     public private(set) var summary: String?
     /// How many pickups and drop-offs, and notices, are kept for pages that fall behind.
     static let kept = 4_096
+    /// What every page's frame of the same version shares, made once per version.
+    private var shared: (version: UInt64, part: SharedPart)?
+
+    private struct SharedPart {
+        var simSeconds: Double
+        var kpis: LiveFrame.Totals
+        var processes: [LiveFrame.ProcessRow]
+        var surge: [String: Double]
+    }
 
     private struct MinuteStats {
         var row: LiveFrame.MinuteRow
@@ -50,6 +63,9 @@ public struct LiveCity: Sendable {
             if notices.count > Self.kept { notices.removeFirst(notices.count - Self.kept) }
         }
         guard case .dispatchEvent(let event)? = envelope.body else { return }
+        if !event.requestID.isEmpty { requestLog.record(event.requestID, at: version) }
+        // The board keeps the last minute's events for the terminal's report; the web needs none.
+        if version % 1_024 == 0 { board.forgetOld() }
         switch event.kind {
         case .requestCreated:
             if event.hasLocation { pickups[event.requestID] = event.location }
@@ -59,6 +75,7 @@ public struct LiveCity: Sendable {
         case .tripStarted:
             let wait = Double(event.pickupWaitS)
             newWaits.append(wait)
+            waits.add(event.pickupWaitS)
             touch(minute) { $0.waits.add(wait) }
             if let pickup = pickups.removeValue(forKey: event.requestID) { flash("pickup", pickup) }
         case .tripCompleted:
@@ -71,7 +88,7 @@ public struct LiveCity: Sendable {
         case .requestRejected:
             pickups[event.requestID] = nil
         case .driverStateChanged:
-            driverChanged[event.driverID] = version
+            driverLog.record(event.driverID, at: version)
             // Counted as they change: thousands of drivers, and a state change every few seconds each.
             if let changing {
                 if let was = changing.was { driverCounts[was, default: 1] -= 1 }
@@ -90,7 +107,8 @@ public struct LiveCity: Sendable {
     public mutating func apply(snapshot events: [Wire.DispatchEvent], sequenceAt: UInt64, totals: [EventCount]) {
         board.apply(snapshot: events, sequenceAt: sequenceAt, totals: totals)
         version += 1
-        for driver in board.drivers.keys { driverChanged[driver] = version }
+        for driver in board.drivers.keys { driverLog.record(driver, at: version) }
+        for request in board.openRequests.keys { requestLog.record(request, at: version) }
         driverCounts = Dictionary(grouping: board.drivers.values, by: { $0 }).mapValues(\.count)
     }
 
@@ -115,31 +133,25 @@ public struct LiveCity: Sendable {
 
     /// What changed since `since` (the version of the page's last frame), or everything when
     /// `since` is 0 or older than what is kept.
-    public func frame(since: UInt64) -> LiveFrame {
+    public mutating func frame(since: UInt64) -> LiveFrame {
         let oldestKept = min(flashes.first?.version ?? version, notices.first?.version ?? version)
         let full = since == 0 || (since < oldestKept && (flashes.count >= Self.kept || notices.count >= Self.kept))
-        let report = MonitorReport(board)
-        let drivers = board.drivers.compactMap { id, state -> LiveFrame.DriverDot? in
-            guard full || (driverChanged[id] ?? 0) > since else { return nil }
+        let part = sharedPart()
+        let driverIDs = full ? Array(board.drivers.keys) : driverLog.changed(since: since)
+        let drivers = driverIDs.compactMap { id -> LiveFrame.DriverDot? in
+            guard let state = board.drivers[id] else { return nil }
             let here = board.driverPositions[id]
             return LiveFrame.DriverDot(id: id, lat: here?.lat ?? 0, lon: here?.lon ?? 0, state: state.rawValue)
         }
-        let waiting = board.openRequests.compactMap { id, state -> LiveFrame.RequestDot? in
-            guard state == .matching, let at = pickups[id] else { return nil }
-            return LiveFrame.RequestDot(id: id, lat: at.lat, lon: at.lon)
+        var waiting: [LiveFrame.RequestDot] = []
+        var waitingEnded: [String] = []
+        for id in full ? Array(board.openRequests.keys) : requestLog.changed(since: since) {
+            if board.openRequests[id] == .matching, let at = pickups[id] {
+                waiting.append(LiveFrame.RequestDot(id: id, lat: at.lat, lon: at.lon))
+            } else if !full {
+                waitingEnded.append(id)
+            }
         }
-        var kpis = LiveFrame.Totals()
-        kpis.requests = report.totals["requests"] ?? 0
-        kpis.matched = report.totals["matched"] ?? 0
-        kpis.completed = report.totals["completed"] ?? 0
-        kpis.cancelled = report.totals["cancelled"] ?? 0
-        kpis.rejected = report.totals["rejected"] ?? 0
-        kpis.open = report.openRequests
-        kpis.pickupWaitP50 = report.pickupWaitP50
-        kpis.pickupWaitP95 = report.pickupWaitP95
-        kpis.utilisation = utilisation
-        kpis.maxSurge = report.maxSurge
-        kpis.missedEvents = report.missedEvents
         let minuteRows = minutes.keys.sorted().compactMap { minute -> LiveFrame.MinuteRow? in
             guard full || (minuteChanged[minute] ?? 0) > since, let stats = minutes[minute] else { return nil }
             var row = stats.row
@@ -147,17 +159,41 @@ public struct LiveCity: Sendable {
             row.pickupWaitP95 = stats.waits.percentile(0.95)
             return row
         }
-        let processes = report.processes.sorted { $0.key < $1.key }.map { name, health in
+        return LiveFrame(
+            version: version, full: full, simSeconds: part.simSeconds,
+            drivers: drivers.sorted { $0.id < $1.id }, waiting: waiting.sorted { $0.id < $1.id },
+            waitingEnded: waitingEnded.sorted(),
+            flashes: flashes.filter { full || $0.version > since }.map(\.flash).suffix(full ? 0 : Self.kept).map { $0 },
+            surge: part.surge, kpis: part.kpis, minutes: minuteRows, processes: part.processes,
+            notices: notices.filter { full || $0.version > since }.map(\.row), summary: summary)
+    }
+
+    /// The totals, processes and surge of the current version (the report of the whole board is
+    /// made once per version, however many pages ask).
+    private mutating func sharedPart() -> SharedPart {
+        if let shared, shared.version == version { return shared.part }
+        var kpis = LiveFrame.Totals()
+        kpis.requests = board.totals[.requestCreated] ?? 0
+        kpis.matched = board.totals[.offerAccepted] ?? 0
+        kpis.completed = board.totals[.tripCompleted] ?? 0
+        kpis.cancelled = board.totals[.requestCancelled] ?? 0
+        kpis.rejected = board.totals[.requestRejected] ?? 0
+        kpis.open = board.openRequests.count
+        kpis.pickupWaitP50 = waits.percentile(0.5)
+        kpis.pickupWaitP95 = waits.percentile(0.95)
+        kpis.utilisation = utilisation
+        kpis.maxSurge = board.peakSurge?.multiplier ?? 1
+        kpis.missedEvents = board.sequences.totalMissed
+        let processes = MonitorReport.processes(of: board).sorted { $0.key < $1.key }.map { name, health in
             LiveFrame.ProcessRow(
                 name: name, lives: health.lives ?? 1, lagSeconds: health.lagSeconds, cpuSeconds: health.cpuSeconds,
                 residentMB: health.residentMB, messagesIn: health.messagesIn, messagesOut: health.messagesOut)
         }
-        return LiveFrame(
-            version: version, full: full, simSeconds: report.simTimeSeconds,
-            drivers: drivers.sorted { $0.id < $1.id }, waiting: waiting.sorted { $0.id < $1.id },
-            flashes: flashes.filter { full || $0.version > since }.map(\.flash).suffix(full ? 0 : Self.kept).map { $0 },
-            surge: board.surge.filter { $0.value > 1 }, kpis: kpis, minutes: minuteRows, processes: processes,
-            notices: notices.filter { full || $0.version > since }.map(\.row), summary: summary)
+        let part = SharedPart(
+            simSeconds: SimTime(wireMilliseconds: board.simTimeMs).seconds, kpis: kpis, processes: processes,
+            surge: board.surge.filter { $0.value > 1 })
+        shared = (version, part)
+        return part
     }
 
     private mutating func touch(_ minute: Int64, _ change: (inout MinuteStats) -> Void) {

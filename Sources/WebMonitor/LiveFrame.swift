@@ -1,5 +1,5 @@
-/// What the web page is sent, about ten times a second: what changed since the page's last
-/// frame (or everything, in a full frame), in compact arrays.
+/// What the web page is sent as soon as something changed (at most ``WebServer/maximumFramesPerSecond``
+/// a second): what changed since the page's last frame, or everything in a full frame.
 public struct LiveFrame: Codable, Sendable, Equatable {
     /// The version this frame brings the page to; the page's next frame starts from it.
     public var version: UInt64
@@ -9,8 +9,11 @@ public struct LiveFrame: Codable, Sendable, Equatable {
     /// Drivers that changed: `[id, lat, lon, state]`, state as `DriverState`'s number (1 offline,
     /// 2 idle, 3 offered, 4 en route, 5 on trip); lat and lon 0 when not known yet.
     public var drivers: [DriverDot]
-    /// Requests waiting for a car (a full list each frame): `[id, lat, lon]`.
+    /// Requests that began waiting for a car since the last frame (all those waiting, in a full
+    /// frame): `[id, lat, lon]`.
     public var waiting: [RequestDot]
+    /// Requests that stopped waiting since the last frame (matched, cancelled, rejected).
+    public var waitingEnded: [String]
     /// Pickups and drop-offs since the last frame.
     public var flashes: [Flash]
     /// Surge by zone, where it is above 1.

@@ -2,8 +2,8 @@ import Foundation
 import Wire
 
 /// The web monitor's state, shared by the bus reader and every page: the live city, its
-/// metrics, and the run's map. Pages pull frames (what changed since their last), so a slow or
-/// stalled page costs nothing but its own connection.
+/// metrics, and the run's map. Pages are woken by a change and pull a frame of what changed since
+/// their last, so a slow or stalled page costs nothing but its own connection.
 public actor WebHub {
     private var city = LiveCity()
     private let metrics = CityMetrics()
@@ -16,6 +16,9 @@ public actor WebHub {
     private let publish: (@Sendable (_ topic: String, _ envelope: Envelope) async -> Void)?
     private var inspections: [UInt64: CheckedContinuation<AppInspection?, Never>] = [:]
     private var inspectionStamper = SequenceStamper(sender: "web-inspect")
+    /// Pages waiting for the next change, by a number of their own.
+    private var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    private var nextWaiter: UInt64 = 0
 
     /// - Parameter publish: sends an envelope on the bus under a topic (for inspection requests).
     public init(
@@ -38,6 +41,31 @@ public actor WebHub {
             }
             city.apply(envelope)
         }
+        wakeWaiters()
+    }
+
+    /// Returns once the city has changed after `version` (at once if it has), or the task is
+    /// cancelled.
+    public func changed(after version: UInt64) async {
+        guard city.version <= version, !Task.isCancelled else { return }
+        let waiter = nextWaiter
+        nextWaiter += 1
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { waiters[waiter] = $0 }
+        } onCancel: {
+            Task { await self.release(waiter) }
+        }
+    }
+
+    private func release(_ waiter: UInt64) {
+        waiters.removeValue(forKey: waiter)?.resume()
+    }
+
+    private func wakeWaiters() {
+        guard !waiters.isEmpty else { return }
+        let woken = waiters.values
+        waiters = [:]
+        for waiter in woken { waiter.resume() }
     }
 
     /// Asks the hosts for app `id`'s live RIB tree: the answer of the host that runs it, or nil
@@ -67,11 +95,13 @@ public actor WebHub {
     /// Dispatch's snapshot, for a web monitor that joined a run under way.
     public func apply(snapshot chunk: SnapshotChunk) {
         city.apply(snapshot: chunk.state, sequenceAt: chunk.sequenceAt, totals: chunk.totals)
+        wakeWaiters()
     }
 
     /// The run ended with this summary (`summary.json`).
     public func finish(summary: String) {
         city.finish(summary: summary)
+        wakeWaiters()
     }
 
     /// The frame for a page whose last frame was at `since` (0: it has none).

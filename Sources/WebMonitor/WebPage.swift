@@ -50,7 +50,7 @@ enum WebPage {
         <script>
         "use strict";
         const colours={1:"#55606e",2:"#4da3ff",3:"#ffd24d",4:"#ff9f43",5:"#6fdc8c"};
-        const city={map:null,drivers:new Map(),waiting:[],flashes:[],surge:{},minutes:new Map(),notices:[],frames:0,summary:null,kpis:null};
+        const city={map:null,drivers:new Map(),waiting:new Map(),flashes:[],surge:{},minutes:new Map(),notices:[],frames:0,summary:null,kpis:null};
         window.ribcity=city;
         const view={scale:1,x:0,y:0};
         const canvas=document.getElementById("map"),ctx=canvas.getContext("2d");
@@ -67,7 +67,7 @@ enum WebPage {
          for(const z of city.map.zones){const m=city.surge[z.name];if(!m||m<=1)continue;const a=project(z.box[2],z.box[1]),b=project(z.box[0],z.box[3]);
           ctx.fillStyle=`rgba(255,140,0,${Math.min(0.45,(m-1)*0.3)})`;ctx.fillRect(a[0],a[1],b[0]-a[0],b[1]-a[1]);}
          ctx.drawImage(streets,0,0);
-         ctx.strokeStyle="#ff4d6d";ctx.lineWidth=1.5;for(const r of city.waiting){const p=project(r.lat,r.lon);ctx.beginPath();ctx.arc(p[0],p[1],3.5,0,7);ctx.stroke();}
+         ctx.strokeStyle="#ff4d6d";ctx.lineWidth=1.5;for(const r of city.waiting.values()){const p=project(r.lat,r.lon);ctx.beginPath();ctx.arc(p[0],p[1],3.5,0,7);ctx.stroke();}
          for(const d of city.drivers.values()){if(!d.lat||d.state==1)continue;const p=project(d.lat,d.lon);ctx.fillStyle=colours[d.state]||"#fff";ctx.fillRect(p[0]-2,p[1]-2,4,4);}
          const now=performance.now();city.flashes=city.flashes.filter(f=>now-f.at<1500);
          for(const f of city.flashes){const p=project(f.lat,f.lon),age=(now-f.at)/1500;ctx.strokeStyle=f.kind=="pickup"?`rgba(111,220,140,${1-age})`:`rgba(200,160,255,${1-age})`;
@@ -82,19 +82,25 @@ enum WebPage {
          g.fillStyle="#9fb0c4";g.fillText(max.toFixed(max<10?1:0),2,10);}
         function clock(s){const t=Math.floor((info.startSecondOfDay||0)+s)%86400,h=Math.floor(t/3600),m=Math.floor(t/60)%60,x=t%60;return[h,m,x].map(v=>String(v).padStart(2,"0")).join(":");}
         let info={};
-        function apply(f){city.frames++;if(f.full){city.drivers.clear();city.minutes.clear();city.notices=[];}
-         for(const d of f.drivers)city.drivers.set(d.id,d);city.waiting=f.waiting;city.surge=f.surge;city.kpis=f.kpis;city.simSeconds=f.simSeconds;
+        let dirty=false,chartsAt=0;
+        function apply(f){city.frames++;if(f.full){city.drivers.clear();city.waiting.clear();city.minutes.clear();city.notices=[];}
+         for(const d of f.drivers)city.drivers.set(d.id,d);for(const r of f.waiting)city.waiting.set(r.id,r);for(const id of f.waitingEnded)city.waiting.delete(id);
+         city.surge=f.surge;city.kpis=f.kpis;city.simSeconds=f.simSeconds;city.processes=f.processes;
          const now=performance.now();for(const x of f.flashes)city.flashes.push({...x,at:now});for(const m of f.minutes)city.minutes.set(m.minute,m);
-         city.notices.push(...f.notices);
-         const k=f.kpis;for(const key of["requests","matched","completed","cancelled","rejected","open"])document.getElementById(key).textContent=k[key];
+         city.notices.push(...f.notices);if(city.notices.length>200)city.notices.splice(0,city.notices.length-200);
+         dirty=true;if(f.summary&&!city.summary){city.summary=JSON.parse(f.summary);render(true);showSummary(city.summary);}}
+        // Frames come as fast as the city changes (up to 100 a second): the text follows at the
+        // screen's pace, the charts four times a second.
+        function render(charts){if(!city.kpis)return;dirty=false;const k=city.kpis;
+         for(const key of["requests","matched","completed","cancelled","rejected","open"])document.getElementById(key).textContent=k[key];
          document.getElementById("waits").textContent=`${k.pickupWaitP50.toFixed(0)} / ${k.pickupWaitP95.toFixed(0)} s`;
          document.getElementById("utilisation").textContent=`${(k.utilisation*100).toFixed(0)} %`;document.getElementById("surge").textContent=k.maxSurge.toFixed(1);
-         document.getElementById("clock").textContent=`${clock(f.simSeconds)} (${Math.round(f.simSeconds)} s simulated)`;
+         document.getElementById("clock").textContent=`${clock(city.simSeconds)} (${Math.round(city.simSeconds)} s simulated)`;
          document.getElementById("processes").innerHTML="<tr><th>process</th><th>lives</th><th>lag s</th><th>CPU s</th><th>MB</th><th>in</th><th>out</th></tr>"+
-          f.processes.map(p=>`<tr><td>${p.name}</td><td>${p.lives}</td><td>${p.lagSeconds.toFixed(2)}</td><td>${p.cpuSeconds.toFixed(1)}</td><td>${p.residentMB.toFixed(0)}</td><td>${p.messagesIn}</td><td>${p.messagesOut}</td></tr>`).join("");
+          city.processes.map(p=>`<tr><td>${p.name}</td><td>${p.lives}</td><td>${p.lagSeconds.toFixed(2)}</td><td>${p.cpuSeconds.toFixed(1)}</td><td>${p.residentMB.toFixed(0)}</td><td>${p.messagesIn}</td><td>${p.messagesOut}</td></tr>`).join("");
          document.getElementById("notices").innerHTML=city.notices.slice(-8).map(n=>`<div>${clock(n.simSeconds)} ${n.text.replace(/</g,"&lt;")}</div>`).join("");
          showPicked();
-         if(f.summary&&!city.summary){city.summary=JSON.parse(f.summary);showSummary(city.summary);}
+         if(!charts)return;chartsAt=performance.now();
          chart("c-flow",["requests","matched","completed","cancelled"],["#4da3ff","#ffd24d","#6fdc8c","#ff6b6b"]);
          chart("c-waits",["pickupWaitP50","pickupWaitP95"],["#6fdc8c","#ff9f43"]);chart("c-busy",["utilisation","maxSurge"],["#4da3ff","#ff9f43"],1);}
         function showSummary(s){const box=document.getElementById("final");box.hidden=false;const t=s.kpis.totals;
@@ -121,7 +127,7 @@ enum WebPage {
         function connect(){const ws=new WebSocket(`ws://${location.host}/live`);ws.onmessage=m=>apply(JSON.parse(m.data));
          ws.onclose=()=>{document.getElementById("status").textContent=city.summary?"run ended":"connection lost, retrying…";if(!city.summary)setTimeout(connect,1000);};}
         (async()=>{info=await (await fetch("/info.json")).json();document.getElementById("title").textContent="ribcity · "+info.title;
-         city.map=await (await fetch("/map.json")).json();resize();connect();(function loop(){draw();requestAnimationFrame(loop);})();})();
+         city.map=await (await fetch("/map.json")).json();resize();connect();(function loop(){if(dirty)render(performance.now()-chartsAt>250);draw();requestAnimationFrame(loop);})();})();
         </script></body></html>
         """#
 }

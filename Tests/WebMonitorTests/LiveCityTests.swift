@@ -63,6 +63,31 @@ struct LiveCityTests {
         #expect(second.kpis.requests == 1 && second.kpis.open == 1 && second.kpis.utilisation == 0.5)
         let nothing = city.frame(since: second.version)
         #expect(nothing.drivers.isEmpty && nothing.minutes.isEmpty && nothing.version == second.version)
+        #expect(nothing.waiting.isEmpty && nothing.waitingEnded.isEmpty, "a request still waiting is not sent again")
+        city.apply(
+            bus.event(.offerAccepted, at: 70) {
+                $0.requestID = "r-1"; $0.driverID = "d-2"
+            })
+        let matched = city.frame(since: second.version)
+        #expect(matched.waiting.isEmpty && matched.waitingEnded == ["r-1"])
+        #expect(city.frame(since: 0).waiting.isEmpty && city.frame(since: 0).waitingEnded.isEmpty)
+    }
+
+    @Test("The totals of a frame follow every change, however many pages ask at the same version")
+    func totalsPerVersion() {
+        var city = LiveCity()
+        var bus = Bus()
+        for (index, wait) in [UInt32(40), 10, 300, 25].enumerated() {
+            city.apply(bus.event(.requestCreated, at: Double(index)) { $0.requestID = "r-\(index)" })
+            city.apply(
+                bus.event(.tripStarted, at: Double(index) + 0.5) {
+                    $0.requestID = "r-\(index)"; $0.pickupWaitS = wait
+                })
+            let frame = city.frame(since: 0)
+            #expect(frame.kpis.requests == index + 1 && city.frame(since: frame.version).kpis == frame.kpis)
+        }
+        let kpis = city.frame(since: 0).kpis
+        #expect(kpis.pickupWaitP50 == 25 && kpis.pickupWaitP95 == 300 && kpis.open == 4)
     }
 
     @Test("Pickups and drop-offs flash where they happen; minutes count requests, matches, completions, waits")

@@ -32,6 +32,23 @@ struct WebServerTests {
         return hub
     }
 
+    @Test("A page waiting for a change wakes when one comes; a page that leaves stops waiting")
+    func wakesOnChange() async {
+        let hub = await hub()
+        let version = await hub.version
+        let waiting = Task {
+            await hub.changed(after: version)
+            return await hub.version
+        }
+        var bus = Bus()
+        bus.dispatch = SequenceStamper(sender: "dispatch-bus", startingAfter: 5)
+        await hub.apply([bus.event(.requestCreated, at: 200) { $0.requestID = "r-2" }])
+        #expect(await waiting.value == version + 1)
+        let leaving = Task { await hub.changed(after: version + 1) }
+        leaving.cancel()
+        await leaving.value
+    }
+
     @Test("The page, the map and the state are served")
     func pages() async throws {
         let app = WebServer.application(hub: await hub(), port: 0)
