@@ -157,7 +157,9 @@ let package = Package(
         // The monitor: what the event bus says, summarised; gaps reported, late joins via snapshots.
         .target(
             name: "Monitor",
-            dependencies: ["RideDispatch", "SimulatedTime", "Wire"],
+            dependencies: [
+                "RideDispatch", "SimulatedTime", "Wire", .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: strict
         ),
         // A session with dispatch for rider and driver hosts: replies matched, Lazy Pirate retries.
@@ -288,6 +290,7 @@ let package = Package(
             name: "WebMonitor",
             dependencies: [
                 "City", "Monitor", "RideDispatch", "SimulatedTime", "Wire",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -1,3 +1,4 @@
+import DequeModule
 import RideDispatch
 import Wire
 
@@ -37,7 +38,7 @@ public struct MonitorBoard: Sendable {
     public private(set) var sequences = SequenceTracker()
     /// Events at or below the snapshot's sequence, already counted in it.
     public private(set) var skippedBeforeSnapshot = 0
-    private var recent: [(timeMs: Int64, kind: DispatchEventKind)] = []
+    private var recent = Deque<(timeMs: Int64, kind: DispatchEventKind)>()
     private var snapshotAt: (sender: String, sequence: UInt64)?
 
     public init() {}
@@ -123,7 +124,8 @@ public struct MonitorBoard: Sendable {
 
     /// Drops what is older than a minute (call now and then; the report needs no more).
     public mutating func forgetOld() {
-        recent.removeAll { $0.timeMs <= simTimeMs - 60_000 }
+        // Oldest first (events come in time order, near enough): dropping them costs what is dropped.
+        while let first = recent.first, first.timeMs <= simTimeMs - 60_000 { recent.removeFirst() }
         let oldest = simTimeMs / 60_000 - Self.minutesKept
         if minutes.keys.contains(where: { $0 <= oldest }) { minutes = minutes.filter { $0.key > oldest } }
     }

@@ -1,3 +1,4 @@
+import DequeModule
 import Monitor
 import RideDispatch
 import SimulatedTime
@@ -19,8 +20,8 @@ public struct LiveCity: Sendable {
     private var pickups: [String: LatLon] = [:]
     private var minutes: [Int64: MinuteStats] = [:]
     private var minuteChanged: [Int64: UInt64] = [:]
-    private var flashes: [(version: UInt64, flash: LiveFrame.Flash)] = []
-    private var notices: [(version: UInt64, row: LiveFrame.NoticeRow)] = []
+    private var flashes = Deque<(version: UInt64, item: LiveFrame.Flash)>()
+    private var notices = Deque<(version: UInt64, item: LiveFrame.NoticeRow)>()
     /// Every pickup wait of the run, counted by whole second (what the bus gives).
     private var waits = SecondCounts()
     /// Pickup waits heard since the metrics last took them.
@@ -60,7 +61,7 @@ public struct LiveCity: Sendable {
         let minute = envelope.simTimeMs / 60_000
         if case .notice(let notice)? = envelope.body {
             notices.append((version, .init(simSeconds: SimTime(wireMilliseconds: envelope.simTimeMs).seconds, text: notice.text)))
-            if notices.count > Self.kept { notices.removeFirst(notices.count - Self.kept) }
+            if notices.count > Self.kept { notices.removeFirst() }
         }
         guard case .dispatchEvent(let event)? = envelope.body else { return }
         if !event.requestID.isEmpty { requestLog.record(event.requestID, at: version) }
@@ -163,9 +164,9 @@ public struct LiveCity: Sendable {
             version: version, full: full, simSeconds: part.simSeconds,
             drivers: drivers.sorted { $0.id < $1.id }, waiting: waiting.sorted { $0.id < $1.id },
             waitingEnded: waitingEnded.sorted(),
-            flashes: flashes.filter { full || $0.version > since }.map(\.flash).suffix(full ? 0 : Self.kept).map { $0 },
+            flashes: full ? [] : Self.after(since, flashes).map(\.item),
             surge: part.surge, kpis: part.kpis, minutes: minuteRows, processes: part.processes,
-            notices: notices.filter { full || $0.version > since }.map(\.row), summary: summary)
+            notices: (full ? Array(notices) : Self.after(since, notices)).map(\.item), summary: summary)
     }
 
     /// The totals, processes and surge of the current version (the report of the whole board is
@@ -196,6 +197,13 @@ public struct LiveCity: Sendable {
         return part
     }
 
+    /// The entries of `log` (in version order) after version `since`, looked for from the newest.
+    private static func after<Entry>(
+        _ since: UInt64, _ log: Deque<(version: UInt64, item: Entry)>
+    ) -> [(version: UInt64, item: Entry)] {
+        Array(log.reversed().prefix { $0.version > since }.reversed())
+    }
+
     private mutating func touch(_ minute: Int64, _ change: (inout MinuteStats) -> Void) {
         var stats = minutes[minute] ?? MinuteStats(row: LiveFrame.MinuteRow(minute: minute))
         change(&stats)
@@ -205,6 +213,6 @@ public struct LiveCity: Sendable {
 
     private mutating func flash(_ kind: String, _ at: LatLon) {
         flashes.append((version, .init(kind: kind, lat: at.lat, lon: at.lon)))
-        if flashes.count > Self.kept { flashes.removeFirst(flashes.count - Self.kept) }
+        if flashes.count > Self.kept { flashes.removeFirst() }
     }
 }

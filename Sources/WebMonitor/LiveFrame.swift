@@ -1,5 +1,4 @@
-/// What the web page is sent as soon as something changed (at most ``WebServer/maximumFramesPerSecond``
-/// a second): what changed since the page's last frame, or everything in a full frame.
+/// What the web page is sent as soon as something changed (at most one per 10 ms): what changed since the page's last frame, or everything in a full frame.
 public struct LiveFrame: Codable, Sendable, Equatable {
     /// The version this frame brings the page to; the page's next frame starts from it.
     public var version: UInt64

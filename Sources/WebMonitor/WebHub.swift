@@ -2,8 +2,9 @@ import Foundation
 import Wire
 
 /// The web monitor's state, shared by the bus reader and every page: the live city, its
-/// metrics, and the run's map. Pages are woken by a change and pull a frame of what changed since
-/// their last, so a slow or stalled page costs nothing but its own connection.
+/// metrics, and the run's map. A page asks for its next frame and gets what changed since its
+/// last, as soon as the city changes (paced by a ``FramePacer``); pages in step share one encoded
+/// frame, and a slow or stalled page costs nothing but its own connection.
 public actor WebHub {
     private var city = LiveCity()
     private let metrics = CityMetrics()
@@ -16,15 +17,36 @@ public actor WebHub {
     private let publish: (@Sendable (_ topic: String, _ envelope: Envelope) async -> Void)?
     private var inspections: [UInt64: CheckedContinuation<AppInspection?, Never>] = [:]
     private var inspectionStamper = SequenceStamper(sender: "web-inspect")
-    /// Pages waiting for the next change, by a number of their own.
-    private var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    /// Pages waiting for the next tick, by a number of their own.
+    private var waiting: [UInt64: CheckedContinuation<[PageFrame]?, Never>] = [:]
     private var nextWaiter: UInt64 = 0
+    /// Pages connected: while there are none, ticks make no frames.
+    private var connected = 0
+    private var pacer: FramePacer
+    private let origin = ContinuousClock.now
+    /// The latest tick (frames go out in ticks), and the version of the city it showed.
+    private var tick: UInt64 = 0
+    private var tickVersion: UInt64 = 0
+    /// The latest ticks' frames (each what changed since the tick before), oldest first.
+    private var recentTicks: [PageFrame] = []
+    private let encoder = JSONEncoder()
+    /// How many ticks' frames are kept for pages a little behind; a page further behind gets a full frame.
+    static let ticksKept = 64
 
-    /// - Parameter publish: sends an envelope on the bus under a topic (for inspection requests).
+    /// A frame for pages: the tick it brings a page to, and the frame as JSON.
+    public struct PageFrame: Sendable, Equatable {
+        public var tick: UInt64
+        public var json: String
+    }
+
+    /// - Parameters:
+    ///   - publish: sends an envelope on the bus under a topic (for inspection requests).
+    ///   - frameGap: the shortest time between two frames to a page.
     public init(
-        map: CityMap, title: String, startSecondOfDay: Double,
+        map: CityMap, title: String, startSecondOfDay: Double, frameGap: Duration = .milliseconds(10),
         publish: (@Sendable (_ topic: String, _ envelope: Envelope) async -> Void)? = nil
     ) {
+        pacer = FramePacer(gap: frameGap)
         let encoder = JSONEncoder()
         mapJSON = (try? encoder.encode(map)) ?? Data("{}".utf8)
         self.title = title
@@ -34,6 +56,7 @@ public actor WebHub {
 
     /// Envelopes from the bus, in the order they came.
     public func apply(_ envelopes: [Envelope]) {
+        let before = city.version
         for envelope in envelopes {
             if case .appInspection(let answer)? = envelope.body {
                 inspections.removeValue(forKey: answer.request)?.resume(returning: answer)
@@ -41,31 +64,79 @@ public actor WebHub {
             }
             city.apply(envelope)
         }
-        wakeWaiters()
+        if city.version != before { cityChanged() }
     }
 
-    /// Returns once the city has changed after `version` (at once if it has), or the task is
-    /// cancelled.
-    public func changed(after version: UInt64) async {
-        guard city.version <= version, !Task.isCancelled else { return }
-        let waiter = nextWaiter
-        nextWaiter += 1
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { waiters[waiter] = $0 }
-        } onCancel: {
-            Task { await self.release(waiter) }
+    /// A page connected (`true`) or left (`false`).
+    public func page(connected: Bool) {
+        self.connected += connected ? 1 : -1
+    }
+
+    /// The frames that bring a page from tick `after` (nil: a page with nothing yet) to the
+    /// latest: a full frame for a new page or one too far behind, the ticks it missed for one a
+    /// little behind, or — for one up to date — the next tick's, when it comes. Every page gets
+    /// the same frames of a tick, encoded once. Nil when the page's task is cancelled.
+    public func nextFrames(after pageTick: UInt64?) async -> [PageFrame]? {
+        if let pageTick, pageTick == tick {
+            guard !Task.isCancelled else { return nil }
+            let waiter = nextWaiter
+            nextWaiter += 1
+            return await withTaskCancellationHandler {
+                await withCheckedContinuation { waiting[waiter] = $0 }
+            } onCancel: {
+                Task { await self.leave(waiter) }
+            }
+        }
+        if let pageTick, let first = recentTicks.first, pageTick + 1 >= first.tick {
+            return Array(recentTicks.drop { $0.tick <= pageTick })
+        }
+        // A full frame shows the city as of a tick, so that the page's next frames follow on.
+        if city.version != tickVersion { sendTick() }
+        return [encode(city.frame(since: 0), tick: tick)]
+    }
+
+    private func leave(_ waiter: UInt64) {
+        waiting.removeValue(forKey: waiter)?.resume(returning: nil)
+    }
+
+    private func cityChanged() {
+        switch pacer.changed(at: origin.duration(to: .now)) {
+        case .sendNow:
+            sendTick()
+        case .sendAt(let time):
+            Task {
+                try? await Task.sleep(until: origin + time)
+                self.scheduledTick()
+            }
+        case .none:
+            break
         }
     }
 
-    private func release(_ waiter: UInt64) {
-        waiters.removeValue(forKey: waiter)?.resume()
+    private func scheduledTick() {
+        pacer.fired(at: origin.duration(to: .now))
+        if city.version != tickVersion { sendTick() }
     }
 
-    private func wakeWaiters() {
-        guard !waiters.isEmpty else { return }
-        let woken = waiters.values
-        waiters = [:]
-        for waiter in woken { waiter.resume() }
+    /// A tick: what changed since the last one, as one frame for every page.
+    private func sendTick() {
+        let since = tickVersion
+        tick += 1
+        tickVersion = city.version
+        guard connected > 0 || !waiting.isEmpty else {
+            recentTicks = []
+            return
+        }
+        let frame = encode(city.frame(since: since), tick: tick)
+        recentTicks.append(frame)
+        if recentTicks.count > Self.ticksKept { recentTicks.removeFirst(recentTicks.count - Self.ticksKept) }
+        let woken = waiting.values
+        waiting = [:]
+        for page in woken { page.resume(returning: [frame]) }
+    }
+
+    private func encode(_ frame: LiveFrame, tick: UInt64) -> PageFrame {
+        PageFrame(tick: tick, json: String(decoding: (try? encoder.encode(frame)) ?? Data(), as: UTF8.self))
     }
 
     /// Asks the hosts for app `id`'s live RIB tree: the answer of the host that runs it, or nil
@@ -95,13 +166,13 @@ public actor WebHub {
     /// Dispatch's snapshot, for a web monitor that joined a run under way.
     public func apply(snapshot chunk: SnapshotChunk) {
         city.apply(snapshot: chunk.state, sequenceAt: chunk.sequenceAt, totals: chunk.totals)
-        wakeWaiters()
+        cityChanged()
     }
 
     /// The run ended with this summary (`summary.json`).
     public func finish(summary: String) {
         city.finish(summary: summary)
-        wakeWaiters()
+        cityChanged()
     }
 
     /// The frame for a page whose last frame was at `since` (0: it has none).

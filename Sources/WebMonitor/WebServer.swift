@@ -9,12 +9,9 @@ import Logging
 /// - `/` the page; `/map.json` the streets and zones; `/state.json` the whole current frame;
 /// - `/rib/ID` the live RIB tree of the app of rider or driver ID, from the host that runs it;
 /// - `/live` a WebSocket: a full frame, then a frame of what changed as soon as something does
-///   (at most ``maximumFramesPerSecond``: changes in between go out together);
+///   (at most one per 10 ms: changes in between go out together, see ``FramePacer``);
 /// - `/metrics` Prometheus's text format.
 public enum WebServer {
-    /// The most frames a second pushed to a page: a busy city's changes are gathered into frames
-    /// this far apart, a quiet city's go out as they happen.
-    public static let maximumFramesPerSecond = 100.0
     /// A page whose socket has not taken a frame for this long is dropped.
     public static let stalledAfter = Duration.seconds(5)
 
@@ -74,15 +71,14 @@ public enum WebServer {
                 // The page sends nothing we need; its closing ends the connection.
                 group.addTask { for try await _ in inbound {} }
                 group.addTask {
-                    var since: UInt64 = 0
-                    let encoder = JSONEncoder()
-                    while !Task.isCancelled {
-                        let frame = await hub.frame(since: since)
-                        let text = String(decoding: try encoder.encode(frame), as: UTF8.self)
-                        try await withDeadline(stalledAfter) { try await outbound.write(.text(text)) }
-                        since = frame.version
-                        try await Task.sleep(for: .seconds(1 / maximumFramesPerSecond))
-                        await hub.changed(after: since)
+                    await hub.page(connected: true)
+                    defer { Task { await hub.page(connected: false) } }
+                    var tick: UInt64?
+                    while let frames = await hub.nextFrames(after: tick) {
+                        for frame in frames {
+                            try await withDeadline(stalledAfter) { try await outbound.write(.text(frame.json)) }
+                            tick = frame.tick
+                        }
                     }
                 }
                 try await group.next()

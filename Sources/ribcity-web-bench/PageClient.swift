@@ -2,35 +2,32 @@ import Foundation
 import HummingbirdWSClient
 import Logging
 
-/// One page: a WebSocket client of `/live` that notes, for each frame, when it came and the
-/// newest event it brings, as a browser's page would receive and parse it.
+/// One page: a WebSocket client of `/live` that notes, for each frame, when it came whole and
+/// the newest event it brings. It reads only the frame's `simSeconds` (a browser parses the whole
+/// frame, on its own machine): the benchmark's pages share two cores with everything measured.
 enum PageClient {
     /// When a frame came (ns, this process's monotonic clock) and the newest event in it.
     struct Arrival: Sendable {
         var atNs: UInt64
         var event: Int
+        var bytes: Int
     }
 
-    /// The frame's fields the benchmark reads (the page parses the whole frame all the same).
-    private struct Head: Decodable {
-        var simSeconds: Double
-    }
-
-    /// Reads frames until one brings event `last`; `connected` hears the first frame.
-    static func run(url: String, until last: Int, connected: @escaping @Sendable () async -> Void) async throws -> [Arrival] {
-        let arrivals = Arrivals()
+    /// Reads frames into `arrivals` until one brings event `last`; `connected` hears the first frame.
+    static func run(
+        url: String, until last: Int, into arrivals: Arrivals, connected: @escaping @Sendable () async -> Void
+    ) async throws {
         var logger = Logger(label: "ribcity-web-bench")
         logger.logLevel = .warning
         try await WebSocketClient.connect(url: url, configuration: .init(maxFrameSize: 1 << 26), logger: logger) {
             inbound, _, _ in
-            let decoder = JSONDecoder()
             var first = true
             for try await message in inbound.messages(maxSize: 1 << 26) {
                 let now = DispatchTime.now().uptimeNanoseconds
                 guard case .text(let text) = message else { continue }
-                let head = try decoder.decode(Head.self, from: Data(text.utf8))
-                let event = Int((head.simSeconds * 1_000).rounded())
-                await arrivals.add(Arrival(atNs: now, event: event))
+                guard let simSeconds = number(after: #""simSeconds":"#, in: text) else { continue }
+                let event = Int((simSeconds * 1_000).rounded())
+                await arrivals.add(Arrival(atNs: now, event: event, bytes: text.utf8.count))
                 if first {
                     first = false
                     await connected()
@@ -38,11 +35,20 @@ enum PageClient {
                 if event >= last { return }
             }
         }
-        return await arrivals.all
     }
 
-    private actor Arrivals {
-        var all: [Arrival] = []
+    /// The number after `key` in a JSON text.
+    static func number(after key: String, in text: String) -> Double? {
+        guard let found = text.range(of: key) else { return nil }
+        let digits = text[found.upperBound...].prefix {
+            $0.isNumber || $0 == "." || $0 == "-" || $0 == "e" || $0 == "E" || $0 == "+"
+        }
+        return Double(digits)
+    }
+
+    /// A page's arrivals, kept when its task is cancelled.
+    actor Arrivals {
+        private(set) var all: [Arrival] = []
         func add(_ arrival: Arrival) { all.append(arrival) }
     }
 }

@@ -43,14 +43,18 @@ struct WebBenchCase {
         try await Task.sleep(for: .milliseconds(500))
 
         let gate = Gate()
-        let clients = (0..<pages).map { _ in
-            Task { try await PageClient.run(url: "ws://127.0.0.1:\(port)/live", until: count) { await gate.arrive() } }
+        let received = (0..<pages).map { _ in PageClient.Arrivals() }
+        let clients = received.map { arrivals in
+            Task {
+                try await PageClient.run(url: "ws://127.0.0.1:\(port)/live", until: count, into: arrivals) { await gate.arrive() }
+            }
         }
         guard await gate.wait(for: pages, within: .seconds(10)) else {
             clients.forEach { $0.cancel() }
             throw Failed(description: "\(pages) pages did not all get their first frame within 10 s")
         }
         let cpuBefore = server.cpuSeconds()
+        let ownCPUBefore = Self.ownCPUSeconds()
         var sent = [UInt64](repeating: 0, count: count + 1)
         let start = DispatchTime.now().uptimeNanoseconds
         var next = 0
@@ -62,7 +66,7 @@ struct WebBenchCase {
                 for k in next..<due { sent[k + 1] = now }
                 next = due
             } else {
-                try await Task.sleep(for: .microseconds(100))
+                try await Task.sleep(for: .milliseconds(1))
             }
         }
         let published = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -72,9 +76,13 @@ struct WebBenchCase {
             clients.forEach { $0.cancel() }
         }
         var arrivals: [[PageClient.Arrival]] = []
-        for client in clients { arrivals.append((try? await client.value) ?? []) }
+        for (client, page) in zip(clients, received) {
+            _ = try? await client.value
+            arrivals.append(await page.all)
+        }
         deadline.cancel()
         let cpu = server.cpuSeconds() - cpuBefore
+        let ownCPU = Self.ownCPUSeconds() - ownCPUBefore
         await publisher.close()
         await proxy.stop()
         await transport.shutdown()
@@ -82,6 +90,7 @@ struct WebBenchCase {
         var latency = Histogram<UInt64>(highestTrackableValue: 60_000_000)
         var reachedEvery = count
         var frames = 0
+        var bytes = 0
         for page in arrivals {
             var seen = 0
             for arrival in page where arrival.event > seen {
@@ -90,6 +99,7 @@ struct WebBenchCase {
                 }
                 seen = arrival.event
                 frames += 1
+                bytes += arrival.bytes
             }
             reachedEvery = min(reachedEvery, seen)
         }
@@ -98,8 +108,17 @@ struct WebBenchCase {
             "| \(rate) (sent at \(Int(Double(count) / published))) | \(pages) | \(count) | \(reachedEvery) | "
             + String(format: "%.0f", Double(frames) / Double(max(1, pages)) / published)
             + " | \(ms(50)) | \(ms(99)) | " + String(format: "%.1f", Double(latency.max) / 1_000)
-            + " | " + String(format: "%.1f", cpu) + " |"
+            + " | " + String(format: "%.1f", Double(bytes) / Double(max(1, frames)) / 1_000) + " | "
+            + String(format: "%.1f", cpu) + " | " + String(format: "%.1f", ownCPU) + " |"
         return Result(row: row)
+    }
+
+    /// This process's user and system CPU seconds so far.
+    static func ownCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     /// Counts the pages that got their first frame.

@@ -11,22 +11,23 @@ final class WebProcess: Sendable {
     }
 
     init(executable: String, arguments: [String], output: String) throws {
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process.standardError = FileHandle.nullDevice
+        // Its address goes to standard error at once (standard output to a file is buffered).
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         try process.run()
         self.process = process
         self.output = output
     }
 
-    /// The port from its line `web: http://HOST:PORT/`, once printed.
+    /// The port from its line `web: serving http://HOST:PORT/`, once printed.
     func port() async throws -> Int {
         for _ in 0..<600 {
             let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("web: http://") }),
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("web: serving http://") }),
                 let port = Int(line.split(separator: ":").last?.trimmingCharacters(in: CharacterSet(charactersIn: "/")) ?? "")
             {
                 return port

@@ -54,10 +54,7 @@ struct LaunchOptions: ParsableArguments {
         if virtual { resolved.clockMode = .virtual }
         let directory = try RunDirectory(
             parent: runs, name: plan.name, topologyFile: topology, resolved: TopologyWriter.yaml(resolved))
-        let executable = URL(
-            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0])
-        let recorder = executable.deletingLastPathComponent().appendingPathComponent("ribcity-recorder").path
+        let recorder = programBesideRibcity("ribcity-recorder")
         let sqlite = record && FileManager.default.isExecutableFile(atPath: recorder)
         if record && !sqlite {
             FileHandle.standardError.write(
@@ -65,11 +62,8 @@ struct LaunchOptions: ParsableArguments {
                     ("launch: no run.sqlite: ribcity-recorder is not built beside ribcity "
                         + "(swift build --product ribcity-recorder)\n").utf8))
         }
-        let webProgram = executable.deletingLastPathComponent().appendingPathComponent("ribcity-web").path
         let webPort = web ?? plan.webPort
-        if webPort != nil && !FileManager.default.isExecutableFile(atPath: webProgram) {
-            throw ValidationError("--web: ribcity-web is not built beside ribcity (swift build --product ribcity-web)")
-        }
+        let webProgram = try webPort.map { _ in try webMonitorProgram() } ?? ""
         let launch = LaunchPlan(
             topology: plan, topologyPath: (topology as NSString).standardizingPath, speed: speed, monitor: !noMonitor,
             monitorJSON: json, hostArguments: hostArguments, riderArguments: riderArguments, dispatchArguments: dispatchArguments,
@@ -96,7 +90,8 @@ struct LaunchOptions: ParsableArguments {
         // With the monitor's dashboard on the terminal, the launch's own lines go to launch.log (and
         // to the dashboard's panel of events, as notices on the bus) instead of through the dashboard.
         let logFile = !noMonitor && isatty(STDOUT_FILENO) == 1 ? try directory.log(for: "launch") : nil
-        let coordinator = Coordinator(plan: launch, directory: directory, executable: executable, options: options) { line in
+        let coordinator = Coordinator(plan: launch, directory: directory, executable: ribcityProgram(), options: options) {
+            line in
             (logFile ?? FileHandle.standardError).write(Data("launch: \(line)\n".utf8))
         }
         FileHandle.standardError.write(

@@ -17,6 +17,8 @@ struct MonitorCommand: AsyncParsableCommand {
               # a run of that topology on this machine
               ribcity monitor --topology Topologies/downtown.yaml
               (ribcity launch prints the exact monitor command for its run: its sockets are named after it)
+              # the same, and the live map and charts on http://127.0.0.1:8080/
+              ribcity monitor --topology Topologies/downtown.yaml --web 8080
             """
     )
 
@@ -44,6 +46,9 @@ struct MonitorCommand: AsyncParsableCommand {
     @Option(help: "The run's directory, to show on the dashboard (ribcity launch passes it).")
     var runDirectory: String?
 
+    @Option(help: "Also serve the run's live map, charts and metrics on this port (ribcity-web, as long as the monitor runs).")
+    var web: Int?
+
     /// How long the monitor waits for a run before it says there is nothing to watch.
     static let patience = Duration.seconds(3)
 
@@ -67,6 +72,16 @@ struct MonitorCommand: AsyncParsableCommand {
         // To standard error: the log keeps it even when the dashboard has the terminal.
         FileHandle.standardError.write(Data("monitor pid \(getpid()) ready: following \(bus ?? endpoints.bus)\n".utf8))
         let readiness = try await ReadinessAnnouncer(role: .monitor, processID: "monitor", bus: publishTo ?? busIn, on: transport)
+        let page = try web.map { port in
+            try WebMonitorProcess(
+                program: try webMonitorProgram(),
+                arguments: [
+                    "--topology", topology, "--port", String(port), "--bus", bus ?? endpoints.bus, "--publish-to",
+                    publishTo ?? busIn,
+                    "--sessions", sessions ?? endpoints.sessions,
+                ] + (runDirectory.map { ["--run-directory", $0] } ?? []))
+        }
+        defer { page?.stop() }
         let signals = onInterrupt { Task { await keeper.stop() } }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {

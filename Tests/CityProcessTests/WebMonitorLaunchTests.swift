@@ -2,6 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 // In the launch suite, which runs its cities one at a time.
 extension LaunchTests {
     /// The package's root folder.
@@ -66,5 +70,56 @@ extension LaunchTests {
             #expect(FileManager.default.fileExists(atPath: shots.appendingPathComponent(shot).path), "screenshot \(shot)")
         }
         print("web monitor screenshots: \(shots.path)")
+    }
+}
+
+extension LaunchTests {
+    @Test(
+        "ribcity monitor --web serves the page and the city's map beside the terminal monitor, and stops it when the monitor stops"
+    )
+    func monitorServesTheWebPage() async throws {
+        let web = URL(fileURLWithPath: ribcityBinary!).deletingLastPathComponent().appendingPathComponent("ribcity-web").path
+        guard FileManager.default.isExecutableFile(atPath: web) else {
+            Issue.record("needs ribcity-web built beside ribcity")
+            return
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-monitor-web-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let topology = directory.appendingPathComponent("city.yaml")
+        try """
+        name: watched-\(getpid())
+        city: { grid: { width_m: 1000, height_m: 1000, block_m: 250, speed_kmh: 36 } }
+        drivers: { processes: 1, per_process: 2 }
+        riders: { processes: 1, demand: { synthetic: { peak_per_hour: 60 } } }
+        """.write(to: topology, atomically: true, encoding: .utf8)
+        let port = Self.freePort()
+        let monitor = Process()
+        monitor.executableURL = URL(fileURLWithPath: ribcityBinary!)
+        monitor.arguments = ["monitor", "--topology", topology.path, "--web", "\(port)", "--wall-limit", "8", "--json"]
+        monitor.standardOutput = FileHandle.nullDevice
+        monitor.standardError = FileHandle.nullDevice
+        try monitor.run()
+        defer { monitor.interrupt() }
+        var streets = 0
+        for _ in 0..<60 where streets == 0 {
+            try await Task.sleep(for: .milliseconds(100))
+            guard let url = URL(string: "http://127.0.0.1:\(port)/map.json"),
+                let (data, _) = try? await URLSession.shared.data(from: url),
+                let map = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else { continue }
+            streets = (map["streets"] as? [Any])?.count ?? 0
+        }
+        #expect(streets == 2 * 40, "a 5 × 5 grid's 40 blocks, from the page's server")
+        try await within(20, "the monitor's end") {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                Thread {
+                    monitor.waitUntilExit()
+                    done.resume()
+                }.start()
+            }
+        }
+        let after = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/map.json")!)
+        #expect(after == nil, "the page's server stops with the monitor")
     }
 }

@@ -10,7 +10,8 @@ import Wire
 struct WebServerTests {
     func hub() async -> WebHub {
         let graph = GridCity(width: 1_000, height: 1_000, blockLength: 250, speedKmh: 36).build()
-        let hub = WebHub(map: CityMap(graph: graph, zoneSize: 500), title: "tiny", startSecondOfDay: 8 * 3_600)
+        // No gap between ticks: every change is a tick of its own, whatever the machine's load.
+        let hub = WebHub(map: CityMap(graph: graph, zoneSize: 500), title: "tiny", startSecondOfDay: 8 * 3_600, frameGap: .zero)
         var bus = Bus()
         await hub.apply([
             bus.event(.driverStateChanged, at: 1) {
@@ -32,38 +33,54 @@ struct WebServerTests {
         return hub
     }
 
-    @Test("A page waiting for a change wakes when one comes; a page that leaves stops waiting")
-    func wakesOnChange() async {
+    @Test(
+        "A new page gets a full frame at once, then each tick's changes, the same for every page; a page behind gets the ticks it missed; a page that leaves stops waiting"
+    )
+    func pagesGetTicks() async throws {
         let hub = await hub()
-        let version = await hub.version
-        let waiting = Task {
-            await hub.changed(after: version)
-            return await hub.version
-        }
+        await hub.page(connected: true)
+        let first = try #require(await hub.nextFrames(after: nil))
+        #expect(first.count == 1 && first[0].json.contains(#""full":true"#))
+        let pages = (0..<3).map { _ in Task { await hub.nextFrames(after: first[0].tick) } }
         var bus = Bus()
         bus.dispatch = SequenceStamper(sender: "dispatch-bus", startingAfter: 5)
+        // However the pages' tasks and the change interleave, each gets the tick of the change.
+        try await Task.sleep(for: .milliseconds(50))
         await hub.apply([bus.event(.requestCreated, at: 200) { $0.requestID = "r-2" }])
-        #expect(await waiting.value == version + 1)
-        let leaving = Task { await hub.changed(after: version + 1) }
+        var frames: [[WebHub.PageFrame]] = []
+        for page in pages { frames.append(try #require(await page.value)) }
+        #expect(frames.allSatisfy { $0 == frames[0] } && frames[0].count == 1 && frames[0][0].tick == first[0].tick + 1)
+        #expect(frames[0][0].json.contains(#""full":false"#) && frames[0][0].json.contains("r-2"))
+        for second in [210.0, 220] {
+            await hub.apply([bus.event(.requestCreated, at: second) { $0.requestID = "r-\(Int(second))" }])
+        }
+        let behind = try #require(await hub.nextFrames(after: first[0].tick))
+        #expect(behind.map(\.tick) == (1...3).map { first[0].tick + $0 } && behind[0] == frames[0][0])
+        #expect(behind[1].json.contains("r-210") && behind[2].json.contains("r-220") && !behind[2].json.contains("r-210"))
+        let leaving = Task { await hub.nextFrames(after: behind[2].tick) }
         leaving.cancel()
-        await leaving.value
+        #expect(await leaving.value == nil)
     }
 
-    @Test("The page, the map and the state are served")
-    func pages() async throws {
-        let app = WebServer.application(hub: await hub(), port: 0)
-        try await app.test(.router) { client in
-            try await client.execute(uri: "/", method: .get) { response in
-                #expect(response.status == .ok)
-                #expect(String(buffer: response.body).contains("<canvas id=\"map\">"))
-            }
-            try await client.execute(uri: "/map.json", method: .get) { response in
-                let map = try JSONDecoder().decode(CityMap.self, from: Data(buffer: response.body))
-                #expect(map.streets.count == 80)
-            }
-            try await client.execute(uri: "/state.json", method: .get) { response in
-                let frame = try JSONDecoder().decode(LiveFrame.self, from: Data(buffer: response.body))
-                #expect(frame.full && frame.kpis.completed == 1 && frame.drivers.map(\.id) == ["d-1"])
+    @Test("Every metric the Grafana dashboard in docs/ queries is one /metrics serves")
+    func dashboardQueriesServedMetrics() async throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/grafana/ribcity-dashboard.json")
+        let dashboard = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
+        let panels = dashboard?["panels"] as? [[String: Any]] ?? []
+        let queries = panels.flatMap { ($0["targets"] as? [[String: Any]] ?? []).compactMap { $0["expr"] as? String } }
+        #expect(panels.count >= 10 && queries.count > panels.count)
+        let hub = await hub()
+        var status = SequenceStamper(sender: "drivers-0-status")
+        await hub.apply([Envelope(.processStatus(ProcessStatus.with { $0.processID = "drivers-0" }), from: status.next())])
+        let served = Set(
+            await hub.scrape().split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap {
+                $0.split(whereSeparator: { $0 == "{" || $0 == " " }).first.map(String.init)
+            })
+        let metric = try Regex(#"ribcity_[a-z_]+"#)
+        for query in queries {
+            for match in query.matches(of: metric) {
+                #expect(served.contains(String(query[match.range])), "\(query[match.range]) in \(query)")
             }
         }
     }
