@@ -26,8 +26,10 @@ extension DispatchDesk {
         case .matched(let id, let driver, let pickupSeconds): matched(id, with: driver, pickupSeconds: pickupSeconds)
         case .requeued(let id, let driver, let reason): requeued(id, from: driver, reason: reason)
         case .drive(let driver, let leg):
-            toDriver(driver, drive(driver, leg)) + (leg.stop.map { sharedUpdates(of: $0.request) } ?? [])
-        case .legCancelled(let driver, let leg): toDriver(driver, legCancelled(driver, leg))
+            toDriver(driver, drive(driver, leg)) + [legStarted(driver, leg)]
+                + (leg.stop.map { sharedUpdates(of: $0.request) } ?? [])
+        case .legCancelled(let driver, let leg):
+            toDriver(driver, legCancelled(driver, leg)) + [bus(Topic.dispatchDriver, .legStopped, driver: driver)]
         case .pickedUp(let id, let driver): pickedUp(id, by: driver, at: timed.time)
         case .finished(let id, let outcome, let driver): finished(id, outcome, driver: driver, at: timed.time)
         case .driverState(let driver, let state): [driverState(driver, state)]
@@ -102,6 +104,15 @@ extension DispatchDesk {
                 $0.departAtMs = SimTime(seconds: leg.timeline.departure).wireMilliseconds
                 $0.arriveAtMs = SimTime(seconds: leg.timeline.arrival).wireMilliseconds
             })
+    }
+
+    /// The leg on the bus, as its driver is told it (the web monitor moves the car along it).
+    private func legStarted(_ driver: DriverID, _ leg: Leg) -> Outgoing {
+        bus(Topic.dispatchDriver, .legStarted, request: leg.stop?.request, driver: driver) {
+            $0.routeNodes = leg.timeline.route.nodes.map { UInt32($0) }
+            $0.departAtMs = SimTime(seconds: leg.timeline.departure).wireMilliseconds
+            $0.arriveAtMs = SimTime(seconds: leg.timeline.arrival).wireMilliseconds
+        }
     }
 
     private func legCancelled(_ driver: DriverID, _ leg: Int) -> Envelope.OneOf_Body {

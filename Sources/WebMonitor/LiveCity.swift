@@ -17,6 +17,8 @@ public struct LiveCity: Sendable {
     /// Requests whose waiting for a car began or ended.
     private var requestLog = ChangeLog<String>()
     private var driverCounts: [Wire.DriverState: Int] = [:]
+    /// The leg each driver drives, until it arrives, stops or goes offline.
+    private var legs: [String: LiveFrame.Leg] = [:]
     private var pickups: [String: LatLon] = [:]
     private var minutes: [Int64: MinuteStats] = [:]
     private var minuteChanged: [Int64: UInt64] = [:]
@@ -88,7 +90,21 @@ public struct LiveCity: Sendable {
             pickups[event.requestID] = nil
         case .requestRejected:
             pickups[event.requestID] = nil
+        case .legStarted:
+            legs[event.driverID] = LiveFrame.Leg(
+                nodes: event.routeNodes, depart: SimTime(wireMilliseconds: event.departAtMs).seconds,
+                arrive: SimTime(wireMilliseconds: event.arriveAtMs).seconds)
+            driverLog.record(event.driverID, at: version)
+        case .legStopped:
+            legs[event.driverID] = nil
+            driverLog.record(event.driverID, at: version)
         case .driverStateChanged:
+            // Where the driver is now is where the event says, once its leg is over.
+            if let leg = legs[event.driverID],
+                event.driverState == .offline || leg.arrive <= SimTime(wireMilliseconds: envelope.simTimeMs).seconds
+            {
+                legs[event.driverID] = nil
+            }
             driverLog.record(event.driverID, at: version)
             // Counted as they change: thousands of drivers, and a state change every few seconds each.
             if let changing {
@@ -142,7 +158,8 @@ public struct LiveCity: Sendable {
         let drivers = driverIDs.compactMap { id -> LiveFrame.DriverDot? in
             guard let state = board.drivers[id] else { return nil }
             let here = board.driverPositions[id]
-            return LiveFrame.DriverDot(id: id, lat: here?.lat ?? 0, lon: here?.lon ?? 0, state: state.rawValue)
+            return LiveFrame.DriverDot(
+                id: id, lat: here?.lat ?? 0, lon: here?.lon ?? 0, state: state.rawValue, leg: legs[id])
         }
         var waiting: [LiveFrame.RequestDot] = []
         var waitingEnded: [String] = []

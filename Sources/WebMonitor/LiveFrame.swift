@@ -5,8 +5,9 @@ public struct LiveFrame: Codable, Sendable, Equatable {
     /// Everything (a page that just connected, or fell too far behind), or only what changed.
     public var full: Bool
     public var simSeconds: Double
-    /// Drivers that changed: `[id, lat, lon, state]`, state as `DriverState`'s number (1 offline,
-    /// 2 idle, 3 offered, 4 en route, 5 on trip); lat and lon 0 when not known yet.
+    /// Drivers that changed: id, where they were at their last state change (0 when not known
+    /// yet), state as `DriverState`'s number (1 offline, 2 idle, 3 offered, 4 en route, 5 on
+    /// trip), and the leg they drive.
     public var drivers: [DriverDot]
     /// Requests that began waiting for a car since the last frame (all those waiting, in a full
     /// frame): `[id, lat, lon]`.
@@ -31,6 +32,16 @@ public struct LiveFrame: Codable, Sendable, Equatable {
         public var lat: Double
         public var lon: Double
         public var state: Int
+        /// The leg the driver is driving, if any: the page moves the car along it.
+        public var leg: Leg?
+    }
+
+    /// A leg as dispatch gave it to the driver: road-graph nodes (indices into the map's
+    /// `nodes`), and the simulated seconds at which the car leaves the first and reaches the last.
+    public struct Leg: Codable, Sendable, Equatable {
+        public var nodes: [UInt32]
+        public var depart: Double
+        public var arrive: Double
     }
 
     public struct RequestDot: Codable, Sendable, Equatable {

@@ -1,5 +1,6 @@
 /// The web monitor's page: one file, no network beyond this server (no tiles, no libraries).
-/// A canvas map of the city's streets with drivers coloured by state, waiting requests, pickups
+/// A canvas map of the city's streets with drivers coloured by state (moving along their legs'
+/// routes between frames, on the simulated clock), waiting requests, pickups
 /// and drop-offs as they happen and surge zones shaded (drag to pan, wheel to zoom); charts over
 /// simulated time; the processes' health; the live RIB tree of a rider's or driver's app (click a
 /// driver, or type an id); the summary and verdict at the end.
@@ -68,11 +69,11 @@ enum WebPage {
           ctx.fillStyle=`rgba(255,140,0,${Math.min(0.45,(m-1)*0.3)})`;ctx.fillRect(a[0],a[1],b[0]-a[0],b[1]-a[1]);}
          ctx.drawImage(streets,0,0);
          ctx.strokeStyle="#ff4d6d";ctx.lineWidth=1.5;for(const r of city.waiting.values()){const p=project(r.lat,r.lon);ctx.beginPath();ctx.arc(p[0],p[1],3.5,0,7);ctx.stroke();}
-         for(const d of city.drivers.values()){if(!d.lat||d.state==1)continue;const p=project(d.lat,d.lon);ctx.fillStyle=colours[d.state]||"#fff";ctx.fillRect(p[0]-2,p[1]-2,4,4);}
+         const t=simNow();for(const d of city.drivers.values()){if(d.state==1)continue;const h=here(d,t);if(!h[0])continue;const p=project(h[0],h[1]);ctx.fillStyle=colours[d.state]||"#fff";ctx.fillRect(p[0]-2,p[1]-2,4,4);}
          const now=performance.now();city.flashes=city.flashes.filter(f=>now-f.at<1500);
          for(const f of city.flashes){const p=project(f.lat,f.lon),age=(now-f.at)/1500;ctx.strokeStyle=f.kind=="pickup"?`rgba(111,220,140,${1-age})`:`rgba(200,160,255,${1-age})`;
           ctx.beginPath();ctx.arc(p[0],p[1],4+10*age,0,7);ctx.stroke();}
-         if(picked&&city.drivers.has(picked)){const d=city.drivers.get(picked),p=project(d.lat,d.lon);ctx.strokeStyle="#fff";ctx.strokeRect(p[0]-6,p[1]-6,12,12);}}
+         if(picked&&city.drivers.has(picked)){const h=here(city.drivers.get(picked),t),p=project(h[0],h[1]);ctx.strokeStyle="#fff";ctx.strokeRect(p[0]-6,p[1]-6,12,12);}}
         function chart(id,series,colours,maxFloor){const c=document.getElementById(id);c.width=c.clientWidth;c.height=c.clientHeight;const g=c.getContext("2d");
          const rows=[...city.minutes.values()].sort((a,b)=>a.minute-b.minute);if(!rows.length)return;
          const max=Math.max(maxFloor||1,...rows.flatMap(r=>series.map(s=>r[s]||0)));const x=i=>rows.length<2?c.width/2:i*(c.width-4)/(rows.length-1)+2;
@@ -82,9 +83,23 @@ enum WebPage {
          g.fillStyle="#9fb0c4";g.fillText(max.toFixed(max<10?1:0),2,10);}
         function clock(s){const t=Math.floor((info.startSecondOfDay||0)+s)%86400,h=Math.floor(t/3600),m=Math.floor(t/60)%60,x=t%60;return[h,m,x].map(v=>String(v).padStart(2,"0")).join(":");}
         let info={};
+        // Simulated time between frames, from the rate the frames' clock has been moving at.
+        const clk={sim:0,wall:0,rate:0,lastSim:0,lastWall:0};
+        function simNow(){return clk.sim+clk.rate*Math.min(0.5,(performance.now()-clk.wall)/1000);}
+        function tick(sim){const w=performance.now();if(w-clk.lastWall>250){if(clk.lastWall)clk.rate=0.5*clk.rate+0.5*Math.max(0,(sim-clk.lastSim)*1000/(w-clk.lastWall));
+          clk.lastSim=sim;clk.lastWall=w;}clk.sim=sim;clk.wall=w;}
+        // A leg's nodes as points with the distance along it, so a car moves at an even pace from departure to arrival.
+        function route(leg){const n=city.map.nodes,k=Math.cos(n[0]*Math.PI/180),lat=[],lon=[],cum=[0];
+         for(const i of leg.nodes){lat.push(n[2*i]);lon.push(n[2*i+1]);const j=lat.length-1;
+          if(j)cum.push(cum[j-1]+Math.hypot(lat[j]-lat[j-1],(lon[j]-lon[j-1])*k));}
+         return{lat,lon,cum,depart:leg.depart,arrive:leg.arrive,total:cum[cum.length-1]};}
+        function here(d,t){const r=d.route;if(!r||!r.lat.length)return[d.lat,d.lon];if(t<=r.depart||!r.total)return[r.lat[0],r.lon[0]];
+         const want=Math.min(1,(t-r.depart)/Math.max(0.001,r.arrive-r.depart))*r.total;let i=1;while(i<r.cum.length-1&&r.cum[i]<want)i++;
+         const a=r.cum[i-1],b=r.cum[i],f=b>a?Math.min(1,(want-a)/(b-a)):1;return[r.lat[i-1]+(r.lat[i]-r.lat[i-1])*f,r.lon[i-1]+(r.lon[i]-r.lon[i-1])*f];}
         let dirty=false,chartsAt=0;
         function apply(f){city.frames++;if(f.full){city.drivers.clear();city.waiting.clear();city.minutes.clear();city.notices=[];}
-         for(const d of f.drivers)city.drivers.set(d.id,d);for(const r of f.waiting)city.waiting.set(r.id,r);for(const id of f.waitingEnded)city.waiting.delete(id);
+         tick(f.simSeconds);if(f.summary)clk.rate=0;
+         for(const d of f.drivers){if(d.leg)d.route=route(d.leg);city.drivers.set(d.id,d);}for(const r of f.waiting)city.waiting.set(r.id,r);for(const id of f.waitingEnded)city.waiting.delete(id);
          city.surge=f.surge;city.kpis=f.kpis;city.simSeconds=f.simSeconds;city.processes=f.processes;
          const now=performance.now();for(const x of f.flashes)city.flashes.push({...x,at:now});for(const m of f.minutes)city.minutes.set(m.minute,m);
          city.notices.push(...f.notices);if(city.notices.length>200)city.notices.splice(0,city.notices.length-200);
@@ -110,14 +125,14 @@ enum WebPage {
         let picked=null;
         const stateNames={1:"offline",2:"idle",3:"offered a ride",4:"on the way to a pickup",5:"on a trip"};
         function showPicked(){const out=document.getElementById("picked");if(!picked)return;const d=city.drivers.get(picked);
-         out.textContent=d?`${d.id}: ${stateNames[d.state]||"?"} at ${d.lat.toFixed(5)}, ${d.lon.toFixed(5)}`:`${picked}`;}
+         const h=d&&here(d,simNow());out.textContent=d?`${d.id}: ${stateNames[d.state]||"?"} at ${h[0].toFixed(5)}, ${h[1].toFixed(5)}`:`${picked}`;}
         function pick(id){picked=id;document.getElementById("app").value=id;showPicked();showTree(id);}
         async function showTree(id){const out=document.getElementById("tree");out.textContent="asking the process that runs it…";
          try{const r=await fetch("/rib/"+encodeURIComponent(id));if(!r.ok){out.textContent=await r.text();return;}const t=await r.json();
           const lines=[];(function walk(n,d){lines.push(`${"  ".repeat(d)}${n.name}${n.active?"":" (inactive)"}${n.screen?"  · "+n.screen:""}`);(n.children||[]).forEach(c=>walk(c,d+1));})(t.tree,0);
           out.textContent=`${t.app} on ${t.process}, ${t.leaks} leaks\n`+lines.join("\n");}catch(e){out.textContent=String(e);}}
         document.getElementById("app").addEventListener("change",e=>pick(e.target.value.trim()));
-        canvas.addEventListener("click",e=>{let best=null,dist=64;for(const d of city.drivers.values()){if(!d.lat)continue;const p=project(d.lat,d.lon);
+        canvas.addEventListener("click",e=>{let best=null,dist=64;const t=simNow();for(const d of city.drivers.values()){const h=here(d,t);if(!h[0])continue;const p=project(h[0],h[1]);
          const dd=(p[0]-e.offsetX)**2+(p[1]-e.offsetY)**2;if(dd<dist){dist=dd;best=d.id;}}if(best)pick(best);});
         let drag=null;canvas.addEventListener("mousedown",e=>drag=[e.clientX,e.clientY]);window.addEventListener("mouseup",()=>drag=null);
         window.addEventListener("mousemove",e=>{if(!drag)return;view.x+=e.clientX-drag[0];view.y+=e.clientY-drag[1];drag=[e.clientX,e.clientY];streets=null;});

@@ -175,6 +175,12 @@ struct DeskTests {
         else { Issue.record("no assignment"); return }
         #expect(assigned.state == .driverAssigned && assigned.driverID == "d-1")
         #expect(toPickup.leg == 1 && toPickup.stop == .pickup && toPickup.routeNodes.count == 3 && toPickup.arriveAtMs == 54_000)
+        let legs = out.compactMap { if case .publish(_, let event) = $0, event.kind == .legStarted { event } else { nil } }
+        #expect(
+            legs.count == 1 && legs[0].driverID == "d-1" && legs[0].requestID == "req-1"
+                && legs[0].routeNodes == toPickup.routeNodes && legs[0].departAtMs == toPickup.departAtMs
+                && legs[0].arriveAtMs == toPickup.arriveAtMs,
+            "the bus hears the leg as the driver is told it (the web monitor moves the car along it)")
 
         out = fixture.driver(
             .legDone(
@@ -198,9 +204,10 @@ struct DeskTests {
         }
         #expect(done.state == .completed && done.fareCents == quote.priceCents)
         #expect(
-            bus.filter { $0 != .driverStateChanged } == [
+            bus.filter { $0 != .driverStateChanged && $0 != .legStarted } == [
                 .requestCreated, .offerSent, .offerAccepted, .driverArrived, .tripStarted, .tripCompleted,
             ])
+        #expect(bus.filter { $0 == .legStarted }.count == 2, "to the pickup, to the dropoff")
         #expect(bus.filter { $0 == .driverStateChanged }.count == 5, "idle, offered, en route, on trip, idle")
     }
 

@@ -73,6 +73,41 @@ struct LiveCityTests {
         #expect(city.frame(since: 0).waiting.isEmpty && city.frame(since: 0).waitingEnded.isEmpty)
     }
 
+    @Test("A driver's leg goes to pages with its nodes and times, and ends when it stops, arrives or the driver goes offline")
+    func legs() {
+        var city = LiveCity()
+        var bus = Bus()
+        city.apply(
+            bus.event(.driverStateChanged, at: 1) {
+                $0.driverID = "d-1"; $0.driverState = .enRoute; $0.location = at(40.7, -74)
+            })
+        let before = city.version
+        city.apply(
+            bus.event(.legStarted, at: 2) {
+                $0.driverID = "d-1"; $0.routeNodes = [4, 5, 6]; $0.departAtMs = 2_000; $0.arriveAtMs = 62_500
+            })
+        let started = city.frame(since: before)
+        #expect(started.drivers.map(\.id) == ["d-1"])
+        #expect(started.drivers.first?.leg == LiveFrame.Leg(nodes: [4, 5, 6], depart: 2, arrive: 62.5))
+        city.apply(
+            bus.event(.driverStateChanged, at: 30) {
+                $0.driverID = "d-1"; $0.driverState = .onTrip; $0.location = at(40.71, -74)
+            })
+        #expect(city.frame(since: 0).drivers.first?.leg != nil, "a state change before the leg's arrival keeps it")
+        city.apply(bus.event(.legStopped, at: 31) { $0.driverID = "d-1" })
+        #expect(city.frame(since: 0).drivers.first?.leg == nil, "a stopped leg")
+        city.apply(
+            bus.event(.legStarted, at: 40) {
+                $0.driverID = "d-1"; $0.routeNodes = [6, 7]; $0.departAtMs = 40_000; $0.arriveAtMs = 50_000
+            })
+        city.apply(
+            bus.event(.driverStateChanged, at: 50) {
+                $0.driverID = "d-1"; $0.driverState = .idle; $0.location = at(40.72, -74)
+            })
+        let arrived = city.frame(since: 0).drivers.first
+        #expect(arrived?.leg == nil && arrived?.lat == 40.72, "after its arrival the driver is where the event says")
+    }
+
     @Test("The totals of a frame follow every change, however many pages ask at the same version")
     func totalsPerVersion() {
         var city = LiveCity()

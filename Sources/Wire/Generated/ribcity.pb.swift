@@ -427,6 +427,12 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
   case splitInvited // = 18
   case splitAnswered // = 19
   case fareSplit // = 20
+
+  /// A driver was given a leg to drive (route_nodes, depart_at_ms, arrive_at_ms: what its
+  /// DriveTo says), or told to stop driving its leg with no new one (LEG_STOPPED): how the web
+  /// monitor moves its cars along the streets.
+  case legStarted // = 21
+  case legStopped // = 22
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -455,6 +461,8 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
     case 18: self = .splitInvited
     case 19: self = .splitAnswered
     case 20: self = .fareSplit
+    case 21: self = .legStarted
+    case 22: self = .legStopped
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -481,6 +489,8 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
     case .splitInvited: return 18
     case .splitAnswered: return 19
     case .fareSplit: return 20
+    case .legStarted: return 21
+    case .legStopped: return 22
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -507,6 +517,8 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
     .splitInvited,
     .splitAnswered,
     .fareSplit,
+    .legStarted,
+    .legStopped,
   ]
 
 }
@@ -1823,6 +1835,23 @@ public nonisolated struct DispatchEvent: @unchecked Sendable {
     set {_uniqueStorage()._shares = newValue}
   }
 
+  /// LEG_STARTED: the leg's road-graph nodes (the same graph every process builds from the
+  /// topology's city), when it leaves the first and reaches the last.
+  public var routeNodes: [UInt32] {
+    get {_storage._routeNodes}
+    set {_uniqueStorage()._routeNodes = newValue}
+  }
+
+  public var departAtMs: Int64 {
+    get {_storage._departAtMs}
+    set {_uniqueStorage()._departAtMs = newValue}
+  }
+
+  public var arriveAtMs: Int64 {
+    get {_storage._arriveAtMs}
+    set {_uniqueStorage()._arriveAtMs = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2205,7 +2234,7 @@ nonisolated extension StopKind: SwiftProtobuf._ProtoNameProviding {
 }
 
 nonisolated extension DispatchEventKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DISPATCH_EVENT_KIND_UNSPECIFIED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CREATED\0\u{1}DISPATCH_EVENT_KIND_OFFER_SENT\0\u{1}DISPATCH_EVENT_KIND_OFFER_ACCEPTED\0\u{1}DISPATCH_EVENT_KIND_OFFER_DECLINED\0\u{1}DISPATCH_EVENT_KIND_OFFER_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_ARRIVED\0\u{1}DISPATCH_EVENT_KIND_TRIP_STARTED\0\u{1}DISPATCH_EVENT_KIND_TRIP_COMPLETED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CANCELLED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_REJECTED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_STATE_CHANGED\0\u{1}DISPATCH_EVENT_KIND_SESSION_OPENED\0\u{1}DISPATCH_EVENT_KIND_SESSION_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_SURGE_UPDATED\0\u{2}\u{2}DISPATCH_EVENT_KIND_SESSION_CLOSED\0\u{1}DISPATCH_EVENT_KIND_ETA_SHARED\0\u{1}DISPATCH_EVENT_KIND_SPLIT_INVITED\0\u{1}DISPATCH_EVENT_KIND_SPLIT_ANSWERED\0\u{1}DISPATCH_EVENT_KIND_FARE_SPLIT\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DISPATCH_EVENT_KIND_UNSPECIFIED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CREATED\0\u{1}DISPATCH_EVENT_KIND_OFFER_SENT\0\u{1}DISPATCH_EVENT_KIND_OFFER_ACCEPTED\0\u{1}DISPATCH_EVENT_KIND_OFFER_DECLINED\0\u{1}DISPATCH_EVENT_KIND_OFFER_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_ARRIVED\0\u{1}DISPATCH_EVENT_KIND_TRIP_STARTED\0\u{1}DISPATCH_EVENT_KIND_TRIP_COMPLETED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CANCELLED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_REJECTED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_STATE_CHANGED\0\u{1}DISPATCH_EVENT_KIND_SESSION_OPENED\0\u{1}DISPATCH_EVENT_KIND_SESSION_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_SURGE_UPDATED\0\u{2}\u{2}DISPATCH_EVENT_KIND_SESSION_CLOSED\0\u{1}DISPATCH_EVENT_KIND_ETA_SHARED\0\u{1}DISPATCH_EVENT_KIND_SPLIT_INVITED\0\u{1}DISPATCH_EVENT_KIND_SPLIT_ANSWERED\0\u{1}DISPATCH_EVENT_KIND_FARE_SPLIT\0\u{1}DISPATCH_EVENT_KIND_LEG_STARTED\0\u{1}DISPATCH_EVENT_KIND_LEG_STOPPED\0")
 }
 
 nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
@@ -4479,7 +4508,7 @@ nonisolated extension LegDone: SwiftProtobuf.Message, SwiftProtobuf._MessageImpl
 
 nonisolated extension DispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".DispatchEvent"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{3}request_id\0\u{3}trip_id\0\u{3}rider_id\0\u{3}driver_id\0\u{3}trip_state\0\u{3}driver_state\0\u{1}location\0\u{3}fare_cents\0\u{3}surge_multiplier\0\u{3}pickup_wait_s\0\u{3}cancelled_by\0\u{1}reason\0\u{1}zone\0\u{3}session_id\0\u{1}dropoff\0\u{1}product\0\u{3}dropoff_zone\0\u{3}trip_metres\0\u{3}driver_earns_cents\0\u{3}empty_metres\0\u{3}loaded_metres\0\u{1}contacts\0\u{1}accepted\0\u{1}shares\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{3}request_id\0\u{3}trip_id\0\u{3}rider_id\0\u{3}driver_id\0\u{3}trip_state\0\u{3}driver_state\0\u{1}location\0\u{3}fare_cents\0\u{3}surge_multiplier\0\u{3}pickup_wait_s\0\u{3}cancelled_by\0\u{1}reason\0\u{1}zone\0\u{3}session_id\0\u{1}dropoff\0\u{1}product\0\u{3}dropoff_zone\0\u{3}trip_metres\0\u{3}driver_earns_cents\0\u{3}empty_metres\0\u{3}loaded_metres\0\u{1}contacts\0\u{1}accepted\0\u{1}shares\0\u{3}route_nodes\0\u{3}depart_at_ms\0\u{3}arrive_at_ms\0")
 
   fileprivate class _StorageClass {
     var _kind: DispatchEventKind = .unspecified
@@ -4507,6 +4536,9 @@ nonisolated extension DispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._Messa
     var _contacts: [String] = []
     var _accepted: Bool = false
     var _shares: [FareShare] = []
+    var _routeNodes: [UInt32] = []
+    var _departAtMs: Int64 = 0
+    var _arriveAtMs: Int64 = 0
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -4542,6 +4574,9 @@ nonisolated extension DispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._Messa
       _contacts = source._contacts
       _accepted = source._accepted
       _shares = source._shares
+      _routeNodes = source._routeNodes
+      _departAtMs = source._departAtMs
+      _arriveAtMs = source._arriveAtMs
     }
   }
 
@@ -4585,6 +4620,9 @@ nonisolated extension DispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._Messa
         case 23: try { try decoder.decodeRepeatedStringField(value: &_storage._contacts) }()
         case 24: try { try decoder.decodeSingularBoolField(value: &_storage._accepted) }()
         case 25: try { try decoder.decodeRepeatedMessageField(value: &_storage._shares) }()
+        case 26: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._routeNodes) }()
+        case 27: try { try decoder.decodeSingularInt64Field(value: &_storage._departAtMs) }()
+        case 28: try { try decoder.decodeSingularInt64Field(value: &_storage._arriveAtMs) }()
         default: break
         }
       }
@@ -4672,6 +4710,15 @@ nonisolated extension DispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._Messa
       if !_storage._shares.isEmpty {
         try visitor.visitRepeatedMessageField(value: _storage._shares, fieldNumber: 25)
       }
+      if !_storage._routeNodes.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._routeNodes, fieldNumber: 26)
+      }
+      if _storage._departAtMs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._departAtMs, fieldNumber: 27)
+      }
+      if _storage._arriveAtMs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._arriveAtMs, fieldNumber: 28)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -4706,6 +4753,9 @@ nonisolated extension DispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._Messa
         if _storage._contacts != rhs_storage._contacts {return false}
         if _storage._accepted != rhs_storage._accepted {return false}
         if _storage._shares != rhs_storage._shares {return false}
+        if _storage._routeNodes != rhs_storage._routeNodes {return false}
+        if _storage._departAtMs != rhs_storage._departAtMs {return false}
+        if _storage._arriveAtMs != rhs_storage._arriveAtMs {return false}
         return true
       }
       if !storagesAreEqual {return false}
