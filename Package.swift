@@ -310,7 +310,7 @@ let package = Package(
         .executableTarget(
             name: "ribcity-web-bench",
             dependencies: [
-                "Topology", "Wire", "ZeroMQ",
+                "City", "Topology", "Wire", "ZeroMQ",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

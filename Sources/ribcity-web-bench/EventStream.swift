@@ -1,12 +1,40 @@
+import City
 import Wire
 import ZeroMQ
 
 /// The benchmark's bus events: a mix like a busy city's — mostly drivers changing state where
-/// they are, and requests created, matched, picked up and completed — all from dispatch, the
-/// `k`-th at simulated millisecond `k` (which is how a frame tells the benchmark what it brings).
+/// they are, legs along the streets, and requests created, matched, picked up and completed —
+/// all from dispatch, the `k`-th at simulated millisecond `k` (which is how a frame tells the
+/// benchmark what it brings).
 struct EventStream: Sendable {
     let drivers: Int
     let positions: [(lat: Double, lon: Double)]
+    /// Each node's neighbours, for legs that follow the streets.
+    let neighbours: [[UInt32]]
+
+    init(drivers: Int, graph: RoadGraph) {
+        self.drivers = drivers
+        positions = graph.positions.map { ($0.lat, $0.lon) }
+        neighbours = (0..<graph.nodeCount).map { node in graph.edges(from: node).map { UInt32(graph.edgeTarget[$0]) } }
+    }
+
+    /// The driver the `k`-th event is about: every driver, evenly, whatever the kind of event.
+    func driver(_ k: Int) -> String {
+        "d-\(Int((UInt64(k) &* 0x9E37_79B9_7F4A_7C15) >> 40) % drivers)"
+    }
+
+    /// Thirty blocks' walk from node `start`, chosen by `seed`.
+    func walk(from start: Int, seed: Int) -> [UInt32] {
+        var nodes = [UInt32(start)]
+        var state = UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<30 {
+            let next = neighbours[Int(nodes[nodes.count - 1])]
+            guard !next.isEmpty else { break }
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            nodes.append(next[Int(state >> 33) % next.count])
+        }
+        return nodes
+    }
 
     /// The events 1…`count`, ready for the bus.
     func messages(_ count: Int) -> [Message] {
@@ -24,6 +52,12 @@ struct EventStream: Sendable {
         }
         let request = "r-\(k / 10)"
         switch k % 10 {
+        case 5:
+            event.kind = .legStarted
+            event.driverID = driver(k)
+            event.routeNodes = walk(from: (k &* 7_919) % positions.count, seed: k)
+            event.departAtMs = Int64(k)
+            event.arriveAtMs = Int64(k) + 120_000
         case 6:
             event.kind = .requestCreated
             event.requestID = request
@@ -42,7 +76,7 @@ struct EventStream: Sendable {
             event.location = location
         default:
             event.kind = .driverStateChanged
-            event.driverID = "d-\((k &* 31) % drivers)"
+            event.driverID = driver(k)
             event.driverState = [.idle, .offered, .enRoute, .onTrip][(k / drivers) % 4]
             event.location = location
         }

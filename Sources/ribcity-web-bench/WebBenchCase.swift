@@ -10,6 +10,7 @@ struct WebBenchCase {
     let seconds: Double
     let topology: String
     let web: String
+    let port: Int
     let events: EventStream
 
     struct Failed: Error, CustomStringConvertible {
@@ -32,7 +33,7 @@ struct WebBenchCase {
         let server = try WebProcess(
             executable: web,
             arguments: [
-                "--topology", topology, "--port", "0", "--bus", busOut, "--publish-to", busIn, "--sessions",
+                "--topology", topology, "--port", String(port), "--bus", busOut, "--publish-to", busIn, "--sessions",
                 "ipc://\(base)-nobody",
             ], output: base + "-web.out")
         defer { server.stop() }

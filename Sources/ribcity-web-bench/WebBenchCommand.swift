@@ -39,6 +39,9 @@ struct WebBenchCommand: AsyncParsableCommand {
     @Option(help: "The topology whose map the web monitor serves.")
     var topology = "Topologies/downtown.yaml"
 
+    @Option(help: "The port ribcity-web serves on (0: any free one), for a browser to watch the benchmark.")
+    var port = 0
+
     @Option(help: "The ribcity-web executable (default: beside this one).")
     var web: String?
 
@@ -58,9 +61,10 @@ struct WebBenchCommand: AsyncParsableCommand {
         print("|---|---|---|---|---|---|---|---|---|")
         for rate in rates {
             for pageCount in pageCounts {
-                let events = EventStream(drivers: drivers, positions: graph.positions.map { ($0.lat, $0.lon) })
+                let events = EventStream(drivers: drivers, graph: graph)
                 let result = try await WebBenchCase(
-                    rate: rate, pages: pageCount, seconds: seconds, topology: topology, web: executable, events: events
+                    rate: rate, pages: pageCount, seconds: seconds, topology: topology, web: executable, port: port,
+                    events: events
                 ).run()
                 print(result.row)
             }
