@@ -17,8 +17,9 @@ public struct LiveCity: Sendable {
     /// Requests whose waiting for a car began or ended.
     private var requestLog = ChangeLog<String>()
     private var driverCounts: [Wire.DriverState: Int] = [:]
-    /// The leg each driver drives, until it arrives, stops or goes offline.
+    /// The leg each driver drives, until it arrives, stops or goes offline, and when each changed.
     private var legs: [String: LiveFrame.Leg] = [:]
+    private var legLog = ChangeLog<String>()
     private var pickups: [String: LatLon] = [:]
     private var minutes: [Int64: MinuteStats] = [:]
     private var minuteChanged: [Int64: UInt64] = [:]
@@ -92,18 +93,19 @@ public struct LiveCity: Sendable {
             pickups[event.requestID] = nil
         case .legStarted:
             legs[event.driverID] = LiveFrame.Leg(
-                nodes: event.routeNodes, depart: SimTime(wireMilliseconds: event.departAtMs).seconds,
+                id: event.driverID, nodes: event.routeNodes, depart: SimTime(wireMilliseconds: event.departAtMs).seconds,
                 arrive: SimTime(wireMilliseconds: event.arriveAtMs).seconds)
-            driverLog.record(event.driverID, at: version)
+            legLog.record(event.driverID, at: version)
         case .legStopped:
             legs[event.driverID] = nil
-            driverLog.record(event.driverID, at: version)
+            legLog.record(event.driverID, at: version)
         case .driverStateChanged:
             // Where the driver is now is where the event says, once its leg is over.
             if let leg = legs[event.driverID],
                 event.driverState == .offline || leg.arrive <= SimTime(wireMilliseconds: envelope.simTimeMs).seconds
             {
                 legs[event.driverID] = nil
+                legLog.record(event.driverID, at: version)
             }
             driverLog.record(event.driverID, at: version)
             // Counted as they change: thousands of drivers, and a state change every few seconds each.
@@ -158,8 +160,12 @@ public struct LiveCity: Sendable {
         let drivers = driverIDs.compactMap { id -> LiveFrame.DriverDot? in
             guard let state = board.drivers[id] else { return nil }
             let here = board.driverPositions[id]
-            return LiveFrame.DriverDot(
-                id: id, lat: here?.lat ?? 0, lon: here?.lon ?? 0, state: state.rawValue, leg: legs[id])
+            return LiveFrame.DriverDot(id: id, lat: here?.lat ?? 0, lon: here?.lon ?? 0, state: state.rawValue)
+        }
+        var legsGiven: [LiveFrame.Leg] = []
+        var legsEnded: [String] = []
+        for id in full ? Array(legs.keys) : legLog.changed(since: since) {
+            if let leg = legs[id] { legsGiven.append(leg) } else if !full { legsEnded.append(id) }
         }
         var waiting: [LiveFrame.RequestDot] = []
         var waitingEnded: [String] = []
@@ -179,7 +185,8 @@ public struct LiveCity: Sendable {
         }
         return LiveFrame(
             version: version, full: full, simSeconds: part.simSeconds,
-            drivers: drivers.sorted { $0.id < $1.id }, waiting: waiting.sorted { $0.id < $1.id },
+            drivers: drivers.sorted { $0.id < $1.id }, legs: legsGiven.sorted { $0.id < $1.id }, legsEnded: legsEnded.sorted(),
+            waiting: waiting.sorted { $0.id < $1.id },
             waitingEnded: waitingEnded.sorted(),
             flashes: full ? [] : Self.after(since, flashes).map(\.item),
             surge: part.surge, kpis: part.kpis, minutes: minuteRows, processes: part.processes,

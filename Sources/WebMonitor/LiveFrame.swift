@@ -7,8 +7,13 @@ public struct LiveFrame: Codable, Sendable, Equatable {
     public var simSeconds: Double
     /// Drivers that changed: id, where they were at their last state change (0 when not known
     /// yet), state as `DriverState`'s number (1 offline, 2 idle, 3 offered, 4 en route, 5 on
-    /// trip), and the leg they drive.
+    /// trip).
     public var drivers: [DriverDot]
+    /// Legs given since the last frame (every leg being driven, in a full frame): the page moves
+    /// each car along its leg until the leg ends.
+    public var legs: [Leg]
+    /// Drivers whose leg ended since the last frame (arrived, stopped, or the driver went offline).
+    public var legsEnded: [String]
     /// Requests that began waiting for a car since the last frame (all those waiting, in a full
     /// frame): `[id, lat, lon]`.
     public var waiting: [RequestDot]
@@ -32,13 +37,12 @@ public struct LiveFrame: Codable, Sendable, Equatable {
         public var lat: Double
         public var lon: Double
         public var state: Int
-        /// The leg the driver is driving, if any: the page moves the car along it.
-        public var leg: Leg?
     }
 
-    /// A leg as dispatch gave it to the driver: road-graph nodes (indices into the map's
+    /// A leg as dispatch gave it to driver `id`: road-graph nodes (indices into the map's
     /// `nodes`), and the simulated seconds at which the car leaves the first and reaches the last.
     public struct Leg: Codable, Sendable, Equatable {
+        public var id: String
         public var nodes: [UInt32]
         public var depart: Double
         public var arrive: Double

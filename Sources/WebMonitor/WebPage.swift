@@ -51,7 +51,7 @@ enum WebPage {
         <script>
         "use strict";
         const colours={1:"#55606e",2:"#4da3ff",3:"#ffd24d",4:"#ff9f43",5:"#6fdc8c"};
-        const city={map:null,drivers:new Map(),waiting:new Map(),flashes:[],surge:{},minutes:new Map(),notices:[],frames:0,summary:null,kpis:null};
+        const city={map:null,drivers:new Map(),legs:new Map(),waiting:new Map(),flashes:[],surge:{},minutes:new Map(),notices:[],frames:0,summary:null,kpis:null};
         window.ribcity=city;
         const view={scale:1,x:0,y:0};
         const canvas=document.getElementById("map"),ctx=canvas.getContext("2d");
@@ -93,13 +93,13 @@ enum WebPage {
          for(const i of leg.nodes){lat.push(n[2*i]);lon.push(n[2*i+1]);const j=lat.length-1;
           if(j)cum.push(cum[j-1]+Math.hypot(lat[j]-lat[j-1],(lon[j]-lon[j-1])*k));}
          return{lat,lon,cum,depart:leg.depart,arrive:leg.arrive,total:cum[cum.length-1]};}
-        function here(d,t){const r=d.route;if(!r||!r.lat.length)return[d.lat,d.lon];if(t<=r.depart||!r.total)return[r.lat[0],r.lon[0]];
+        function here(d,t){const r=city.legs.get(d.id);if(!r||!r.lat.length)return[d.lat,d.lon];if(t<=r.depart||!r.total)return[r.lat[0],r.lon[0]];
          const want=Math.min(1,(t-r.depart)/Math.max(0.001,r.arrive-r.depart))*r.total;let i=1;while(i<r.cum.length-1&&r.cum[i]<want)i++;
          const a=r.cum[i-1],b=r.cum[i],f=b>a?Math.min(1,(want-a)/(b-a)):1;return[r.lat[i-1]+(r.lat[i]-r.lat[i-1])*f,r.lon[i-1]+(r.lon[i]-r.lon[i-1])*f];}
         let dirty=false,chartsAt=0;
-        function apply(f){city.frames++;if(f.full){city.drivers.clear();city.waiting.clear();city.minutes.clear();city.notices=[];}
+        function apply(f){city.frames++;if(f.full){city.drivers.clear();city.legs.clear();city.waiting.clear();city.minutes.clear();city.notices=[];}
          tick(f.simSeconds);if(f.summary)clk.rate=0;
-         for(const d of f.drivers){if(d.leg)d.route=route(d.leg);city.drivers.set(d.id,d);}for(const r of f.waiting)city.waiting.set(r.id,r);for(const id of f.waitingEnded)city.waiting.delete(id);
+         for(const d of f.drivers)city.drivers.set(d.id,d);for(const l of f.legs)city.legs.set(l.id,route(l));for(const id of f.legsEnded)city.legs.delete(id);for(const r of f.waiting)city.waiting.set(r.id,r);for(const id of f.waitingEnded)city.waiting.delete(id);
          city.surge=f.surge;city.kpis=f.kpis;city.simSeconds=f.simSeconds;city.processes=f.processes;
          const now=performance.now();for(const x of f.flashes)city.flashes.push({...x,at:now});for(const m of f.minutes)city.minutes.set(m.minute,m);
          city.notices.push(...f.notices);if(city.notices.length>200)city.notices.splice(0,city.notices.length-200);

@@ -11,6 +11,7 @@ struct WebBenchCase {
     let topology: String
     let web: String
     let port: Int
+    let frameGapMs: Double
     let events: EventStream
 
     struct Failed: Error, CustomStringConvertible {
@@ -33,7 +34,8 @@ struct WebBenchCase {
         let server = try WebProcess(
             executable: web,
             arguments: [
-                "--topology", topology, "--port", String(port), "--bus", busOut, "--publish-to", busIn, "--sessions",
+                "--topology", topology, "--port", String(port), "--frame-gap-ms", String(frameGapMs), "--bus", busOut,
+                "--publish-to", busIn, "--sessions",
                 "ipc://\(base)-nobody",
             ], output: base + "-web.out")
         defer { server.stop() }

@@ -42,6 +42,9 @@ struct WebBenchCommand: AsyncParsableCommand {
     @Option(help: "The port ribcity-web serves on (0: any free one), for a browser to watch the benchmark.")
     var port = 0
 
+    @Option(help: "ribcity-web's --frame-gap-ms.")
+    var frameGapMs = 10.0
+
     @Option(help: "The ribcity-web executable (default: beside this one).")
     var web: String?
 
@@ -58,13 +61,13 @@ struct WebBenchCommand: AsyncParsableCommand {
         let pageCounts = try Self.numbers(self.pages, "--pages")
         print(
             "| events/s | pages | sent | reached every page | frames/s per page | p50 ms | p99 ms | max ms | ribcity-web CPU s |")
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         for rate in rates {
             for pageCount in pageCounts {
                 let events = EventStream(drivers: drivers, graph: graph)
                 let result = try await WebBenchCase(
                     rate: rate, pages: pageCount, seconds: seconds, topology: topology, web: executable, port: port,
-                    events: events
+                    frameGapMs: frameGapMs, events: events
                 ).run()
                 print(result.row)
             }

@@ -44,6 +44,15 @@ struct WebCommand: AsyncParsableCommand {
     @Option(help: "The run's directory: its summary.json goes to the pages when the run ends.")
     var runDirectory: String?
 
+    @Option(help: "The shortest time between two frames to a page, in milliseconds (changes in between go out together).")
+    var frameGapMs = 10.0
+
+    func validate() throws {
+        guard frameGapMs >= 0, frameGapMs <= 10_000 else {
+            throw ValidationError("--frame-gap-ms must be between 0 and 10000, not \(frameGapMs)")
+        }
+    }
+
     func run() async throws {
         let plan: Topology
         do {
@@ -62,7 +71,7 @@ struct WebCommand: AsyncParsableCommand {
         try await publisher.connect(busIn)
         let hub = WebHub(
             map: CityMap(graph: graph, zoneSize: plan.dispatch.zoneSize), title: plan.name,
-            startSecondOfDay: plan.startSecondOfDay
+            startSecondOfDay: plan.startSecondOfDay, frameGap: .microseconds(Int64(frameGapMs * 1_000))
         ) { topic, envelope in
             try? await publisher.send(Message(Frames.Published(topic: topic, envelope: envelope).frames))
         }
