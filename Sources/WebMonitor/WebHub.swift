@@ -17,19 +17,23 @@ public actor WebHub {
     private let publish: (@Sendable (_ topic: String, _ envelope: Envelope) async -> Void)?
     private var inspections: [UInt64: CheckedContinuation<AppInspection?, Never>] = [:]
     private var inspectionStamper = SequenceStamper(sender: "web-inspect")
-    /// Pages waiting for the next tick, by a number of their own.
+    /// Pages waiting for the next tick, and new pages waiting for a full frame (while a tick is
+    /// being encoded), by a number of their own.
     private var waiting: [UInt64: CheckedContinuation<[PageFrame]?, Never>] = [:]
+    private var joining: [UInt64: CheckedContinuation<[PageFrame]?, Never>] = [:]
+    /// A tick's frame is being encoded off the actor (the city goes on taking envelopes meanwhile).
+    private var encoding = false
     private var nextWaiter: UInt64 = 0
     /// Pages connected: while there are none, ticks make no frames.
     private var connected = 0
     private var pacer: FramePacer
     private let origin = ContinuousClock.now
-    /// The latest tick (frames go out in ticks), and the version of the city it showed.
+    /// The latest tick (frames go out in ticks), and the version of the city the latest tick
+    /// started (the one being encoded, if any) shows.
     private var tick: UInt64 = 0
     private var tickVersion: UInt64 = 0
     /// The latest ticks' frames (each what changed since the tick before), oldest first.
     private var recentTicks: [PageFrame] = []
-    private let encoder = JSONEncoder()
     /// How many ticks' frames are kept for pages a little behind; a page further behind gets a full frame.
     static let ticksKept = 64
 
@@ -78,25 +82,35 @@ public actor WebHub {
     /// the same frames of a tick, encoded once. Nil when the page's task is cancelled.
     public func nextFrames(after pageTick: UInt64?) async -> [PageFrame]? {
         if let pageTick, pageTick == tick {
-            guard !Task.isCancelled else { return nil }
-            let waiter = nextWaiter
-            nextWaiter += 1
-            return await withTaskCancellationHandler {
-                await withCheckedContinuation { waiting[waiter] = $0 }
-            } onCancel: {
-                Task { await self.leave(waiter) }
-            }
+            return await wait(joining: false)
         }
         if let pageTick, let first = recentTicks.first, pageTick + 1 >= first.tick {
             return Array(recentTicks.drop { $0.tick <= pageTick })
         }
-        // A full frame shows the city as of a tick, so that the page's next frames follow on.
-        if city.version != tickVersion { sendTick() }
-        return [encode(city.frame(since: 0), tick: tick)]
+        // A full frame shows the city as of a tick, so that the page's next frames follow on:
+        // with a tick in flight, after it lands.
+        if encoding { return await wait(joining: true) }
+        if city.version != tickVersion { tickNow() }
+        return [fullFrame()]
+    }
+
+    /// Waits for the next tick, or (`joining`) for a full frame after the tick in flight.
+    private func wait(joining: Bool) async -> [PageFrame]? {
+        guard !Task.isCancelled else { return nil }
+        let waiter = nextWaiter
+        nextWaiter += 1
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation {
+                if joining { self.joining[waiter] = $0 } else { waiting[waiter] = $0 }
+            }
+        } onCancel: {
+            Task { await self.leave(waiter) }
+        }
     }
 
     private func leave(_ waiter: UInt64) {
         waiting.removeValue(forKey: waiter)?.resume(returning: nil)
+        joining.removeValue(forKey: waiter)?.resume(returning: nil)
     }
 
     private func cityChanged() {
@@ -118,16 +132,49 @@ public actor WebHub {
         if city.version != tickVersion { sendTick() }
     }
 
-    /// A tick: what changed since the last one, as one frame for every page.
+    /// A tick: what changed since the last one, as one frame for every page, encoded off the
+    /// actor (a tick in flight gathers the changes that come meanwhile into the next).
     private func sendTick() {
-        let since = tickVersion
-        tick += 1
-        tickVersion = city.version
+        guard !encoding else { return }
         guard connected > 0 || !waiting.isEmpty else {
+            tickVersion = city.version
+            tick += 1
             recentTicks = []
             return
         }
-        let frame = encode(city.frame(since: since), tick: tick)
+        let frame = city.frame(since: tickVersion)
+        tickVersion = city.version
+        encoding = true
+        Task.detached {
+            let json = Self.json(frame)
+            await self.landed(json)
+        }
+    }
+
+    /// The same tick, encoded here (a new page's full frame must follow on from a tick).
+    private func tickNow() {
+        let frame = city.frame(since: tickVersion)
+        tickVersion = city.version
+        publish(Self.json(frame))
+    }
+
+    private func landed(_ json: String) {
+        encoding = false
+        publish(json)
+        if !joining.isEmpty {
+            if city.version != tickVersion { tickNow() }
+            let full = [fullFrame()]
+            let joined = joining.values
+            joining = [:]
+            for page in joined { page.resume(returning: full) }
+        }
+        if city.version != tickVersion { cityChanged() }
+    }
+
+    /// A tick's frame goes to the pages waiting for it and is kept for pages a little behind.
+    private func publish(_ json: String) {
+        tick += 1
+        let frame = PageFrame(tick: tick, json: json)
         recentTicks.append(frame)
         if recentTicks.count > Self.ticksKept { recentTicks.removeFirst(recentTicks.count - Self.ticksKept) }
         let woken = waiting.values
@@ -135,8 +182,14 @@ public actor WebHub {
         for page in woken { page.resume(returning: [frame]) }
     }
 
-    private func encode(_ frame: LiveFrame, tick: UInt64) -> PageFrame {
-        PageFrame(tick: tick, json: String(decoding: (try? encoder.encode(frame)) ?? Data(), as: UTF8.self))
+    /// Everything, as of the latest tick (the city must be at its version).
+    private func fullFrame() -> PageFrame {
+        assert(city.version == tickVersion, "a full frame shows the city as of a tick")
+        return PageFrame(tick: tick, json: Self.json(city.frame(since: 0)))
+    }
+
+    private static func json(_ frame: LiveFrame) -> String {
+        String(decoding: (try? JSONEncoder().encode(frame)) ?? Data(), as: UTF8.self)
     }
 
     /// Asks the hosts for app `id`'s live RIB tree: the answer of the host that runs it, or nil
