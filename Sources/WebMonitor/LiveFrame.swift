@@ -1,4 +1,4 @@
-/// What the web page is sent as soon as something changed (at most one per 10 ms): what changed since the page's last frame, or everything in a full frame.
+/// What the web page is sent as soon as something changed (at most one per 5 ms by default): what changed since the page's last frame, or everything in a full frame.
 public struct LiveFrame: Codable, Sendable, Equatable {
     /// The version this frame brings the page to; the page's next frame starts from it.
     public var version: UInt64
@@ -15,7 +15,7 @@ public struct LiveFrame: Codable, Sendable, Equatable {
     /// Drivers whose leg ended since the last frame (arrived, stopped, or the driver went offline).
     public var legsEnded: [String]
     /// Requests that began waiting for a car since the last frame (all those waiting, in a full
-    /// frame): `[id, lat, lon]`.
+    /// frame): `[id, lat µ°, lon µ°]`.
     public var waiting: [RequestDot]
     /// Requests that stopped waiting since the last frame (matched, cancelled, rejected).
     public var waitingEnded: [String]

@@ -47,7 +47,7 @@ public actor WebHub {
     ///   - publish: sends an envelope on the bus under a topic (for inspection requests).
     ///   - frameGap: the shortest time between two frames to a page.
     public init(
-        map: CityMap, title: String, startSecondOfDay: Double, frameGap: Duration = .milliseconds(10),
+        map: CityMap, title: String, startSecondOfDay: Double, frameGap: Duration = .milliseconds(5),
         publish: (@Sendable (_ topic: String, _ envelope: Envelope) async -> Void)? = nil
     ) {
         pacer = FramePacer(gap: frameGap)

@@ -99,7 +99,9 @@ enum WebPage {
         let dirty=false,chartsAt=0;
         function apply(f){city.frames++;if(f.full){city.drivers.clear();city.legs.clear();city.waiting.clear();city.minutes.clear();city.notices=[];}
          tick(f.simSeconds);if(f.summary)clk.rate=0;
-         for(const d of f.drivers)city.drivers.set(d.id,d);for(const l of f.legs)city.legs.set(l.id,route(l));for(const id of f.legsEnded)city.legs.delete(id);for(const r of f.waiting)city.waiting.set(r.id,r);for(const id of f.waitingEnded)city.waiting.delete(id);
+         // Rows as arrays: places in microdegrees, times in milliseconds.
+         for(const d of f.drivers)city.drivers.set(d[0],{id:d[0],lat:d[1]/1e6,lon:d[2]/1e6,state:d[3]});
+         for(const l of f.legs)city.legs.set(l[0],route({depart:l[1]/1e3,arrive:l[2]/1e3,nodes:l[3]}));for(const id of f.legsEnded)city.legs.delete(id);for(const r of f.waiting)city.waiting.set(r[0],{id:r[0],lat:r[1]/1e6,lon:r[2]/1e6});for(const id of f.waitingEnded)city.waiting.delete(id);
          city.surge=f.surge;city.kpis=f.kpis;city.simSeconds=f.simSeconds;city.processes=f.processes;
          const now=performance.now();for(const x of f.flashes)city.flashes.push({...x,at:now});for(const m of f.minutes)city.minutes.set(m.minute,m);
          city.notices.push(...f.notices);if(city.notices.length>200)city.notices.splice(0,city.notices.length-200);

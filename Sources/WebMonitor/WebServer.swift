@@ -9,7 +9,7 @@ import Logging
 /// - `/` the page; `/map.json` the streets and zones; `/state.json` the whole current frame;
 /// - `/rib/ID` the live RIB tree of the app of rider or driver ID, from the host that runs it;
 /// - `/live` a WebSocket: a full frame, then a frame of what changed as soon as something does
-///   (at most one per 10 ms: changes in between go out together, see ``FramePacer``);
+///   (at most one per 5 ms by default: changes in between go out together, see ``FramePacer``);
 /// - `/metrics` Prometheus's text format.
 public enum WebServer {
     /// A page whose socket has not taken a frame for this long is dropped.

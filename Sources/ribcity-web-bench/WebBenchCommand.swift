@@ -43,7 +43,7 @@ struct WebBenchCommand: AsyncParsableCommand {
     var port = 0
 
     @Option(help: "ribcity-web's --frame-gap-ms.")
-    var frameGapMs = 10.0
+    var frameGapMs = 5.0
 
     @Option(help: "The ribcity-web executable (default: beside this one).")
     var web: String?

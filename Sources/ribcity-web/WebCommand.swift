@@ -45,7 +45,7 @@ struct WebCommand: AsyncParsableCommand {
     var runDirectory: String?
 
     @Option(help: "The shortest time between two frames to a page, in milliseconds (changes in between go out together).")
-    var frameGapMs = 10.0
+    var frameGapMs = 5.0
 
     func validate() throws {
         guard frameGapMs >= 0, frameGapMs <= 10_000 else {

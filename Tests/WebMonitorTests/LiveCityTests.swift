@@ -111,6 +111,29 @@ struct LiveCityTests {
             arrived.legs.isEmpty && arrived.drivers.first?.lat == 40.72, "after its arrival the driver is where the event says")
     }
 
+    @Test("A frame's drivers, requests and legs go as arrays of integers (microdegrees, milliseconds) and come back the same")
+    func compactRows() throws {
+        var city = LiveCity()
+        var bus = Bus()
+        city.apply(
+            bus.event(.driverStateChanged, at: 1) {
+                $0.driverID = "d-1"; $0.driverState = .enRoute; $0.location = at(40.712_345, -74.006_789)
+            })
+        city.apply(
+            bus.event(.requestCreated, at: 2) {
+                $0.requestID = "r-1"; $0.location = at(40.7, -73.99)
+            })
+        city.apply(
+            bus.event(.legStarted, at: 3) {
+                $0.driverID = "d-1"; $0.routeNodes = [7, 8]; $0.departAtMs = 3_000; $0.arriveAtMs = 64_250
+            })
+        let frame = city.frame(since: 0)
+        let json = String(decoding: try JSONEncoder().encode(frame), as: UTF8.self)
+        #expect(json.contains(#"["d-1",40712345,-74006789,4]"#) && json.contains(#"["r-1",40700000,-73990000]"#))
+        #expect(json.contains(#"["d-1",3000,64250,[7,8]]"#))
+        #expect(try JSONDecoder().decode(LiveFrame.self, from: Data(json.utf8)) == frame)
+    }
+
     @Test("The totals of a frame follow every change, however many pages ask at the same version")
     func totalsPerVersion() {
         var city = LiveCity()
