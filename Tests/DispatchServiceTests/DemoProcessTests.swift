@@ -18,9 +18,15 @@ struct DemoProcessTests {
             process.standardOutput = pipe
             process.standardError = pipe
             try process.run()
-            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (output, process.terminationStatus)
+            // Read on a thread of its own: blocking one of the two threads that run every suite's
+            // tasks starved the others under ThreadSanitizer (a session waiting that long expired).
+            return await withCheckedContinuation { (done: CheckedContinuation<(String, Int32), Never>) in
+                Thread {
+                    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    process.waitUntilExit()
+                    done.resume(returning: (output, process.terminationStatus))
+                }.start()
+            }
         }
         let (output, status) = transcript
         #expect(status == 0, "\(output)")
