@@ -310,7 +310,7 @@ let package = Package(
         .executableTarget(
             name: "ribcity-web-bench",
             dependencies: [
-                "City", "Topology", "Wire", "ZeroMQ",
+                "City", "Randomness", "Topology", "Wire", "ZeroMQ",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -402,7 +402,7 @@ let package = Package(
         .testTarget(
             name: "WebMonitorTests",
             dependencies: [
-                "WebMonitor", "City", "Wire",
+                "WebMonitor", "City", "Randomness", "Wire",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],

@@ -75,6 +75,7 @@ public struct MonitorBoard: Sendable {
         }
         if event.kind == .tripCompleted { minutes[minute, default: (0, 0)].completed += 1 }
         recent.append((envelope.simTimeMs, event.kind))
+        dropOlderThanAMinute()
         switch event.kind {
         case .requestCreated: openRequests[event.requestID] = .matching
         case .offerAccepted: openRequests[event.requestID] = .driverAssigned
@@ -122,10 +123,14 @@ public struct MonitorBoard: Sendable {
         recent.reduce(0) { $0 + ($1.kind == kind && $1.timeMs > simTimeMs - 60_000 ? 1 : 0) }
     }
 
-    /// Drops what is older than a minute (call now and then; the report needs no more).
-    public mutating func forgetOld() {
-        // Oldest first (events come in time order, near enough): dropping them costs what is dropped.
+    /// The last minute's events, oldest first (they come in time order, near enough): dropping
+    /// them as they age costs what is dropped, so the list never outgrows a minute.
+    private mutating func dropOlderThanAMinute() {
         while let first = recent.first, first.timeMs <= simTimeMs - 60_000 { recent.removeFirst() }
+    }
+
+    /// Drops the per-minute counts older than the report shows (call now and then).
+    public mutating func forgetOld() {
         let oldest = simTimeMs / 60_000 - Self.minutesKept
         if minutes.keys.contains(where: { $0 <= oldest }) { minutes = minutes.filter { $0.key > oldest } }
     }

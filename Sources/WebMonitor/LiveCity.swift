@@ -33,9 +33,6 @@ public struct LiveCity: Sendable {
     public private(set) var summary: String?
     /// How many pickups and drop-offs, and notices, are kept for pages that fall behind.
     static let kept = 4_096
-    /// What every page's frame of the same version shares, made once per version.
-    private var shared: (version: UInt64, part: SharedPart)?
-
     private struct SharedPart {
         var simSeconds: Double
         var kpis: LiveFrame.Totals
@@ -68,8 +65,6 @@ public struct LiveCity: Sendable {
         }
         guard case .dispatchEvent(let event)? = envelope.body else { return }
         if !event.requestID.isEmpty { requestLog.record(event.requestID, at: version) }
-        // The board keeps the last minute's events for the terminal's report; the web needs none.
-        if version % 1_024 == 0 { board.forgetOld() }
         switch event.kind {
         case .requestCreated:
             if event.hasLocation { pickups[event.requestID] = event.location }
@@ -152,7 +147,7 @@ public struct LiveCity: Sendable {
 
     /// What changed since `since` (the version of the page's last frame), or everything when
     /// `since` is 0 or older than what is kept.
-    public mutating func frame(since: UInt64) -> LiveFrame {
+    public func frame(since: UInt64) -> LiveFrame {
         let oldestKept = min(flashes.first?.version ?? version, notices.first?.version ?? version)
         let full = since == 0 || (since < oldestKept && (flashes.count >= Self.kept || notices.count >= Self.kept))
         let part = sharedPart()
@@ -193,10 +188,8 @@ public struct LiveCity: Sendable {
             notices: (full ? Array(notices) : Self.after(since, notices)).map(\.item), summary: summary)
     }
 
-    /// The totals, processes and surge of the current version (the report of the whole board is
-    /// made once per version, however many pages ask).
-    private mutating func sharedPart() -> SharedPart {
-        if let shared, shared.version == version { return shared.part }
+    /// The totals, processes and surge now (every frame has them whole).
+    private func sharedPart() -> SharedPart {
         var kpis = LiveFrame.Totals()
         kpis.requests = board.totals[.requestCreated] ?? 0
         kpis.matched = board.totals[.offerAccepted] ?? 0
@@ -214,11 +207,9 @@ public struct LiveCity: Sendable {
                 name: name, lives: health.lives ?? 1, lagSeconds: health.lagSeconds, cpuSeconds: health.cpuSeconds,
                 residentMB: health.residentMB, messagesIn: health.messagesIn, messagesOut: health.messagesOut)
         }
-        let part = SharedPart(
+        return SharedPart(
             simSeconds: SimTime(wireMilliseconds: board.simTimeMs).seconds, kpis: kpis, processes: processes,
             surge: board.surge.filter { $0.value > 1 })
-        shared = (version, part)
-        return part
     }
 
     /// The entries of `log` (in version order) after version `since`, looked for from the newest.

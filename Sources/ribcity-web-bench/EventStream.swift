@@ -1,4 +1,5 @@
 import City
+import Randomness
 import Wire
 import ZeroMQ
 
@@ -26,12 +27,11 @@ struct EventStream: Sendable {
     /// Thirty blocks' walk from node `start`, chosen by `seed`.
     func walk(from start: Int, seed: Int) -> [UInt32] {
         var nodes = [UInt32(start)]
-        var state = UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15
+        var random = SeededGenerator(seed: UInt64(truncatingIfNeeded: seed))
         for _ in 0..<30 {
             let next = neighbours[Int(nodes[nodes.count - 1])]
             guard !next.isEmpty else { break }
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            nodes.append(next[Int(state >> 33) % next.count])
+            nodes.append(next.randomElement(using: &random)!)
         }
         return nodes
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Histogram
+import Wire
 import ZeroMQ
 
 /// One case of the benchmark: `rate` events a second for `seconds` through the bus proxy to a
@@ -57,7 +58,7 @@ struct WebBenchCase {
             throw Failed(description: "\(pages) pages did not all get their first frame within 10 s")
         }
         let cpuBefore = server.cpuSeconds()
-        let ownCPUBefore = Self.ownCPUSeconds()
+        let ownCPUBefore = ProcessUsage.current().cpuSeconds
         var sent = [UInt64](repeating: 0, count: count + 1)
         let start = DispatchTime.now().uptimeNanoseconds
         var next = 0
@@ -85,7 +86,7 @@ struct WebBenchCase {
         }
         deadline.cancel()
         let cpu = server.cpuSeconds() - cpuBefore
-        let ownCPU = Self.ownCPUSeconds() - ownCPUBefore
+        let ownCPU = ProcessUsage.current().cpuSeconds - ownCPUBefore
         await publisher.close()
         await proxy.stop()
         await transport.shutdown()
@@ -114,14 +115,6 @@ struct WebBenchCase {
             + " | " + String(format: "%.1f", Double(bytes) / Double(max(1, frames)) / 1_000) + " | "
             + String(format: "%.1f", cpu) + " | " + String(format: "%.1f", ownCPU) + " |"
         return Result(row: row)
-    }
-
-    /// This process's user and system CPU seconds so far.
-    static func ownCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     /// Counts the pages that got their first frame.

@@ -1,3 +1,4 @@
+import Randomness
 import RideDispatch
 import Testing
 
@@ -22,10 +23,9 @@ struct ChangeLogTests {
     func compaction() {
         var log = ChangeLog<Int>()
         var latest: [Int: UInt64] = [:]
-        var state: UInt64 = 12_345
+        var random = SeededGenerator(seed: 12_345)
         for version in UInt64(1)...20_000 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let key = Int(state >> 33) % 50
+            let key = Int.random(in: 0..<50, using: &random)
             log.record(key, at: version)
             latest[key] = version
         }
