@@ -41,6 +41,10 @@ public struct FidelityReport: Sendable, Codable, Equatable {
         /// The metered-distance yardstick's trip time median absolute error, in per cent (over the
         /// trips whose hour had trips to learn its pace from; none: `nil`).
         public var meteredPaceTripTimeMedianAbsolutePercentError: Double?
+        /// The trip time median absolute error, in per cent, of the same routes with each day's
+        /// own median error taken out: what knowing each day's traffic beforehand (weather, an
+        /// event; no forecast does) would leave.
+        public var dayCorrectedTripTimeMedianAbsolutePercentError: Double
     }
 
     /// One compared trip, for plots.
@@ -49,6 +53,9 @@ public struct FidelityReport: Sendable, Codable, Equatable {
         public var hour: Int
         public var realSeconds: Double
         public var simulatedSeconds: Double
+        /// The metered distance and the simulated route's length.
+        public var realMetres: Double
+        public var simulatedMetres: Double
     }
 
     public var figures: [Figures]
@@ -66,8 +73,10 @@ public struct FidelityReport: Sendable, Codable, Equatable {
     public init(trips: [RealTrip], router: TripRouter, leftOut: [String: Int] = [:], paceFrom training: [RealTrip] = []) {
         let paces = Self.medianPaces(training)
         var samples:
-            [(hour: Int, time: Double, bias: Double, distance: Double, baseTime: Double, baseDistance: Double, paced: Double?)] =
-                []
+            [(
+                hour: Int, day: Int, real: Double, simulated: Double, time: Double, bias: Double, distance: Double,
+                baseTime: Double, baseDistance: Double, paced: Double?
+            )] = []
         var points: [Point] = []
         var leftOut = leftOut
         for trip in trips {
@@ -80,16 +89,21 @@ public struct FidelityReport: Sendable, Codable, Equatable {
             let baseSeconds = baseMetres / (Self.baselineKmh / 3.6)
             samples.append(
                 (
-                    trip.hour, abs(route.time - real) / real, (route.time - real) / real,
+                    trip.hour, trip.day, real, route.time, abs(route.time - real) / real, (route.time - real) / real,
                     abs(route.length - trip.meteredMetres) / trip.meteredMetres, abs(baseSeconds - real) / real,
                     abs(baseMetres - trip.meteredMetres) / trip.meteredMetres,
                     paces[Self.paceKey(trip)].map { abs($0 * trip.meteredMetres - real) / real }
                 ))
-            points.append(Point(line: trip.line, hour: trip.hour, realSeconds: real, simulatedSeconds: route.time))
+            points.append(
+                Point(
+                    line: trip.line, hour: trip.hour, realSeconds: real, simulatedSeconds: route.time,
+                    realMetres: trip.meteredMetres, simulatedMetres: route.length))
         }
+        let dayRatios = Dictionary(grouping: samples, by: \.day).mapValues { Self.median($0.map { $0.real / $0.simulated }) }
         figures = Bucket.allCases.map { bucket in
             let members = samples.filter { bucket == .overall || Bucket.of(hour: $0.hour) == bucket }
             let paced = members.compactMap(\.paced)
+            let dayCorrected = members.map { abs($0.simulated * dayRatios[$0.day]! - $0.real) / $0.real }
             return Figures(
                 bucket: bucket.rawValue, trips: members.count,
                 tripTimeMedianAbsolutePercentError: Self.median(members.map(\.time)) * 100,
@@ -97,7 +111,8 @@ public struct FidelityReport: Sendable, Codable, Equatable {
                 distanceMeanAbsolutePercentError: Self.mean(members.map(\.distance)) * 100,
                 baselineTripTimeMedianAbsolutePercentError: Self.median(members.map(\.baseTime)) * 100,
                 baselineDistanceMeanAbsolutePercentError: Self.mean(members.map(\.baseDistance)) * 100,
-                meteredPaceTripTimeMedianAbsolutePercentError: paced.isEmpty ? nil : Self.median(paced) * 100)
+                meteredPaceTripTimeMedianAbsolutePercentError: paced.isEmpty ? nil : Self.median(paced) * 100,
+                dayCorrectedTripTimeMedianAbsolutePercentError: Self.median(dayCorrected) * 100)
         }
         compared = samples.count
         self.leftOut = leftOut
@@ -123,6 +138,20 @@ public struct FidelityReport: Sendable, Codable, Equatable {
             && overall.distanceMeanAbsolutePercentError <= 10 && abs(overall.tripTimeMedianBiasPercent) <= 5
     }
 
+    /// Every compared trip as CSV rows under a header: the record's line, the pickup hour, the
+    /// real and simulated seconds and metres.
+    public var pointsCSV: String {
+        var rows = ["line,hour,real_seconds,simulated_seconds,real_metres,simulated_metres"]
+        for point in points {
+            rows.append(
+                "\(point.line),\(point.hour),"
+                    + String(
+                        format: "%.1f,%.1f,%.0f,%.0f", point.realSeconds, point.simulatedSeconds, point.realMetres,
+                        point.simulatedMetres))
+        }
+        return rows.joined(separator: "\n") + "\n"
+    }
+
     /// The report as lines of text.
     public var lines: [String] {
         var lines = ["trips compared: \(compared); left out: \(leftOut.values.reduce(0, +))"]
@@ -140,6 +169,9 @@ public struct FidelityReport: Sendable, Codable, Equatable {
             if let paced = figure.meteredPaceTripTimeMedianAbsolutePercentError {
                 lines.append("  yardstick (metered distance at the hour's median pace): trip time \(Self.percent(paced)) %")
             }
+            lines.append(
+                "  yardstick (the same routes with each day's own median error taken out, known only afterwards): trip time "
+                    + "\(Self.percent(figure.dayCorrectedTripTimeMedianAbsolutePercentError)) %")
         }
         return lines
     }

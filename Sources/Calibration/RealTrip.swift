@@ -31,7 +31,7 @@ public struct RealTrip: Sendable, Equatable {
         self.straightMetres = straightMetres
         day = Int((pickupTime / 86_400).rounded(.down))
         dayOfMonth = CivilTime.dayOfMonth(daysFromEpoch: day)
-        days = DayKind(daysFromEpoch: day)
+        days = PublicHolidays.dayKind(daysFromEpoch: day)
         hour = Int(pickupTime - Double(day) * 86_400) / 3_600
     }
 }

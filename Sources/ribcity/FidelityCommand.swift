@@ -45,6 +45,9 @@ struct FidelityCommand: ParsableCommand {
     @Option(help: "Write a page with a scatter plot of simulated against real trip time (HTML with SVG).")
     var plot: String?
 
+    @Option(help: "Write every compared trip as a CSV row (record line, hour, real and simulated seconds and metres).")
+    var points: String?
+
     func run() throws {
         let file: CalibrationFile?
         do {
@@ -85,6 +88,13 @@ struct FidelityCommand: ParsableCommand {
                 try FidelityPlot.html(report, title: title).write(toFile: plot, atomically: true, encoding: .utf8)
             } catch {
                 throw BadInput("cannot write \(plot): \(error.localizedDescription)")
+            }
+        }
+        if let points {
+            do {
+                try report.pointsCSV.write(toFile: points, atomically: true, encoding: .utf8)
+            } catch {
+                throw BadInput("cannot write \(points): \(error.localizedDescription)")
             }
         }
         if json {

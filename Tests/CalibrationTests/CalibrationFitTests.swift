@@ -75,7 +75,7 @@ struct CalibrationFitTests {
         var options = CalibrationFit.Options(bands: Self.bands)
         options.cellMetres = nil
         options.ridge = 0.01
-        let fit = CalibrationFit(trips: Self.trips(count: 600, noise: 0, seed: 3), graph: Self.graph, options: options)
+        let fit = CalibrationFit(trips: Self.trips(count: 900, noise: 0, seed: 3), graph: Self.graph, options: options)
         #expect(fit.unrouted == 0)
         for (fitted, true_) in zip(fit.model.bands, Self.truth.bands) {
             for roadClass in [RoadClass.primary, .residential] {
@@ -140,6 +140,11 @@ struct CalibrationFitTests {
         // The yardstick: 1,100 m metered at 0.1 s/m is 110 s against 200 s real; noon has no pace.
         #expect(n.meteredPaceTripTimeMedianAbsolutePercentError.map { abs($0 - 45) < 1e-9 } == true)
         #expect(figures["day 7–19"]?.meteredPaceTripTimeMedianAbsolutePercentError == nil)
+        // Both trips are on 4 January: real over simulated is 2 and 0.5, the day's median 1.25, so
+        // with the day's own error taken out the night trip takes 125 s against 200 s real, the
+        // noon trip 125 s against 50 s.
+        #expect(abs(n.dayCorrectedTripTimeMedianAbsolutePercentError - 37.5) < 1e-9)
+        #expect(abs(report.overall.dayCorrectedTripTimeMedianAbsolutePercentError - 93.75) < 1e-9)
         #expect(report.lines.contains("  yardstick (metered distance at the hour's median pace): trip time 45.0 %"))
         let d = try #require(figures["day 7–19"])
         #expect(abs(d.tripTimeMedianBiasPercent - 100) < 1e-9)
