@@ -34,6 +34,11 @@ public final class DispatchEngine {
     /// whenever a driver's record changes.
     var standingAvailable: DriverGrid
     var movingAvailable: Set<DriverID> = []
+    /// When open offers expire, and when waiting requests run out of time to be matched: told of
+    /// each as it is set (``offer(_:to:)``, ``waitFromNow(_:)``), checked against the records
+    /// when due.
+    var offerExpiries = DeadlineQueue<DriverID>()
+    var matchDeadlines = DeadlineQueue<RequestID>()
     private var outbox: [TimedDispatchEvent] = []
 
     /// An engine that routes with one router for the whole run.
@@ -215,6 +220,7 @@ public final class DispatchEngine {
             emit(.scheduled(request.id, pickupAt: request.pickupAt!))
         } else {
             waiting.insert(request.id)
+            expectMatchDeadline(of: request.id)
             matchIfOnArrival()
         }
     }
@@ -317,10 +323,12 @@ public final class DispatchEngine {
         defer { checkInvariants() }
         advanceClock(time)
         var changed = false
-        // Only the expired offers are sorted (for a deterministic order), not every driver.
-        let expired = drivers.values.compactMap { record in record.offer.flatMap { $0.expires <= now ? (record.id, $0) : nil } }
-        for (id, offer) in expired.sorted(by: { $0.0 < $1.0 }) {
-            withdraw(offer, from: id, timedOut: true)
+        let expired = offerExpiries.takeDue(by: now, where: isCurrentOfferExpiry)
+        assert(
+            expired == drivers.values.compactMap({ $0.offer.map(\.expires) ?? .infinity <= now ? $0.id : nil }).sorted(),
+            "the offer queue and the drivers' records disagree on the offers expired by \(now)")
+        for id in expired {
+            withdraw(driverRecord(id).offer!, from: id, timedOut: true)
             publishState(of: id)
             changed = true
         }
@@ -333,17 +341,23 @@ public final class DispatchEngine {
                     $0.phase = .waiting
                     $0.waitingSince = now
                 }
+                expectMatchDeadline(of: id)
                 changed = true
             }
         }
-        for id in waiting.sorted() {
-            let record = requestRecord(id)
-            // The same sum as in `nextDeadline`: `now - since >= limit` can miss by a rounding.
-            if record.phase == .waiting, record.waitingSince + configuration.maxMatchWaitSeconds <= now {
-                finish(
-                    id, .rejected(reason: "no driver could be matched within \(Int(configuration.maxMatchWaitSeconds)) s"),
-                    driver: nil)
-            }
+        // The same sum as in `nextDeadline`: `now - since >= limit` can miss by a rounding.
+        let outOfTime = matchDeadlines.takeDue(by: now, where: isCurrentMatchDeadline)
+        assert(
+            outOfTime
+                == waiting.filter({
+                    let record = requestRecord($0)
+                    return record.phase == .waiting && record.waitingSince + configuration.maxMatchWaitSeconds <= now
+                }).sorted(),
+            "the match-deadline queue and the requests' records disagree on the requests out of time by \(now)")
+        for id in outOfTime {
+            finish(
+                id, .rejected(reason: "no driver could be matched within \(Int(configuration.maxMatchWaitSeconds)) s"),
+                driver: nil)
         }
         updateSurge()
         if let due = nextRebalancing, due <= now, case .towardUnmetDemand(let interval, let moves) = configuration.rebalancing {
@@ -361,12 +375,41 @@ public final class DispatchEngine {
     /// The earliest simulated time at which ``advance(to:)`` has something to do.
     public var nextDeadline: Double? {
         var times: [Double] = [nextMatching, nextRebalancing, surge.nextUpdate].compactMap { $0 }
+        if let expiry = offerExpiries.earliest(where: isCurrentOfferExpiry) { times.append(expiry) }
+        times += scheduled.map { requestRecord($0).request.pickupAt! - configuration.scheduledLeadSeconds }
+        if let deadline = matchDeadlines.earliest(where: isCurrentMatchDeadline) { times.append(deadline) }
+        let next = times.min().map { max($0, now) }
+        assert(
+            next == scannedNextDeadline,
+            "the deadline queues missed a deadline: \(String(describing: next)) against a scan's \(String(describing: scannedNextDeadline))"
+        )
+        return next
+    }
+
+    /// ``nextDeadline`` by a scan of every driver and waiting request: what the queues must
+    /// agree with (checked in debug builds).
+    var scannedNextDeadline: Double? {
+        var times: [Double] = [nextMatching, nextRebalancing, surge.nextUpdate].compactMap { $0 }
         times += drivers.values.compactMap { $0.offer?.expires }
         times += scheduled.map { requestRecord($0).request.pickupAt! - configuration.scheduledLeadSeconds }
         times += waiting.compactMap { id in
             requests[id].flatMap { $0.phase == .waiting ? $0.waitingSince + configuration.maxMatchWaitSeconds : nil }
         }
         return times.min().map { max($0, now) }
+    }
+
+    /// Whether `driver`'s open offer expires at `time`.
+    func isCurrentOfferExpiry(_ time: Double, _ driver: DriverID) -> Bool { drivers[driver]?.offer?.expires == time }
+
+    /// Whether `id` is waiting for a match that it runs out of time for at `time`.
+    func isCurrentMatchDeadline(_ time: Double, _ id: RequestID) -> Bool {
+        guard let record = requests[id], record.phase == .waiting else { return false }
+        return record.waitingSince + configuration.maxMatchWaitSeconds == time
+    }
+
+    /// Call whenever `id` (back) in the waiting phase: its match deadline is queued.
+    func expectMatchDeadline(of id: RequestID) {
+        matchDeadlines.add(requestRecord(id).waitingSince + configuration.maxMatchWaitSeconds, for: id)
     }
 
     // MARK: Internals
@@ -392,6 +435,8 @@ public final class DispatchEngine {
             $0.declinedBy.insert(driver)
             $0.phase = .waiting
         }
+        // Back to waiting since when it first waited: its deadline may have passed while offered.
+        expectMatchDeadline(of: offer.request)
         emit(.declined(offer.request, driver, timedOut: timedOut))
     }
 
@@ -402,6 +447,7 @@ public final class DispatchEngine {
             $0.waitingSince = now
         }
         waiting.insert(id)
+        expectMatchDeadline(of: id)
         emit(.requeued(id, driver, reason: reason))
     }
 

@@ -157,6 +157,7 @@ extension DispatchEngine {
         updateDriver(candidate.driver) {
             $0.offer = DriverRecord.Offer(request: id, expires: expires, plan: candidate.plan, pickupSeconds: candidate.seconds)
         }
+        offerExpiries.add(expires, for: candidate.driver)
         updateRequest(id) { $0.phase = .offered(candidate.driver) }
         emit(.offered(id, candidate.driver, expires: expires, pickupSeconds: candidate.seconds))
         publishState(of: candidate.driver)

@@ -104,6 +104,29 @@ struct ViewAndWorkerTests {
         #expect(view.droppedActions == 2)
     }
 
+    @Test("A person finds the first active view of exactly the type asked for, depth first, and none in an inactive tree")
+    func activeViewLookup() {
+        final class OtherView: View<String, Never> {}
+        final class OtherRouter: ViewableRouter<Interactor, OtherView> {}
+        let root = Router(interactor: Interactor())
+        let other = OtherRouter(interactor: Interactor(), view: OtherView(showing: "other"))
+        let first = signIn()
+        let second = signIn()
+        root.load()
+        root.attachChild(other)
+        root.attachChild(first)
+        root.attachChild(second)
+        #expect(root.activeView(of: SignInView.self) == nil, "nothing is on screen while the tree is inactive")
+        root.setSubtreeActive(true)
+        #expect(root.activeView(of: SignInView.self) === first.viewController)
+        #expect(root.activeView(of: OtherView.self) === other.viewController)
+        root.detachChild(first)
+        #expect(root.activeView(of: SignInView.self) === second.viewController)
+        second.interactable.deactivate()
+        #expect(root.activeView(of: SignInView.self) == nil, "an inactive RIB's view is not on screen")
+        #expect(root.activeView(of: OtherView.self) === other.viewController)
+    }
+
     @Test("A worker starts and stops with its interactor until it is stopped")
     func workerFollowsInteractor() async {
         let interactor = RecordingInteractor()

@@ -191,8 +191,8 @@ extension Router: TreeNode {
 
     private func record(_ kind: RIBEvent.Kind) {
         guard let context else { return }
-        let event = RIBEvent(kind: kind, path: path, time: context.now())
-        let observers = context.inspector.record(event)
-        observers?.send(event)
+        // Most trees are never watched: the path (every ancestor's name) only for observers.
+        guard let observers = context.inspector.record(kind) else { return }
+        observers.send(RIBEvent(kind: kind, path: path, time: context.now()))
     }
 }

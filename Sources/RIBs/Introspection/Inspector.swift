@@ -27,10 +27,11 @@ public struct Inspector {
         }
     }
 
-    /// Counts `event`; returns the stream to tell observers on, for the caller to send it to
-    /// once this value is no longer being changed (an observer may read ``counts``).
-    mutating func record(_ event: RIBEvent) -> ModelStream<RIBEvent?>? {
-        switch event.kind {
+    /// Counts an event of `kind`; returns the stream to tell observers on (`nil`: nobody
+    /// watches), for the caller to send the event to once this value is no longer being changed
+    /// (an observer may read ``counts``).
+    mutating func record(_ kind: RIBEvent.Kind) -> ModelStream<RIBEvent?>? {
+        switch kind {
         case .attached: tally.attached += 1
         case .detached: tally.detached += 1
         case .activated: tally.activated += 1

@@ -1,0 +1,44 @@
+import HeapModule
+
+/// The times at which something may fall due, each for an id (an offer's expiry for its driver,
+/// a waiting request's last chance of a match): a min-heap told of every deadline as it is set and
+/// never as it is dropped. An entry is checked against the engine's books only when it reaches
+/// the front (lazy deletion), so a deadline that no longer holds costs one removal, and finding
+/// the next one costs O(log n) instead of a scan of every driver or request.
+struct DeadlineQueue<ID: Comparable & Hashable> {
+    private struct Entry: Comparable {
+        let time: Double
+        let id: ID
+        static func < (a: Entry, b: Entry) -> Bool { (a.time, a.id) < (b.time, b.id) }
+    }
+
+    private var heap = Heap<Entry>()
+
+    /// Entries held, stale ones included.
+    var count: Int { heap.count }
+
+    /// Remembers that `id` falls due at `time` (if the books still say so then).
+    mutating func add(_ time: Double, for id: ID) {
+        heap.insert(Entry(time: time, id: id))
+    }
+
+    /// The earliest deadline the books still hold (`isCurrent`), dropping the stale ones before it.
+    mutating func earliest(where isCurrent: (Double, ID) -> Bool) -> Double? {
+        while let first = heap.min {
+            if isCurrent(first.time, first.id) { return first.time }
+            heap.removeMin()
+        }
+        return nil
+    }
+
+    /// The ids whose deadline, still current, is at or before `time`: taken out, each once, in
+    /// id order (the order a scan of the sorted ids would act in).
+    mutating func takeDue(by time: Double, where isCurrent: (Double, ID) -> Bool) -> [ID] {
+        var due: Set<ID> = []
+        while let first = heap.min, first.time <= time {
+            heap.removeMin()
+            if isCurrent(first.time, first.id) { due.insert(first.id) }
+        }
+        return due.sorted()
+    }
+}
