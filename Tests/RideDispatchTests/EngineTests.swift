@@ -188,6 +188,26 @@ struct EngineTests {
         #expect(engine.nextDeadline.map { $0 > limit } ?? true)
     }
 
+    @Test("A request whose match deadline passes while it is offered is rejected as soon as the offer lapses")
+    func deadlinePassesWhileOffered() throws {
+        var fixture = Fixture {
+            $0.maxMatchWaitSeconds = 10
+            $0.offerTimeoutSeconds = 30
+        }
+        let engine = fixture.engine
+        try engine.driverOnline(a, at: 0, now: 0)
+        try engine.submit(RideRequest(id: RequestID(1), rider: 1, origin: Fixture.node(1, 1), destination: 5), now: 0)
+        #expect(fixture.events().contains { if case .offered(RequestID(1), a, _, _) = $0 { true } else { false } })
+        // Offered: the match deadline at 10 s does not hold while the driver decides.
+        #expect(engine.nextDeadline == 30)
+        engine.advance(to: 10)
+        #expect(engine.outcome(of: RequestID(1)) == nil)
+        // The offer lapses at 30 s: back to waiting, 20 s past its deadline, so rejected at once.
+        engine.advance(to: 30)
+        #expect(engine.outcome(of: RequestID(1)).map { if case .rejected = $0 { true } else { false } } == true)
+        #expect(engine.nextDeadline.map { $0 >= 60 } ?? true, "nothing of the request's is left, only the surge board's minute")
+    }
+
     @Test("Bad commands are refused with a reason and change nothing")
     func refusals() throws {
         var fixture = Fixture()
