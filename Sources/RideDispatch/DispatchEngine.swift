@@ -39,6 +39,8 @@ public final class DispatchEngine {
     /// when due.
     var offerExpiries = DeadlineQueue<DriverID>()
     var matchDeadlines = DeadlineQueue<RequestID>()
+    /// When scheduled rides enter matching (their pickup less the lead time).
+    var scheduledEntries = DeadlineQueue<RequestID>()
     private var outbox: [TimedDispatchEvent] = []
 
     /// An engine that routes with one router for the whole run.
@@ -217,6 +219,7 @@ public final class DispatchEngine {
         emit(.requested(request.id, request, quote))
         if isLater {
             scheduled.insert(request.id)
+            scheduledEntries.add(request.pickupAt! - configuration.scheduledLeadSeconds, for: request.id)
             emit(.scheduled(request.id, pickupAt: request.pickupAt!))
         } else {
             waiting.insert(request.id)
@@ -332,18 +335,20 @@ public final class DispatchEngine {
             publishState(of: id)
             changed = true
         }
-        for id in scheduled.sorted() {
-            let record = requestRecord(id)
-            if record.request.pickupAt! - configuration.scheduledLeadSeconds <= now {
-                scheduled.remove(id)
-                waiting.insert(id)
-                updateRequest(id) { [now] in
-                    $0.phase = .waiting
-                    $0.waitingSince = now
-                }
-                expectMatchDeadline(of: id)
-                changed = true
+        let entering = scheduledEntries.takeDue(by: now) { scheduled.contains($1) }
+        assert(
+            entering
+                == scheduled.filter({ requestRecord($0).request.pickupAt! - configuration.scheduledLeadSeconds <= now }).sorted(),
+            "the scheduled queue and the requests' records disagree on the rides entering matching by \(now)")
+        for id in entering {
+            scheduled.remove(id)
+            waiting.insert(id)
+            updateRequest(id) { [now] in
+                $0.phase = .waiting
+                $0.waitingSince = now
             }
+            expectMatchDeadline(of: id)
+            changed = true
         }
         // The same sum as in `nextDeadline`: `now - since >= limit` can miss by a rounding.
         let outOfTime = matchDeadlines.takeDue(by: now, where: isCurrentMatchDeadline)
@@ -376,7 +381,7 @@ public final class DispatchEngine {
     public var nextDeadline: Double? {
         var times: [Double] = [nextMatching, nextRebalancing, surge.nextUpdate].compactMap { $0 }
         if let expiry = offerExpiries.earliest(where: isCurrentOfferExpiry) { times.append(expiry) }
-        times += scheduled.map { requestRecord($0).request.pickupAt! - configuration.scheduledLeadSeconds }
+        if let entry = scheduledEntries.earliest(where: { scheduled.contains($1) }) { times.append(entry) }
         if let deadline = matchDeadlines.earliest(where: isCurrentMatchDeadline) { times.append(deadline) }
         let next = times.min().map { max($0, now) }
         assert(
