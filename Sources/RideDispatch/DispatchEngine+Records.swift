@@ -11,6 +11,7 @@ extension DispatchEngine {
     /// Puts `id` where matching looks for it: on the grid if available and standing, among the
     /// moving if available and driving, nowhere otherwise.
     func refreshAvailability(of id: DriverID) {
+        movingPlaces = nil
         guard let record = drivers[id], record.isAvailable else {
             standingAvailable.remove(id)
             movingAvailable.remove(id)

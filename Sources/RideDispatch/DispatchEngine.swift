@@ -34,6 +34,10 @@ public final class DispatchEngine {
     /// whenever a driver's record changes.
     var standingAvailable: DriverGrid
     var movingAvailable: Set<DriverID> = []
+    /// Where the available drivers on the move are, worked out once per instant: a matching round
+    /// looks for every waiting request's nearest drivers, and each look would otherwise place
+    /// every moving driver on its route again. Made again after any driver record changes.
+    var movingPlaces: (time: Double, places: [(id: DriverID, node: Int)])?
     /// When open offers expire, and when waiting requests run out of time to be matched: told of
     /// each as it is set (``offer(_:to:)``, ``waitFromNow(_:)``), checked against the records
     /// when due.

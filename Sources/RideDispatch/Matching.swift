@@ -38,8 +38,11 @@ extension DispatchEngine {
     func nearestAvailableByLine(to node: Int, excluding excluded: Set<DriverID>, limit: Int) -> [PlacedDriver] {
         var nearest = NearestByLine<DriverID>(limit: limit, target: nodeXY[node], excluding: excluded)
         // The moving first: where they are now may already bound how far the grid is searched.
-        for id in movingAvailable {
-            nearest.consider(id, id: id, at: nodeXY[driverRecord(id).placed(at: now).node])
+        if movingPlaces?.time != now {
+            movingPlaces = (now, movingAvailable.map { ($0, driverRecord($0).placed(at: now).node) })
+        }
+        for (id, node) in movingPlaces!.places {
+            nearest.consider(id, id: id, at: nodeXY[node])
         }
         standingAvailable.search(into: &nearest) { nodeXY[$0] }
         return nearest.items.map { driverRecord($0).placed(at: now) }
