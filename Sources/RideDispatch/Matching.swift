@@ -101,8 +101,11 @@ extension DispatchEngine {
 
     /// One matching round with the configured strategy: offers for waiting requests.
     func match() {
-        let open = waiting.filter { requestRecord($0).phase == .waiting }
-            .sorted { (requestRecord($0).waitingSince, $0) < (requestRecord($1).waitingSince, $1) }
+        // Each record looked up once, not twice per comparison.
+        let open = waiting.compactMap { id in
+            let record = requestRecord(id)
+            return record.phase == .waiting ? (since: record.waitingSince, id: id) : nil
+        }.sorted { ($0.since, $0.id) < ($1.since, $1.id) }.map(\.id)
         guard !open.isEmpty else { return }
         let sharing = open.contains { requestRecord($0).request.product == .pool } ? sharingPlaced() : []
         guard availableCount > 0 || !sharing.isEmpty else { return }
