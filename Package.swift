@@ -391,7 +391,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoordinatorTests",
-            dependencies: ["Coordinator", "Monitor", "Wire"],
+            dependencies: ["Coordinator", "Monitor", "Topology", "Wire"],
             swiftSettings: strict
         ),
         .testTarget(

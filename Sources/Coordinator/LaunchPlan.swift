@@ -29,6 +29,15 @@ public struct LaunchPlan: Sendable {
     ///   - web: the `ribcity-web` program and the port it serves the run's page on.
     ///   - journal: dispatch's journal; with one, a dispatch that dies is restarted and restores
     ///     the run from it. Without, dispatch's death ends the run.
+    /// How long the run may take on the wall clock before the coordinator stops it, a guard
+    /// against a city that hangs: in wall time 3× the topology's duration at its speed, plus 2
+    /// minutes; in virtual time, where the speed says nothing about the wall, an hour for each 10
+    /// simulated hours, plus 10 minutes (a whole day of Manhattan takes most of an hour).
+    public var defaultWallLimit: Duration {
+        let seconds = virtual ? topology.duration / 10 + 600 : topology.duration / speed * 3 + 120
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
     /// The processes that take part in virtual time: dispatch, the driver and rider processes.
     public var participants: [String] {
         processes.filter { [.dispatch, .drivers, .riders].contains($0.role) }.map(\.name)

@@ -28,7 +28,9 @@ struct LaunchOptions: ParsableArguments {
     var webLinger: Double?
 
     @Option(
-        help: "Stop the run after this many seconds of wall time (default: 3× the topology's duration at its speed, plus 2 min).")
+        help:
+            "Stop the run after this many seconds of wall time (default: 3× the topology's duration at its speed, plus 2 min; in virtual time, 1 h per 10 simulated hours, plus 10 min)."
+    )
     var wallLimit: Double?
 
     @Option(
@@ -73,7 +75,7 @@ struct LaunchOptions: ParsableArguments {
             run: "\((directory.path as NSString).lastPathComponent)-\(getpid())", runDirectory: directory.path)
         var options = Coordinator.Options()
         options.monitorToTerminal = true
-        options.wallLimit = .seconds(wallLimit ?? (plan.duration / launch.speed * 3 + 120))
+        options.wallLimit = wallLimit.map { .seconds($0) } ?? launch.defaultWallLimit
         options.kills = try kill.map { entry in
             let parts = entry.split(separator: "@")
             guard parts.count == 2, let seconds = Double(parts[1]), launch.processes.contains(where: { $0.name == parts[0] })

@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+import Topology
+
+@testable import Coordinator
+
+@Suite("Launch plans: the wall-time guard of a run")
+struct LaunchPlanTests {
+    static let topologies = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Topologies")
+
+    func plan(_ name: String, virtual: Bool = false) throws -> LaunchPlan {
+        let path = Self.topologies.appendingPathComponent("\(name).yaml").path
+        return LaunchPlan(
+            topology: try TopologyReader.read(path: path), topologyPath: path, speed: nil, monitor: false, virtual: virtual)
+    }
+
+    @Test("In wall time the guard follows the speed; in virtual time it follows the simulated duration only")
+    func wallLimit() throws {
+        // downtown: an hour at 60×, 3 × 60 s + 2 min.
+        #expect(try plan("downtown").defaultWallLimit == .seconds(300))
+        // The same hour in virtual time: 6 min + 10 min, whatever the speed says.
+        #expect(try plan("downtown", virtual: true).defaultWallLimit == .seconds(960))
+        // nyc-day (a day, speed 600, virtual in its file) was stopped after 552 s, at noon: now 2 h 34 min.
+        let day = try plan("nyc-day")
+        #expect(day.virtual)
+        #expect(day.defaultWallLimit == .seconds(86_400 / 10 + 600))
+    }
+}
