@@ -199,11 +199,15 @@ public actor Coordinator {
     }
 
     private func startAndSupervise(transport: Transport) async throws -> RunOutcome {
-        for spec in plan.processes {
-            try await supervisor.start(
-                spec.name, executable: spec.executable, arguments: spec.arguments, toTerminal: toTerminal(spec))
-            try await supervisor.waitUntilReady(spec.name, timeout: options.readyTimeout)
-            log("\(spec.name) ready (pid \(await supervisor.pid(of: spec.name) ?? 0))")
+        for stage in plan.startStages {
+            for spec in stage {
+                try await supervisor.start(
+                    spec.name, executable: spec.executable, arguments: spec.arguments, toTerminal: toTerminal(spec))
+            }
+            for spec in stage {
+                try await supervisor.waitUntilReady(spec.name, timeout: options.readyTimeout)
+                log("\(spec.name) ready (pid \(await supervisor.pid(of: spec.name) ?? 0))")
+            }
         }
         if let timeKeeper {
             for (time, name) in options.kills.map({ ($0.after / .seconds(1), $0.name) }) {

@@ -38,6 +38,24 @@ public struct LaunchPlan: Sendable {
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
+    /// The processes in start order, in stages the coordinator starts together and waits for
+    /// together: the driver processes as one stage, the rider processes as the next (each loads
+    /// the city and draws the demand, seconds apiece on whole Manhattan, and the machine's cores
+    /// can do that side by side); every other process alone, so that dispatch is up before any
+    /// host and the hosts before the monitor. Drivers stay ahead of riders: on the wall clock a
+    /// rider asking before any driver is online would find nobody.
+    public var startStages: [[ProcessSpec]] {
+        var stages: [[ProcessSpec]] = []
+        for spec in processes {
+            if [.drivers, .riders].contains(spec.role), let last = stages.last?.last, last.role == spec.role {
+                stages[stages.count - 1].append(spec)
+            } else {
+                stages.append([spec])
+            }
+        }
+        return stages
+    }
+
     /// The processes that take part in virtual time: dispatch, the driver and rider processes.
     public var participants: [String] {
         processes.filter { [.dispatch, .drivers, .riders].contains($0.role) }.map(\.name)

@@ -10,10 +10,10 @@ struct LaunchPlanTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Topologies")
 
-    func plan(_ name: String, virtual: Bool = false) throws -> LaunchPlan {
+    func plan(_ name: String, virtual: Bool = false, monitor: Bool = false) throws -> LaunchPlan {
         let path = Self.topologies.appendingPathComponent("\(name).yaml").path
         return LaunchPlan(
-            topology: try TopologyReader.read(path: path), topologyPath: path, speed: nil, monitor: false, virtual: virtual)
+            topology: try TopologyReader.read(path: path), topologyPath: path, speed: nil, monitor: monitor, virtual: virtual)
     }
 
     @Test("In wall time the guard follows the speed; in virtual time it follows the simulated duration only")
@@ -26,5 +26,17 @@ struct LaunchPlanTests {
         let day = try plan("nyc-day")
         #expect(day.virtual)
         #expect(day.defaultWallLimit == .seconds(86_400 / 10 + 600))
+    }
+
+    @Test("Processes start in stages: dispatch alone, the driver processes together, then the rider processes, then the monitor")
+    func startStages() throws {
+        let metro = try plan("metro", monitor: true)
+        let stages = metro.startStages.map { $0.map(\.name) }
+        #expect(
+            stages == [
+                ["dispatch"], ["drivers-0", "drivers-1", "drivers-2", "drivers-3"],
+                ["riders-0", "riders-1", "riders-2", "riders-3"], ["monitor"],
+            ])
+        #expect(stages.flatMap { $0 } == metro.processes.map(\.name), "the stages keep the start order")
     }
 }
