@@ -56,6 +56,11 @@ public struct FidelityReport: Sendable, Codable, Equatable {
         /// The metered distance and the simulated route's length.
         public var realMetres: Double
         public var simulatedMetres: Double
+
+        /// (simulated − real) / real trip time: negative when too fast.
+        var timeError: Double { (simulatedSeconds - realSeconds) / realSeconds }
+        /// |simulated − metered| / metered distance.
+        var distanceError: Double { abs(simulatedMetres - realMetres) / realMetres }
     }
 
     public var figures: [Figures]
@@ -72,12 +77,9 @@ public struct FidelityReport: Sendable, Codable, Equatable {
     /// calibration was fitted on) gives the metered-distance yardstick its paces.
     public init(trips: [RealTrip], router: TripRouter, leftOut: [String: Int] = [:], paceFrom training: [RealTrip] = []) {
         let paces = Self.medianPaces(training)
-        var samples:
-            [(
-                hour: Int, day: Int, real: Double, simulated: Double, time: Double, bias: Double, distance: Double,
-                baseTime: Double, baseDistance: Double, paced: Double?
-            )] = []
-        var points: [Point] = []
+        // Each compared trip's point (real and simulated time and length) and what the baseline
+        // and the yardstick make of it, as relative errors.
+        var samples: [(point: Point, day: Int, baseTime: Double, baseDistance: Double, paced: Double?)] = []
         var leftOut = leftOut
         for trip in trips {
             guard let route = router.route(trip) else {
@@ -89,26 +91,28 @@ public struct FidelityReport: Sendable, Codable, Equatable {
             let baseSeconds = baseMetres / (Self.baselineKmh / 3.6)
             samples.append(
                 (
-                    trip.hour, trip.day, real, route.time, abs(route.time - real) / real, (route.time - real) / real,
-                    abs(route.length - trip.meteredMetres) / trip.meteredMetres, abs(baseSeconds - real) / real,
-                    abs(baseMetres - trip.meteredMetres) / trip.meteredMetres,
+                    Point(
+                        line: trip.line, hour: trip.hour, realSeconds: real, simulatedSeconds: route.time,
+                        realMetres: trip.meteredMetres, simulatedMetres: route.length),
+                    trip.day, abs(baseSeconds - real) / real, abs(baseMetres - trip.meteredMetres) / trip.meteredMetres,
                     paces[Self.paceKey(trip)].map { abs($0 * trip.meteredMetres - real) / real }
                 ))
-            points.append(
-                Point(
-                    line: trip.line, hour: trip.hour, realSeconds: real, simulatedSeconds: route.time,
-                    realMetres: trip.meteredMetres, simulatedMetres: route.length))
         }
-        let dayRatios = Dictionary(grouping: samples, by: \.day).mapValues { Self.median($0.map { $0.real / $0.simulated }) }
+        let dayRatios = Dictionary(grouping: samples, by: \.day).mapValues {
+            Self.median($0.map { $0.point.realSeconds / $0.point.simulatedSeconds })
+        }
         figures = Bucket.allCases.map { bucket in
-            let members = samples.filter { bucket == .overall || Bucket.of(hour: $0.hour) == bucket }
+            let members = samples.filter { bucket == .overall || Bucket.of(hour: $0.point.hour) == bucket }
+            let points = members.map(\.point)
             let paced = members.compactMap(\.paced)
-            let dayCorrected = members.map { abs($0.simulated * dayRatios[$0.day]! - $0.real) / $0.real }
+            let dayCorrected = members.map { member in
+                abs(member.point.simulatedSeconds * dayRatios[member.day]! - member.point.realSeconds) / member.point.realSeconds
+            }
             return Figures(
                 bucket: bucket.rawValue, trips: members.count,
-                tripTimeMedianAbsolutePercentError: Self.median(members.map(\.time)) * 100,
-                tripTimeMedianBiasPercent: Self.median(members.map(\.bias)) * 100,
-                distanceMeanAbsolutePercentError: Self.mean(members.map(\.distance)) * 100,
+                tripTimeMedianAbsolutePercentError: Self.median(points.map { abs($0.timeError) }) * 100,
+                tripTimeMedianBiasPercent: Self.median(points.map(\.timeError)) * 100,
+                distanceMeanAbsolutePercentError: Self.mean(points.map(\.distanceError)) * 100,
                 baselineTripTimeMedianAbsolutePercentError: Self.median(members.map(\.baseTime)) * 100,
                 baselineDistanceMeanAbsolutePercentError: Self.mean(members.map(\.baseDistance)) * 100,
                 meteredPaceTripTimeMedianAbsolutePercentError: paced.isEmpty ? nil : Self.median(paced) * 100,
@@ -116,7 +120,7 @@ public struct FidelityReport: Sendable, Codable, Equatable {
         }
         compared = samples.count
         self.leftOut = leftOut
-        self.points = points
+        points = samples.map(\.point)
     }
 
     /// The hour of a kind of day a trip's pace is learnt and used for.

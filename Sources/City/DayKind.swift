@@ -6,7 +6,10 @@ public enum DayKind: String, Sendable, CaseIterable, Codable {
 
     /// The kind of the day `daysFromEpoch` days after 1970-01-01 (a Thursday).
     public init(daysFromEpoch: Int) {
-        let weekday = ((daysFromEpoch % 7) + 7 + 3) % 7  // 0 = Monday
-        self = weekday >= 5 ? .weekend : .weekday
+        self = Self.dayOfWeek(daysFromEpoch: daysFromEpoch) >= 5 ? .weekend : .weekday
     }
+
+    /// 0 for a Monday … 6 for a Sunday: the weekday of the day `daysFromEpoch` days after
+    /// 1970-01-01 (a Thursday).
+    public static func dayOfWeek(daysFromEpoch days: Int) -> Int { ((days % 7) + 7 + 3) % 7 }
 }

@@ -16,23 +16,10 @@ public struct LaunchPlan: Sendable {
     /// Whether the run is in virtual time (docs/ARCHITECTURE.md, "Virtual time").
     public let virtual: Bool
 
-    /// - Parameters:
-    ///   - topologyPath: the file the processes read.
-    ///   - speed: overrides the topology's time speed.
-    ///   - monitor: whether to run the monitor process (its output goes to the terminal or its log).
-    ///   - monitorJSON: the monitor prints JSON lines instead of a dashboard.
-    ///   - hostArguments: added to every driver and rider process (stress mode's message faults).
-    ///   - riderArguments: added to every rider process (the overload search's demand scale).
-    ///   - dispatchArguments: added to dispatch (stress mode's faults in what it sends).
-    ///   - recorder: the `ribcity-recorder` program and the database it writes: started first (so
-    ///     that it hears everything) and stopped last.
-    ///   - web: the `ribcity-web` program and the port it serves the run's page on.
-    ///   - journal: dispatch's journal; with one, a dispatch that dies is restarted and restores
-    ///     the run from it. Without, dispatch's death ends the run.
     /// How long the run may take on the wall clock before the coordinator stops it, a guard
     /// against a city that hangs: in wall time 3× the topology's duration at its speed, plus 2
     /// minutes; in virtual time, where the speed says nothing about the wall, an hour for each 10
-    /// simulated hours, plus 10 minutes (a whole day of Manhattan takes most of an hour).
+    /// simulated hours, plus 10 minutes (a whole day of Manhattan took 23 minutes).
     public var defaultWallLimit: Duration {
         let seconds = virtual ? topology.duration / 10 + 600 : topology.duration / speed * 3 + 120
         return .milliseconds(Int64((seconds * 1000).rounded()))
@@ -61,6 +48,19 @@ public struct LaunchPlan: Sendable {
         processes.filter { [.dispatch, .drivers, .riders].contains($0.role) }.map(\.name)
     }
 
+    /// - Parameters:
+    ///   - topologyPath: the file the processes read.
+    ///   - speed: overrides the topology's time speed.
+    ///   - monitor: whether to run the monitor process (its output goes to the terminal or its log).
+    ///   - monitorJSON: the monitor prints JSON lines instead of a dashboard.
+    ///   - hostArguments: added to every driver and rider process (stress mode's message faults).
+    ///   - riderArguments: added to every rider process (the overload search's demand scale).
+    ///   - dispatchArguments: added to dispatch (stress mode's faults in what it sends).
+    ///   - recorder: the `ribcity-recorder` program and the database it writes: started first (so
+    ///     that it hears everything) and stopped last.
+    ///   - web: the `ribcity-web` program and the port it serves the run's page on.
+    ///   - journal: dispatch's journal; with one, a dispatch that dies is restarted and restores
+    ///     the run from it. Without, dispatch's death ends the run.
     public init(
         topology: Topology, topologyPath: String, speed: Double?, monitor: Bool, monitorJSON: Bool = false,
         hostArguments: [String] = [], riderArguments: [String] = [], dispatchArguments: [String] = [], journal: String? = nil,

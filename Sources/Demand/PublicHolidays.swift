@@ -34,7 +34,7 @@ public enum PublicHolidays {
     /// The day of the month of the `nth` `weekday` (0 = Monday) of a month.
     static func nthWeekday(_ weekday: Int, _ nth: Int, month: Int, year: Int) -> Int {
         let first = CivilTime.daysFromEpoch(year: year, month: month, day: 1)
-        let offset = (weekday - mondayBased(first) + 7) % 7
+        let offset = (weekday - DayKind.dayOfWeek(daysFromEpoch: first) + 7) % 7
         return 1 + offset + 7 * (nth - 1)
     }
 
@@ -42,9 +42,6 @@ public enum PublicHolidays {
     static func lastWeekday(_ weekday: Int, month: Int, year: Int) -> Int {
         let length = CivilTime.daysIn(month: month, year: year)
         let last = CivilTime.daysFromEpoch(year: year, month: month, day: length)
-        return length - (mondayBased(last) - weekday + 7) % 7
+        return length - (DayKind.dayOfWeek(daysFromEpoch: last) - weekday + 7) % 7
     }
-
-    /// 0 for a Monday … 6 for a Sunday (1970-01-01 was a Thursday).
-    static func mondayBased(_ days: Int) -> Int { ((days % 7) + 7 + 3) % 7 }
 }

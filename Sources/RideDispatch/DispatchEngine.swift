@@ -39,8 +39,8 @@ public final class DispatchEngine {
     /// every moving driver on its route again. Made again after any driver record changes.
     var movingPlaces: (time: Double, places: [(id: DriverID, node: Int)])?
     /// When open offers expire, and when waiting requests run out of time to be matched: told of
-    /// each as it is set (``offer(_:to:)``, ``waitFromNow(_:)``), checked against the records
-    /// when due.
+    /// each as it is set (``offer(_:to:)``, ``expectMatchDeadline(of:)``), checked against the
+    /// records when due.
     var offerExpiries = DeadlineQueue<DriverID>()
     var matchDeadlines = DeadlineQueue<RequestID>()
     /// When scheduled rides enter matching (their pickup less the lead time).
@@ -223,7 +223,7 @@ public final class DispatchEngine {
         emit(.requested(request.id, request, quote))
         if isLater {
             scheduled.insert(request.id)
-            scheduledEntries.add(request.pickupAt! - configuration.scheduledLeadSeconds, for: request.id)
+            scheduledEntries.add(matchingEntry(of: request), for: request.id)
             emit(.scheduled(request.id, pickupAt: request.pickupAt!))
         } else {
             waiting.insert(request.id)
@@ -341,8 +341,7 @@ public final class DispatchEngine {
         }
         let entering = scheduledEntries.takeDue(by: now) { scheduled.contains($1) }
         assert(
-            entering
-                == scheduled.filter({ requestRecord($0).request.pickupAt! - configuration.scheduledLeadSeconds <= now }).sorted(),
+            entering == scheduled.filter({ matchingEntry(of: requestRecord($0).request) <= now }).sorted(),
             "the scheduled queue and the requests' records disagree on the rides entering matching by \(now)")
         for id in entering {
             scheduled.remove(id)
@@ -354,14 +353,9 @@ public final class DispatchEngine {
             expectMatchDeadline(of: id)
             changed = true
         }
-        // The same sum as in `nextDeadline`: `now - since >= limit` can miss by a rounding.
         let outOfTime = matchDeadlines.takeDue(by: now, where: isCurrentMatchDeadline)
         assert(
-            outOfTime
-                == waiting.filter({
-                    let record = requestRecord($0)
-                    return record.phase == .waiting && record.waitingSince + configuration.maxMatchWaitSeconds <= now
-                }).sorted(),
+            outOfTime == waiting.filter({ matchDeadline(of: requestRecord($0)).map { $0 <= now } ?? false }).sorted(),
             "the match-deadline queue and the requests' records disagree on the requests out of time by \(now)")
         for id in outOfTime {
             finish(
@@ -400,10 +394,8 @@ public final class DispatchEngine {
     var scannedNextDeadline: Double? {
         var times: [Double] = [nextMatching, nextRebalancing, surge.nextUpdate].compactMap { $0 }
         times += drivers.values.compactMap { $0.offer?.expires }
-        times += scheduled.map { requestRecord($0).request.pickupAt! - configuration.scheduledLeadSeconds }
-        times += waiting.compactMap { id in
-            requests[id].flatMap { $0.phase == .waiting ? $0.waitingSince + configuration.maxMatchWaitSeconds : nil }
-        }
+        times += scheduled.map { matchingEntry(of: requestRecord($0).request) }
+        times += waiting.compactMap { requests[$0].flatMap(matchDeadline) }
         return times.min().map { max($0, now) }
     }
 
@@ -412,14 +404,22 @@ public final class DispatchEngine {
 
     /// Whether `id` is waiting for a match that it runs out of time for at `time`.
     func isCurrentMatchDeadline(_ time: Double, _ id: RequestID) -> Bool {
-        guard let record = requests[id], record.phase == .waiting else { return false }
-        return record.waitingSince + configuration.maxMatchWaitSeconds == time
+        requests[id].flatMap(matchDeadline) == time
     }
 
-    /// Call whenever `id` (back) in the waiting phase: its match deadline is queued.
+    /// Call whenever `id` is (back) in the waiting phase: its match deadline is queued.
     func expectMatchDeadline(of id: RequestID) {
-        matchDeadlines.add(requestRecord(id).waitingSince + configuration.maxMatchWaitSeconds, for: id)
+        if let deadline = matchDeadline(of: requestRecord(id)) { matchDeadlines.add(deadline, for: id) }
     }
+
+    /// When a request waiting for a match runs out of time (`nil` in any other phase). The one
+    /// sum every check uses: `now - since >= limit` can miss by a rounding.
+    func matchDeadline(of record: RequestRecord) -> Double? {
+        record.phase == .waiting ? record.waitingSince + configuration.maxMatchWaitSeconds : nil
+    }
+
+    /// When a scheduled ride enters matching: its pickup less the lead time.
+    func matchingEntry(of request: RideRequest) -> Double { request.pickupAt! - configuration.scheduledLeadSeconds }
 
     // MARK: Internals
 
