@@ -17,7 +17,8 @@ public enum CityApps {
             let profile = DriverProfile(
                 id: WireIDs.driver(number), startNode: driver.startNode, shiftStart: driver.shiftStart,
                 shiftEnd: driver.shiftEnd, acceptance: driver.acceptance,
-                responseSeconds: driver.responseSeconds, seed: scenario.seed &+ UInt64(number))
+                responseSeconds: driver.responseSeconds, seed: scenario.seed &+ UInt64(number),
+                locationEvery: prepared.topology.drivers.locationEverySeconds)
             return ScheduledApp(at: driver.shiftStart) { time, host in
                 DriverApp(profile: profile, graph: graph, at: time, beside: host)
             }

@@ -22,7 +22,7 @@ struct VirtualHost: Sendable {
     var participant: WindowParticipant<Envelope>
     var stamper: SequenceStamper
     var reports: SequenceStamper
-    var pending: [String: Pending] = [:]
+    var pending = PendingRequests()
     var welcomed = false
     var helloSent = false
     /// This life's session token, the same in every Hello it says (dispatch takes the session
@@ -138,21 +138,23 @@ extension AppHost {
     }
 
     private func arrived(_ frames: [[UInt8]], on dealer: Socket) async throws {
-        guard var state = virtual else { return }
+        guard let life = virtual?.life else { return }
         guard let envelope = try? WireCodec.decode(frames.last ?? []), envelope.link > 0 else {
             totals.unrouted += 1
             return
         }
-        guard envelope.receiverLife == state.life else {
+        guard envelope.receiverLife == life else {
             // Addressed to another life of this process: for apps it no longer has.
             totals.unrouted += 1
             return
         }
-        let step = state.participant.arrived(
-            envelope, sentAt: envelope.simTime,
-            from: ParticipantID(envelope.sender, incarnation: envelope.senderLife).senderKey,
-            sequence: envelope.sequence, link: envelope.link)
-        virtual = state
+        // In place: a copy of the state would copy the whole inbox for every message.
+        guard
+            let step = virtual?.participant.arrived(
+                envelope, sentAt: envelope.simTime,
+                from: ParticipantID(envelope.sender, incarnation: envelope.senderLife).senderKey,
+                sequence: envelope.sequence, link: envelope.link)
+        else { return }
         try await perform(step, on: dealer)
     }
 
@@ -184,19 +186,21 @@ extension AppHost {
     /// and request timeouts (by message id), and the heartbeat.
     private func work(through window: Window) async throws {
         let began = ContinuousClock.now
-        guard var state = virtual else { return }
-        var inputs = state.participant.inputs()[...]
-        state.now = max(state.now, window.start.seconds)
-        virtual = state
-        if !state.helloSent {
+        guard var inputs = virtual?.participant.inputs()[...], let now = virtual?.now else { return }
+        virtual?.now = max(now, window.start.seconds)
+        if virtual?.helloSent == false {
             virtual?.helloSent = true
-            if state.nextHeartbeat == nil { virtual?.nextHeartbeat = window.start.seconds + state.heartbeat }
-            if state.nextSweep == nil { virtual?.nextSweep = window.start.seconds + state.sweep }
+            let start = window.start.seconds
+            // The periods are read first: an assignment through `virtual?` holds it while its
+            // right side is evaluated.
+            if virtual?.nextHeartbeat == nil, let period = virtual?.heartbeat { virtual?.nextHeartbeat = start + period }
+            if virtual?.nextSweep == nil, let period = virtual?.sweep { virtual?.nextSweep = start + period }
+            guard let life = virtual?.life, let token = virtual?.token else { return }
             let hello = Hello.with {
                 $0.role = role
-                $0.sessionID = WireIDs.session(ofProcess: processID, life: state.life)
+                $0.sessionID = WireIDs.session(ofProcess: processID, life: life)
                 $0.process = processID
-                $0.sessionToken = state.token
+                $0.sessionToken = token
             }
             await sendInWindow(.request(.hello(hello)), app: nil)
         }
@@ -218,7 +222,7 @@ extension AppHost {
                 await dispatch(await app.start(at: instant), of: app)
             } else if let due = wakes.popDue(by: next)?.id {
                 if let app = live[due] { await dispatch(await app.tick(at: instant), of: app) }
-            } else if let id = virtual?.pending.filter({ $0.value.deadline <= next }).keys.min() {
+            } else if let id = virtual?.pending.popDue(by: next) {
                 await timedOut(id)
             } else if let sweep = virtual?.nextSweep, sweep <= next, !live.isEmpty {
                 let period = virtual?.sweep ?? 300
@@ -270,7 +274,7 @@ extension AppHost {
     /// When this host next has something of its own to do, in simulated seconds.
     private func nextOwnEvent() -> Double? {
         let times = [
-            schedule.last?.at, wakes.earliest(), virtual?.pending.values.map(\.deadline).min(), virtual?.nextHeartbeat,
+            schedule.last?.at, wakes.earliest(), virtual?.pending.earliestDeadline(), virtual?.nextHeartbeat,
             live.isEmpty ? nil : virtual?.nextSweep,
         ]
         return times.compactMap { $0 }.min()
@@ -284,7 +288,7 @@ extension AppHost {
             return
         }
         totals.messagesIn += 1
-        guard let pending = virtual?.pending.removeValue(forKey: envelope.inReplyTo) else { return }
+        guard let pending = virtual?.pending.remove(envelope.inReplyTo) else { return }
         guard let id = pending.app else {
             if case .welcome? = envelope.body { virtual?.welcomed = true }
             return
@@ -299,7 +303,7 @@ extension AppHost {
     private func timedOut(_ id: String) async {
         guard var pending = virtual?.pending[id] else { return }
         guard pending.attempt < (virtual?.attempts ?? 1) else {
-            virtual?.pending[id] = nil
+            _ = virtual?.pending.remove(id)
             totals.failedRequests += 1
             guard let appID = pending.app else { return }
             defer { settle(appID) }
@@ -312,7 +316,7 @@ extension AppHost {
         }
         pending.attempt += 1
         pending.deadline = (now ?? 0) + (virtual?.timeout ?? 1)
-        virtual?.pending[id] = pending
+        virtual?.pending.add(pending, id: id)
         await transmit(Envelope(pending.body, from: pending.stamp, simTimeMs: SimTime(seconds: now ?? 0).wireMilliseconds))
     }
 
@@ -322,17 +326,16 @@ extension AppHost {
     }
 
     private func sendInWindow(_ message: AppMessage, app: String?) async {
-        guard var state = virtual else { return }
-        let stamp = state.stamper.next()
-        let time = SimTime(seconds: state.now).wireMilliseconds
+        // Changed in place: a copy of the state would copy every pending request for each one.
+        guard let stamp = virtual?.stamper.next(), let now = virtual?.now, let timeout = virtual?.timeout else { return }
+        let time = SimTime(seconds: now).wireMilliseconds
         switch message {
         case .message(let body):
-            virtual = state
             await transmit(Envelope(body, from: stamp, simTimeMs: time))
         case .request(let body):
-            state.pending[stamp.messageID] = VirtualHost.Pending(
-                app: app, body: body, stamp: stamp, attempt: 1, deadline: state.now + state.timeout)
-            virtual = state
+            virtual?.pending.add(
+                VirtualHost.Pending(app: app, body: body, stamp: stamp, attempt: 1, deadline: now + timeout),
+                id: stamp.messageID)
             if let app { inFlight[app, default: 0] += 1 }
             await transmit(Envelope(body, from: stamp, simTimeMs: time))
         }
@@ -342,7 +345,8 @@ extension AppHost {
     /// Numbers the envelope on the link to dispatch's current life and sends it, through the
     /// fault layer (drops, copies and delays in simulated time).
     private func transmit(_ envelope: Envelope) async {
-        guard var state = virtual, let dealer else { return }
+        // Taken out and put back, so that the participant's tables are changed in place.
+        guard let dealer, var state = virtual.take() else { return }
         let fate = state.faults.faults.isEmpty ? (copies: 1, delay: nil) : state.faults.next()
         guard fate.copies > 0 || fate.delay != nil else {
             virtual = state

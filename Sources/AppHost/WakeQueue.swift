@@ -1,9 +1,10 @@
 import HeapModule
 
-/// When each live app next wants a tick, earliest first and ties by app id — the order both
-/// hosts tick apps in. A heap with a dictionary of the current wake-ups: changing or dropping an
-/// app's wake-up leaves its old entry in the heap, skipped when it reaches the top. A host asks
-/// for the earliest wake-up after every event, so this must not look at every app each time.
+/// When each live app next wants a tick (or each pending request times out), earliest first and
+/// ties by id — the order both hosts tick apps in. A heap with a dictionary of the current
+/// wake-ups: changing or dropping a wake-up leaves its old entry in the heap, skipped when it
+/// reaches the top. A host asks for the earliest wake-up after every event, so this must not
+/// look at every app each time.
 struct WakeQueue {
     private struct Entry: Comparable {
         let time: Double

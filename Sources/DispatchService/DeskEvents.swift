@@ -192,8 +192,12 @@ extension DispatchDesk {
     private func driverState(_ driver: DriverID, _ state: RideDispatch.DriverState) -> Outgoing {
         bus(Topic.dispatchDriver, .driverStateChanged, driver: driver) { event in
             event.driverState = WireMapping.driverState(state)
-            if let here = drivers.name(of: driver).flatMap({ driverLines[$0]?.location }) { event.location = here }
-            if let node = engine.position(of: driver) { event.zone = zone(of: node) }
+            // Where its leg began or where it stands: state changes come at the ends of legs, so
+            // this is where the car is (a location report would be up to one period old).
+            if let node = engine.position(of: driver) {
+                event.location = LatLon(engine.graph.positions[node])
+                event.zone = zone(of: node)
+            }
             let odometer = odometers[driver]
             event.emptyMetres = UInt32(clamping: Int(odometer.empty.rounded()))
             event.loadedMetres = UInt32(clamping: Int(odometer.loaded.rounded()))

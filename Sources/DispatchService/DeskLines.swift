@@ -8,11 +8,10 @@ struct RiderLine {
 }
 
 /// A driver as the desk knows it: the session its messages come through, the last leg sent to it
-/// (sent again after a reconnect, or when it stays open well past its arrival), when that leg was
-/// last sent again, and where the driver last said it was (for the bus's map).
+/// (sent again after a reconnect, or when it stays open well past its arrival), and when that leg
+/// was last sent again.
 struct DriverLine {
     var session: String?
     var lastLeg: DriveTo?
     var legResent: Double?
-    var location: LatLon?
 }

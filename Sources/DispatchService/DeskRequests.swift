@@ -19,7 +19,10 @@ extension DispatchDesk {
         case .splitAnswer(let message)?: return try answer(message, reply, at: time)
         case .driverOnline(let message)?: return try online(message, session: session, reply, at: time)
         case .driverOffline(let message)?: return try offline(message, reply, at: time)
-        case .locationUpdate(let update)?: return location(update)
+        case .locationUpdate?:
+            // Positions follow from the legs dispatch hands out: a report, checked for its sender
+            // (see DeskAuthority), changes nothing. It is the load a fleet's pings put on dispatch.
+            return []
         case .acceptOffer(let answer)?:
             return try respond(offer: answer.offerID, driver: answer.driverID, accept: true, reply, at: time)
         case .declineOffer(let answer)?:
@@ -125,7 +128,7 @@ extension DispatchDesk {
         }
         sessions[session]?.drivers.insert(online.driverID)
         // Coming online starts afresh: legs from before (another session, a restarted app) are void.
-        driverLines[online.driverID] = DriverLine(session: session, location: online.location)
+        driverLines[online.driverID] = DriverLine(session: session)
         try refuse { () throws(DispatchRefusal) in try engine.driverOnline(driver, at: at, now: time) }
         return reply.acknowledged
     }
@@ -134,12 +137,6 @@ extension DispatchDesk {
         let driver = try knownDriver(offline.driverID)
         try refuse { () throws(DispatchRefusal) in try engine.driverOffline(driver, now: time) }
         return reply.acknowledged
-    }
-
-    /// Positions follow from the legs dispatch hands out; updates are for the map.
-    private func location(_ update: LocationUpdate) -> [Outgoing] {
-        if drivers[update.driverID] != nil { driverLines[update.driverID, default: DriverLine()].location = update.location }
-        return []
     }
 
     private func respond(

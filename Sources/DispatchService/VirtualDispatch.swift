@@ -88,7 +88,7 @@ extension DispatchServer {
 
     /// A frame from a session: held for its window if it is a windowed message to this life.
     private func arrived(_ frames: [[UInt8]], user: String) async throws {
-        guard var state = virtual else { return }
+        guard let now = virtual?.now, let life = virtual?.life else { return }
         // A connection's key does not change: its name is looked up again when the message is due.
         if !user.isEmpty, let peer = frames.first { usersOfPeers[peer] = user }
         guard let routed = try? Frames.Routed(frames: frames), routed.envelope.link > 0 else {
@@ -97,17 +97,19 @@ extension DispatchServer {
             // window it could die unread with a killed dispatch. Only these are rate-limited: a
             // participant's messages are the run's, whatever the wall clock says.
             guard rateLimit.admit(frames.first ?? [], at: (ContinuousClock.now - started) / .seconds(1)) else { return }
-            try await act(on: [.received(time: state.now.seconds, frames: frames, user: user)])
+            try await act(on: [.received(time: now.seconds, frames: frames, user: user)])
             return
         }
         let envelope = routed.envelope
         // Addressed to an earlier life of dispatch (sent before it restarted): dropped.
-        guard envelope.receiverLife == state.life else { return }
-        let step = state.participant.arrived(
-            frames, sentAt: envelope.simTime,
-            from: ParticipantID(WireIDs.process(ofSession: envelope.sender), incarnation: envelope.senderLife).senderKey,
-            sequence: envelope.sequence, link: envelope.link)
-        virtual = state
+        guard envelope.receiverLife == life else { return }
+        // In place: a copy of the state would copy the whole inbox for every message.
+        guard
+            let step = virtual?.participant.arrived(
+                frames, sentAt: envelope.simTime,
+                from: ParticipantID(WireIDs.process(ofSession: envelope.sender), incarnation: envelope.senderLife).senderKey,
+                sequence: envelope.sequence, link: envelope.link)
+        else { return }
         try await perform(step)
     }
 
@@ -131,22 +133,17 @@ extension DispatchServer {
     /// Handles every input and tick before the window's end, in order, then reports.
     private func work(through window: Window) async throws {
         let began = ContinuousClock.now
-        guard var state = virtual else { return }
-        let inputs = state.participant.inputs()
-        state.now = max(state.now, window.start)
-        if state.recovering {
-            state.recovering = false
-            virtual = state
+        guard let inputs = virtual?.participant.inputs(), let now = virtual?.now else { return }
+        virtual?.now = max(now, window.start)
+        if virtual?.recovering == true {
+            virtual?.recovering = false
             try await act(on: [.recovered(time: window.start.seconds)])
-            guard let resumed = virtual else { return }
-            state = resumed
         }
-        if state.nextTick == nil || state.nextTick! < window.start {
-            let tickMs = max(1, state.tick.wireMilliseconds)
+        if let tick = virtual?.tick, virtual?.nextTick.map({ $0 < window.start }) ?? true {
+            let tickMs = max(1, tick.wireMilliseconds)
             let startMs = window.start.wireMilliseconds
-            state.nextTick = SimTime(wireMilliseconds: (startMs + tickMs - 1) / tickMs * tickMs)
+            virtual?.nextTick = SimTime(wireMilliseconds: (startMs + tickMs - 1) / tickMs * tickMs)
         }
-        virtual = state
         for input in inputs {
             try await ticks(through: input.time)
             virtual?.now = input.time
@@ -190,7 +187,8 @@ extension DispatchServer {
     /// time), stamps the lives, and frames it; the fault layer drops, copies and delays in
     /// simulated time.
     func stampedForWindows(_ unframed: [(peer: [UInt8], envelope: Envelope)]) -> [Message] {
-        guard var state = virtual, !unframed.isEmpty else { return [] }
+        // Taken out and put back, so that the participant's tables are changed in place.
+        guard !unframed.isEmpty, var state = virtual.take() else { return [] }
         defer { virtual = state }
         var messages: [Message] = []
         for (peer, envelope) in unframed {

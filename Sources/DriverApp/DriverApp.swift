@@ -43,8 +43,8 @@ public actor DriverApp: HostedApp {
         person.act(on: app.root, at: time)
         // While the car moves: its arrival, and its next location update.
         let vehicle = component.vehicle
-        let wake = [person.nextAction(after: time), vehicle.arrival, vehicle.isMoving ? time + LegFollower.locationEvery : nil]
-            .compactMap { $0 }.min()
+        let report = vehicle.isMoving ? component.profile.locationEvery.map { time + $0 } : nil
+        let wake = [person.nextAction(after: time), vehicle.arrival, report].compactMap { $0 }.min()
         return app.output(wakeAt: wake)
     }
 

@@ -12,10 +12,12 @@ public struct DriverProfile: Sendable, Equatable {
     public var responseSeconds: Double
     /// Seeds the person's choices.
     public var seed: UInt64
+    /// Simulated seconds between the app's location reports while the car moves; nil: none.
+    public var locationEvery: Double?
 
     public init(
         id: String, startNode: Int, shiftStart: Double = 0, shiftEnd: Double = .infinity,
-        acceptance: Double = 1, responseSeconds: Double = 0, seed: UInt64 = 1
+        acceptance: Double = 1, responseSeconds: Double = 0, seed: UInt64 = 1, locationEvery: Double? = 15
     ) {
         self.id = id
         self.startNode = startNode
@@ -24,5 +26,6 @@ public struct DriverProfile: Sendable, Equatable {
         self.acceptance = acceptance
         self.responseSeconds = responseSeconds
         self.seed = seed
+        self.locationEvery = locationEvery
     }
 }

@@ -105,16 +105,21 @@ public struct Topology: Sendable, Equatable {
         public var perProcess: Int
         public var acceptance: ClosedRange<Double>
         public var responseSeconds: ClosedRange<Double>
+        /// Simulated seconds between a moving car's location reports (`location_every_s`); nil
+        /// (0 in a file): none. Dispatch follows cars by the legs it hands out, so the reports
+        /// are the load a real fleet's pings put on dispatch, not what matching needs.
+        public var locationEverySeconds: Double?
         public var total: Int { processes * perProcess }
 
         public init(
             processes: Int = 1, perProcess: Int = 100, acceptance: ClosedRange<Double> = 0.8...1,
-            responseSeconds: ClosedRange<Double> = 2...12
+            responseSeconds: ClosedRange<Double> = 2...12, locationEverySeconds: Double? = 15
         ) {
             self.processes = processes
             self.perProcess = perProcess
             self.acceptance = acceptance
             self.responseSeconds = responseSeconds
+            self.locationEverySeconds = locationEverySeconds
         }
     }
 

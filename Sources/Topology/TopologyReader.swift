@@ -81,6 +81,9 @@ public enum TopologyReader {
         drivers.perProcess = try driverSection.int("per_process", in: 1...100_000) ?? drivers.perProcess
         drivers.acceptance = try driverSection.range("acceptance", in: 0...1) ?? drivers.acceptance
         drivers.responseSeconds = try driverSection.range("response_s", in: 0...600) ?? drivers.responseSeconds
+        if let every = try driverSection.double("location_every_s", in: 0...3_600) {
+            drivers.locationEverySeconds = every > 0 ? every : nil
+        }
         try driverSection.finish()
 
         guard var riderSection = try top.fields("riders") else { throw top.error("riders", "is required") }

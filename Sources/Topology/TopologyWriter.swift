@@ -31,7 +31,8 @@ public enum TopologyWriter {
         let drivers = topology.drivers
         lines.append(
             "drivers: { processes: \(drivers.processes), per_process: \(drivers.perProcess), "
-                + "acceptance: \(range(drivers.acceptance)), response_s: \(range(drivers.responseSeconds)) }")
+                + "acceptance: \(range(drivers.acceptance)), response_s: \(range(drivers.responseSeconds)), "
+                + "location_every_s: \(drivers.locationEverySeconds ?? 0) }")
         let riders = topology.riders
         lines += ["riders:", "  processes: \(riders.processes)", "  demand:"]
         switch riders.demand {

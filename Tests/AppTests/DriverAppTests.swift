@@ -74,6 +74,21 @@ struct DriverAppTests {
         #expect(await app.position() == grid.positions[1])
     }
 
+    @Test("With no location reports asked for, a moving car sends none and wakes only to arrive; the leg is still reported done")
+    func noLocationReports() async {
+        let profile = DriverProfile(id: "driver-0", startNode: 0, acceptance: 1, responseSeconds: 0, locationEvery: nil)
+        let app = DriverApp(profile: profile, graph: grid, at: 0)
+        _ = await app.start(at: 0)
+        _ = await app.receive(offer("offer-1", to: "driver-0", expiresAt: 40), at: 1)
+        let driving = await app.receive(leg(1, for: "driver-0", stop: .pickup, nodes: [0, 1], from: 1, to: 21), at: 1)
+        #expect(driving.wakeAt == 21, "the arrival, not a report 15 s on")
+        let moving = await app.tick(at: 11).bodies
+        #expect(!moving.contains { if case .locationUpdate = $0 { true } else { false } })
+        let arrived = await app.tick(at: 21).bodies
+        #expect(!arrived.contains { if case .locationUpdate = $0 { true } else { false } })
+        #expect(arrived.contains { if case .legDone = $0 { true } else { false } })
+    }
+
     @Test(
         "The leg just finished, sent again by dispatch (it never heard LegDone: it was restarted meanwhile), is reported done again"
     )

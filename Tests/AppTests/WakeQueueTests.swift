@@ -1,4 +1,5 @@
 import Testing
+import Wire
 
 @testable import AppHost
 
@@ -53,5 +54,39 @@ struct WakeQueueTests {
             #expect(queue.earliest() == expected.values.min())
         }
         #expect(queue.all == expected)
+    }
+}
+
+@Suite("A host's requests awaiting replies in virtual time")
+struct PendingRequestsTests {
+    func request(_ app: String, due deadline: Double) -> VirtualHost.Pending {
+        VirtualHost.Pending(
+            app: app, body: .heartbeat(.init()),
+            stamp: {
+                var stamper = SequenceStamper(sender: "riders-0"); return stamper.next()
+            }(),
+            attempt: 1, deadline: deadline)
+    }
+
+    @Test("Timeouts come out earliest first, ties by message id; an answered request never times out; asked again, it waits anew")
+    func timeouts() {
+        var pending = PendingRequests()
+        pending.add(request("a", due: 12), id: "m-3")
+        pending.add(request("b", due: 10), id: "m-2")
+        pending.add(request("c", due: 12), id: "m-1")
+        pending.add(request("d", due: 11), id: "m-4")
+        #expect(pending.remove("m-4")?.app == "d")
+        #expect(pending.earliestDeadline() == 10)
+        #expect(pending.popDue(by: 9) == nil)
+        #expect(pending.popDue(by: 12) == "m-2")
+        var again = request("b", due: 20)
+        again.attempt = 2
+        pending.add(again, id: "m-2")
+        #expect([pending.popDue(by: 12), pending.popDue(by: 12), pending.popDue(by: 12)] == ["m-1", "m-3", nil])
+        #expect(pending["m-2"]?.attempt == 2 && pending.earliestDeadline() == 20)
+        _ = pending.remove("m-1")
+        _ = pending.remove("m-3")
+        _ = pending.remove("m-2")
+        #expect(pending.isEmpty && pending.earliestDeadline() == nil)
     }
 }

@@ -133,12 +133,14 @@ struct DeskTests {
         var fixture = DeskFixture()
         fixture.openSessions()
         var bus: [DispatchEventKind] = []
+        var states: [Wire.DispatchEvent] = []
         var out = fixture.driver(
             .driverOnline(
                 DriverOnline.with {
                     $0.driverID = "d-1"; $0.location = fixture.at(0, 0)
                 }), at: 1)
         bus += published(out)
+        states += out.compactMap { if case .publish(_, let event) = $0, event.kind == .driverStateChanged { event } else { nil } }
         out = fixture.rider(
             .quoteRequest(
                 QuoteRequest.with {
@@ -154,6 +156,7 @@ struct DeskTests {
                     $0.product = .uberX
                 }), at: 3)
         bus += published(out)
+        states += out.compactMap { if case .publish(_, let event) = $0, event.kind == .driverStateChanged { event } else { nil } }
         #expect(
             bodies(out, to: DeskFixture.ridersPeer).contains {
                 if case .requestReceived(let r) = $0 { r.requestID == "req-1" } else { false }
@@ -167,6 +170,7 @@ struct DeskTests {
                     $0.offerID = offer.offerID; $0.driverID = "d-1"
                 }), at: 4)
         bus += published(out)
+        states += out.compactMap { if case .publish(_, let event) = $0, event.kind == .driverStateChanged { event } else { nil } }
         #expect(
             acks(out, to: DeskFixture.driversPeer).count == 1,
             "an answer to an offer is acknowledged, so a lost one can be sent again")
@@ -188,6 +192,7 @@ struct DeskTests {
                     $0.driverID = "d-1"; $0.leg = 1
                 }), at: 54)
         bus += published(out)
+        states += out.compactMap { if case .publish(_, let event) = $0, event.kind == .driverStateChanged { event } else { nil } }
         guard case .tripUpdate(let onTrip)? = bodies(out, to: DeskFixture.ridersPeer).last,
             case .driveTo(let toDropoff)? = bodies(out, to: DeskFixture.driversPeer).first
         else { Issue.record("no pickup"); return }
@@ -199,6 +204,7 @@ struct DeskTests {
                     $0.driverID = "d-1"; $0.leg = 2
                 }), at: 154)
         bus += published(out)
+        states += out.compactMap { if case .publish(_, let event) = $0, event.kind == .driverStateChanged { event } else { nil } }
         guard case .tripUpdate(let done)? = bodies(out, to: DeskFixture.ridersPeer).first else {
             Issue.record("no completion"); return
         }
@@ -209,6 +215,9 @@ struct DeskTests {
             ])
         #expect(bus.filter { $0 == .legStarted }.count == 2, "to the pickup, to the dropoff")
         #expect(bus.filter { $0 == .driverStateChanged }.count == 5, "idle, offered, en route, on trip, idle")
+        // Where each change happened, from the legs (the driver sent no location reports).
+        #expect(states.map(\.driverState) == [.idle, .offered, .enRoute, .onTrip, .idle])
+        #expect(states.map(\.location) == [(0, 0), (0, 0), (0, 0), (2, 0), (6, 0)].map { fixture.at($0.0, $0.1) })
     }
 
     @Test("A session back on a new socket gets each rider's last trip update and each driver's last leg again")

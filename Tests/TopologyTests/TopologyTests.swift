@@ -94,6 +94,13 @@ struct TopologyTests {
             Self.valid.replacingOccurrences(of: ", mode: virtual", with: "").replacingOccurrences(
                 of: "network: { latency_ms: 250 }\n", with: ""), file: "tiny.yaml", directory: "/")
         #expect(silent.clockMode == .wall && silent.latencyMs == 500, "wall clock and 500 ms unless said")
+        #expect(silent.drivers.locationEverySeconds == 15, "a moving car reports every 15 s unless said")
+        for (text, expected) in [("60", 60.0), ("0", nil)] as [(String, Double?)] {
+            let said = try TopologyReader.parse(
+                Self.valid.replacingOccurrences(of: "drivers: {", with: "drivers: { location_every_s: \(text),"),
+                file: "tiny.yaml", directory: "/")
+            #expect(said.drivers.locationEverySeconds == expected, "location_every_s: \(text)")
+        }
         #expect(topology.curve == nil && topology.usesCurve, "CURVE is on over tcp unless said")
         let ipc = try TopologyReader.parse(
             Self.valid.replacingOccurrences(of: "transport: tcp", with: "transport: ipc"), file: "tiny.yaml", directory: "/")
@@ -117,6 +124,7 @@ struct TopologyTests {
             ("clock: { mode: fast }", "clock.mode", 1, "'fast' is not one of wall, virtual"),
             ("network: { latency_ms: 0 }", "network.latency_ms", 1, "must be between 1 and 60000"),
             ("drivers: { processes: 0 }", "drivers.processes", 1, "must be between 1 and 64"),
+            ("drivers: { location_every_s: -1 }", "drivers.location_every_s", 1, "must be between 0"),
             ("extra: 1", "extra", 1, "unknown key"),
             ("features: { rider.split_fare: { fail_rate: 2 } }", "features.rider.split_fare.fail_rate", 1, "must be between 0"),
             ("features: { rider.split_fare: { shar: 1 } }", "features.rider.split_fare.shar", 1, "unknown key"),

@@ -3,20 +3,22 @@ import RIBs
 import Wire
 
 /// While the driver is online: drives the car along each leg dispatch hands out, reports the leg
-/// done on arrival, sends location updates while moving, and lets expired offers go.
+/// done on arrival, sends location updates while moving (if the topology asks for them), and
+/// lets expired offers go.
 final class LegFollower: Worker {
     private let link: AppLink
     private let work: WorkService
     private let vehicle: VehicleService
-    /// Simulated seconds between location updates while moving.
-    static let locationEvery: Double = 15
+    /// Simulated seconds between location updates while moving; nil: none.
+    private let locationEvery: Double?
     private var lastLocation = -Double.infinity
     private var subscriptions: [Subscription] = []
 
-    init(link: AppLink, work: WorkService, vehicle: VehicleService) {
+    init(link: AppLink, work: WorkService, vehicle: VehicleService, locationEvery: Double?) {
         self.link = link
         self.work = work
         self.vehicle = vehicle
+        self.locationEvery = locationEvery
     }
 
     override func didStart() {
@@ -35,7 +37,7 @@ final class LegFollower: Worker {
         work.expireOffer(at: time)
         guard vehicle.isMoving else { return }
         let arrived = vehicle.move(to: time)
-        if time - lastLocation >= Self.locationEvery || arrived {
+        if let locationEvery, time - lastLocation >= locationEvery || arrived {
             lastLocation = time
             let here = vehicle.position.value
             link.send(

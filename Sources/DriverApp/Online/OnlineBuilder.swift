@@ -1,18 +1,21 @@
 import AppRuntime
 import RIBs
 
-/// What Online and everything below it needs: the link, the work and the car.
+/// What Online and everything below it needs: the link, the work, the car and who drives it.
 protocol OnlineDependency: Dependency {
     var link: AppLink { get }
     var work: WorkService { get }
     var vehicle: VehicleService { get }
+    var profile: DriverProfile { get }
 }
 
 /// Builds the online screen, with its leg follower and the builders of its children.
 final class OnlineBuilder: Builder<any OnlineDependency> {
     func build(listener: any OnlineListener) -> OnlineRouter {
         let presenter = OnlinePresenter()
-        let follower = LegFollower(link: dependency.link, work: dependency.work, vehicle: dependency.vehicle)
+        let follower = LegFollower(
+            link: dependency.link, work: dependency.work, vehicle: dependency.vehicle,
+            locationEvery: dependency.profile.locationEvery)
         let interactor = OnlineInteractor(presenter: presenter, work: dependency.work, follower: follower)
         interactor.listener = listener
         return OnlineRouter(
