@@ -40,7 +40,7 @@ public actor RiderApp: HostedApp {
     public func receive(_ body: Envelope.OneOf_Body, at time: Double) -> AppOutput {
         app.link.advance(to: time)
         component.ride.receive(body)
-        component.services.social.receive(body)
+        if SocialService.concerns(body) { component.social.receive(body) }
         // The person reacts at once to what the screen now shows (a quote, a trip ended).
         return tick(at: time)
     }
@@ -54,8 +54,8 @@ public actor RiderApp: HostedApp {
 
     public func tick(at time: Double) -> AppOutput {
         app.link.advance(to: time)
-        let social = component.services.social
-        social.lapse(at: time)
+        let social = component.madeSocial
+        social?.lapse(at: time)
         person.act(on: app.root, at: time, requestedAt: component.ride.requestedAt)
         component.ride.askAgainIfSilent(at: time)
         let acting =
@@ -65,7 +65,7 @@ public actor RiderApp: HostedApp {
         // them (they lapse), and must not be woken for them.
         let answering =
             component.flags.isEnabled(SplitFareBuilder.feature)
-            ? person.nextAnswer(to: social.invitations.value, after: time) : nil
+            ? social.flatMap { person.nextAnswer(to: $0.invitations.value, after: time) } : nil
         let wake = [acting, component.ride.askAgainAt, answering, splitGivenUpAt].compactMap { $0 }.min()
         return output(finished: isFinished, wakeAt: wake)
     }
@@ -111,7 +111,7 @@ public actor RiderApp: HostedApp {
 
     /// Whether the rider invited others to split the fare and has not heard how it was split.
     private var awaitingSplit: Bool {
-        let social = component.services.social
+        guard let social = component.madeSocial else { return false }
         return !social.invited.value.isEmpty && social.fareSplit.value == nil
     }
 

@@ -80,7 +80,9 @@ final class RootRouter: LaunchRouter<RootInteractor>, RootRouting {
     }
 }
 
-final class RootBuilder: Builder<EmptyDependency> {
+struct RootBuilder: Builder {
+    let dependency: EmptyDependency
+
     func build() -> RootRouter {
         let component = RootComponent(dependency: dependency)
         let interactor = RootInteractor(auth: component.authService)
@@ -110,7 +112,9 @@ final class LoggedOutInteractor: Interactor {
 
 final class LoggedOutRouter: Router<LoggedOutInteractor> {}
 
-final class LoggedOutBuilder: Builder<any LoggedOutDependency> {
+struct LoggedOutBuilder: Builder {
+    let dependency: any LoggedOutDependency
+
     func build(listener: any LoggedOutListener) -> LoggedOutRouter {
         let interactor = LoggedOutInteractor()
         interactor.listener = listener
@@ -142,7 +146,9 @@ final class LoggedInInteractor: Interactor {
 
 final class LoggedInRouter: Router<LoggedInInteractor> {}
 
-final class LoggedInBuilder: Builder<any LoggedInDependency> {
+struct LoggedInBuilder: Builder {
+    let dependency: any LoggedInDependency
+
     func build() -> LoggedInRouter {
         LoggedInRouter(interactor: LoggedInInteractor(session: dependency.session))
     }

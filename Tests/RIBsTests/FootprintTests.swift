@@ -50,6 +50,42 @@ struct FootprintTests {
         #expect(seen == [0, 1])
     }
 
+    @Test("An observer whose subscription an earlier observer ends (and releases) in the same send is not called")
+    func laterObserverEndedDuringSend() {
+        let stream = ModelStream(0)
+        var seen: [String] = []
+        var later: Subscription?
+        let earlier = stream.observe { value in
+            seen.append("earlier \(value)")
+            if value == 1 { later = nil }  // released, as a detached RIB's interactor releases its own
+        }
+        later = stream.observe { value in seen.append("later \(value)") }
+        let last = stream.observe { value in seen.append("last \(value)") }
+        stream.send(1)
+        #expect(seen == ["earlier 0", "later 0", "last 0", "earlier 1", "last 1"])
+        #expect(stream.observerCount == 2 && later == nil)
+        _ = (earlier, last)
+    }
+
+    @Test("A stream that outlives its subscriptions, and subscriptions released in any order, leave nothing behind")
+    func releasesInAnyOrder() {
+        for streamFirst in [true, false] {
+            var stream: ModelStream<Int>? = ModelStream(0)
+            var subscriptions = (0..<3).map { _ in stream!.observe { _ in } }
+            #expect(stream?.observerCount == 3)
+            if streamFirst {
+                stream = nil
+                subscriptions.removeAll()
+            } else {
+                subscriptions.remove(at: 1)
+                #expect(stream?.observerCount == 2)
+                subscriptions.removeAll()
+                #expect(stream?.observerCount == 0)
+                stream = nil
+            }
+        }
+    }
+
     @Test("A router follows its interactor without a stream, and a stream asked for later replays the state")
     func routerFollowsDirectly() {
         let (root, child, grandchild) = activeTree()

@@ -19,7 +19,9 @@ final class DriverRootComponent: Component<EmptyDependency>, OfflineDependency, 
 }
 
 /// Builds the driver app's tree.
-final class DriverRootBuilder: Builder<EmptyDependency> {
+struct DriverRootBuilder: Builder {
+    let dependency: EmptyDependency
+
     func build(component: DriverRootComponent) -> DriverRootRouter {
         let interactor = DriverRootInteractor(work: component.work, vehicle: component.vehicle)
         return DriverRootRouter(

@@ -19,8 +19,8 @@ final class DriverRootInteractor: Interactor, OfflineListener, OnlineListener {
 
     override func didBecomeActive() {
         bindToActivePeriod(
-            work.online.observe { [weak self] online in
-                if online { self?.router?.routeToOnline() } else { self?.router?.routeToOffline() }
+            work.online.observe { [unowned self] online in
+                if online { self.router?.routeToOnline() } else { self.router?.routeToOffline() }
             })
     }
 

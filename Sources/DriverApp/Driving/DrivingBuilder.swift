@@ -1,7 +1,9 @@
 import RIBs
 
 /// Builds Driving under the name of what the driver is doing: Idle, EnRoute or OnTrip.
-final class DrivingBuilder: Builder<any OnlineDependency> {
+struct DrivingBuilder: Builder {
+    let dependency: any OnlineDependency
+
     func build(_ activity: DriverActivity) -> any Routing {
         let presenter = DrivingPresenter(position: dependency.vehicle.position.value)
         let interactor = DrivingInteractor(

@@ -22,8 +22,7 @@ final class DrivingInteractor: PresentableInteractor<any DrivingPresentable> {
 
     override func didBecomeActive() {
         bindToActivePeriod(
-            vehicle.position.observe { [weak self] position in
-                guard let self else { return }
+            vehicle.position.observe { [unowned self] position in
                 presenter.present(activity, leg: work.currentLeg, position: position)
             })
     }

@@ -2,7 +2,9 @@ import RIBs
 import Wire
 
 /// Builds the screen of the offer dispatch made.
-final class OfferBuilder: Builder<any OnlineDependency> {
+struct OfferBuilder: Builder {
+    let dependency: any OnlineDependency
+
     func build(listener: any OfferListener) -> OfferRouter {
         let presenter = OfferPresenter(offer: dependency.work.openOffer ?? Wire.Offer())
         let interactor = OfferInteractor(presenter: presenter)

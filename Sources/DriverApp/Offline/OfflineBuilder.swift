@@ -6,7 +6,9 @@ protocol OfflineDependency: Dependency {
 }
 
 /// Builds the offline screen.
-final class OfflineBuilder: Builder<any OfflineDependency> {
+struct OfflineBuilder: Builder {
+    let dependency: any OfflineDependency
+
     func build(listener: any OfflineListener) -> OfflineRouter {
         let presenter = OfflinePresenter(shiftStart: dependency.profile.shiftStart)
         let interactor = OfflineInteractor(presenter: presenter)

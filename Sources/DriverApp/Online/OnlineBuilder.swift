@@ -10,7 +10,9 @@ protocol OnlineDependency: Dependency {
 }
 
 /// Builds the online screen, with its leg follower and the builders of its children.
-final class OnlineBuilder: Builder<any OnlineDependency> {
+struct OnlineBuilder: Builder {
+    let dependency: any OnlineDependency
+
     func build(listener: any OnlineListener) -> OnlineRouter {
         let presenter = OnlinePresenter()
         let follower = LegFollower(

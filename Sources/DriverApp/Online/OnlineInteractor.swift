@@ -33,8 +33,8 @@ final class OnlineInteractor: PresentableInteractor<any OnlinePresentable>, Onli
     override func didBecomeActive() {
         presenter.listener = self
         follower.start(self)
-        bindToActivePeriod(work.offer.observe { [weak self] _ in self?.update() })
-        bindToActivePeriod(work.leg.observe { [weak self] _ in self?.update() })
+        bindToActivePeriod(work.offer.observe { [unowned self] _ in self.update() })
+        bindToActivePeriod(work.leg.observe { [unowned self] _ in self.update() })
     }
 
     override func willResignActive() {

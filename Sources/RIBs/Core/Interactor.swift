@@ -69,7 +69,9 @@ open class Interactor: Interactable {
     open func willResignActive() {}
 
     /// Keeps a subscription until the interactor deactivates (the reference's `disposeOnDeactivate`).
-    /// Cancelled at once if the interactor is not active.
+    /// Cancelled at once if the interactor is not active. Its observer may capture the
+    /// interactor `unowned`: the subscription ends before the interactor goes, and a stream calls
+    /// no observer whose subscription has ended.
     public final func bindToActivePeriod(_ subscription: Subscription) {
         guard isActive else { return subscription.cancel() }
         activePeriod.keep(subscription)

@@ -4,25 +4,29 @@
 ///
 /// Not `Sendable`: it lives in its router, on the tree's actor.
 public final class PluginChildren {
-    private var routers: [String: any Routing] = [:]
+    /// By plugin name; a few at most, so an array (a dictionary's storage is twice the bytes).
+    private var routers: [(name: String, router: any Routing)] = []
     private var switchOffs: Subscription?
 
     public init() {}
 
     /// The names of the plugins attached now.
-    public var attached: [String] { routers.keys.sorted() }
+    public var attached: [String] { routers.map(\.name).sorted() }
 
     /// Attaches to `parent` what every enabled plugin of `point` makes for `context`, and from
     /// now on detaches each one whose feature is switched off. Call once per router.
     public func attach<Context>(_ point: PluginPoint<Context, any Routing>, for context: Context, to parent: any Routing) {
         assert(switchOffs == nil, "PluginChildren.attach was called twice: each router attaches its plugins once")
-        for (name, router) in point.outputs(for: context) {
-            routers[name] = router
-            parent.attachChild(router)
-        }
-        switchOffs = point.flags.observeSwitchOffs { [weak self, weak parent] name, _ in
-            guard let self, let parent, let router = routers.removeValue(forKey: name) else { return }
-            parent.detachChild(router)
+        let made = point.outputs(for: context)
+        assert(Set(made.map(\.name)).count == made.count, "two plugins of one plugin point share a name")
+        routers = made.map { ($0.name, $0.output) }
+        for (_, router) in routers { parent.attachChild(router) }
+        // Unowned: the subscription is this object's, and this object is its router's (the
+        // parent's), so the closure never runs after either is gone; weak references would give
+        // each a side table.
+        switchOffs = point.flags.observeSwitchOffs { [unowned self, unowned parent] name, _ in
+            guard let index = routers.firstIndex(where: { $0.name == name }) else { return }
+            parent.detachChild(routers.remove(at: index).router)
         }
     }
 }

@@ -6,7 +6,9 @@
 public final class ModelStream<Value> {
     /// The latest value.
     public private(set) var value: Value
-    private typealias Observer = (id: ObjectIdentifier, call: (Value) -> Void)
+    /// An observer, with the subscription that ends it (alive as long as the entry: it removes
+    /// the entry as it goes).
+    private typealias Observer = (subscription: Unowned<Subscription>, call: (Value) -> Void)
     /// The earliest observer still subscribed, kept inline, then the others in subscription
     /// order: most streams have one observer, and thousands of trees per process make an
     /// array's buffer for each count.
@@ -18,14 +20,26 @@ public final class ModelStream<Value> {
         value = initial
     }
 
-    /// Publishes a new value to every observer, in the order they subscribed.
+    deinit {
+        // The subscriptions that outlive the stream must not reach it.
+        first?.subscription.object.source = nil
+        for observer in more { observer.subscription.object.source = nil }
+    }
+
+    /// Publishes a new value to every observer, in the order they subscribed. An observer whose
+    /// subscription ends while the value goes round (an earlier observer detached its RIB) is not
+    /// called: its RIB may be gone.
     public func send(_ newValue: Value) {
         value = newValue
-        let first = self.first
-        let more = self.more
-        first?.call(newValue)
-        for observer in more {
-            observer.call(newValue)
+        guard let first else { return }
+        guard !more.isEmpty else { return first.call(newValue) }
+        let order = [first.subscription.id] + more.map(\.subscription.id)
+        for id in order {
+            if let observer = self.first, observer.subscription.id == id {
+                observer.call(newValue)
+            } else if let observer = more.first(where: { $0.subscription.id == id }) {
+                observer.call(newValue)
+            }
         }
     }
 
@@ -34,9 +48,9 @@ public final class ModelStream<Value> {
     public func observe(_ observer: @escaping (Value) -> Void) -> Subscription {
         let subscription = Subscription(source: self)
         if first == nil {
-            first = (ObjectIdentifier(subscription), observer)
+            first = (Unowned(subscription), observer)
         } else {
-            more.append((ObjectIdentifier(subscription), observer))
+            more.append((Unowned(subscription), observer))
         }
         observer(value)
         return subscription
@@ -54,12 +68,26 @@ extension ModelStream where Value: Equatable {
 }
 
 extension ModelStream: SubscriptionSource {
-    func remove(_ subscription: ObjectIdentifier) {
-        if first?.id == subscription {
+    func remove(_ subscription: Subscription) {
+        if first?.subscription.id == ObjectIdentifier(subscription) {
             first = more.isEmpty ? nil : more.removeFirst()
         } else {
-            more.removeAll { $0.id == subscription }
+            more.removeAll { $0.subscription.id == ObjectIdentifier(subscription) }
         }
         if more.isEmpty { more = [] }
     }
+}
+
+/// An unowned reference as a value (a tuple cannot hold one directly). Unchecked: a stream
+/// compares its entries' subscriptions with one that is going (in its `deinit`, when a checked
+/// reference would trap), and an entry never outlives its subscription (see ``Subscription``).
+struct Unowned<Object: AnyObject> {
+    unowned(unsafe) let object: Object
+
+    init(_ object: Object) {
+        self.object = object
+    }
+
+    /// Which object, without touching it (it may be going).
+    var id: ObjectIdentifier { ObjectIdentifier(object) }
 }

@@ -1,7 +1,9 @@
 import RIBs
 
 /// Builds the confirmation screen.
-final class ConfirmationBuilder: Builder<any RideDependency> {
+struct ConfirmationBuilder: Builder {
+    let dependency: any RideDependency
+
     func build() -> ConfirmationRouter {
         let presenter = ConfirmationPresenter()
         return ConfirmationRouter(

@@ -19,8 +19,7 @@ final class ConfirmationInteractor: PresentableInteractor<any ConfirmationPresen
     override func didBecomeActive() {
         presenter.listener = self
         bindToActivePeriod(
-            ride.status.observe { [weak self] status in
-                guard let self else { return }
+            ride.status.observe { [unowned self] status in
                 let product = ride.draft.value.product
                 presenter.present(product: product, quote: product.flatMap { self.ride.quotes.value[$0] }, status: status)
             })

@@ -1,7 +1,9 @@
 import RIBs
 
 /// Builds the screen where the rider says where from and where to.
-final class LocationEditorBuilder: Builder<any RideDependency> {
+struct LocationEditorBuilder: Builder {
+    let dependency: any RideDependency
+
     func build() -> LocationEditorRouter {
         let presenter = LocationEditorPresenter()
         return LocationEditorRouter(

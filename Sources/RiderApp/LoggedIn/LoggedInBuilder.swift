@@ -8,7 +8,9 @@ protocol LoggedInDependency: RideDependency {
 
 /// Builds the signed-in part of the app, with the optional plugins registered: Promotions, and
 /// the receiving sides of Share ETA and Split Fare.
-final class LoggedInBuilder: Builder<any LoggedInDependency> {
+struct LoggedInBuilder: Builder {
+    let dependency: any LoggedInDependency
+
     func build() -> LoggedInRouter {
         let plugins = PluginPoint<RiderServices, any Routing>(flags: dependency.flags)
         plugins.register(PromotionsBuilder.plugin())

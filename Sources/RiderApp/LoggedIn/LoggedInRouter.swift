@@ -4,8 +4,8 @@ import RIBs
 /// shared rides and split invitations).
 final class LoggedInRouter: Router<LoggedInInteractor> {
     private let ride: RideBuilder
-    private let plugins: PluginPoint<RiderServices, any Routing>
-    private let services: RiderServices
+    /// What the plugins are made from, until they are attached (then let go).
+    private var plugins: (point: PluginPoint<RiderServices, any Routing>, services: RiderServices)?
     private let pluginChildren = PluginChildren()
 
     init(
@@ -13,14 +13,14 @@ final class LoggedInRouter: Router<LoggedInInteractor> {
         services: RiderServices
     ) {
         self.ride = ride
-        self.plugins = plugins
-        self.services = services
+        self.plugins = (plugins, services)
         super.init(interactor: interactor)
     }
 
     override func didLoad() {
         // A plugin that breaks later is detached; the ride goes on.
-        pluginChildren.attach(plugins, for: services, to: self)
+        if let plugins { pluginChildren.attach(plugins.point, for: plugins.services, to: self) }
+        plugins = nil
         attachChild(ride.build())
     }
 }

@@ -4,7 +4,9 @@ import RIBs
 protocol LoggedOutDependency: Dependency {}
 
 /// Builds the sign-in screen.
-final class LoggedOutBuilder: Builder<any LoggedOutDependency> {
+struct LoggedOutBuilder: Builder {
+    let dependency: any LoggedOutDependency
+
     func build(listener: any LoggedOutListener) -> LoggedOutRouter {
         let presenter = LoggedOutPresenter()
         let interactor = LoggedOutInteractor(presenter: presenter)

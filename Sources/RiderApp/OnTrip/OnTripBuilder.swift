@@ -2,7 +2,9 @@ import RIBs
 
 /// Builds the trip screen, with Rating below it at the end and the optional plugins registered
 /// (Share ETA, Split Fare).
-final class OnTripBuilder: Builder<any RideDependency> {
+struct OnTripBuilder: Builder {
+    let dependency: any RideDependency
+
     func build() -> OnTripRouter {
         let presenter = OnTripPresenter(status: dependency.ride.status.value)
         let plugins = PluginPoint<RiderServices, any Routing>(flags: dependency.flags)

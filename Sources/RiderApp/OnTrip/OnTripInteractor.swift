@@ -24,9 +24,9 @@ final class OnTripInteractor: PresentableInteractor<any OnTripPresentable>, OnTr
     override func didBecomeActive() {
         presenter.listener = self
         bindToActivePeriod(
-            ride.status.observe { [weak self] status in
-                self?.presenter.present(status)
-                if case .completed = status { self?.router?.routeToRating() }
+            ride.status.observe { [unowned self] status in
+                self.presenter.present(status)
+                if case .completed = status { self.router?.routeToRating() }
             })
     }
 

@@ -5,8 +5,8 @@ import RIBs
 final class OnTripRouter: ViewableRouter<OnTripInteractor, OnTripView>, OnTripRouting {
     private let rating: RatingBuilder
     private var ratingRouter: RatingRouter?
-    private let plugins: PluginPoint<RiderServices, any Routing>
-    private let services: RiderServices
+    /// What the plugins are made from, until they are attached (then let go).
+    private var plugins: (point: PluginPoint<RiderServices, any Routing>, services: RiderServices)?
     private let pluginChildren = PluginChildren()
 
     init(
@@ -14,15 +14,15 @@ final class OnTripRouter: ViewableRouter<OnTripInteractor, OnTripView>, OnTripRo
         services: RiderServices
     ) {
         self.rating = rating
-        self.plugins = plugins
-        self.services = services
+        self.plugins = (plugins, services)
         super.init(interactor: interactor, view: view)
         interactor.router = self
     }
 
     override func didLoad() {
         // A plugin that breaks later is detached; the trip goes on.
-        pluginChildren.attach(plugins, for: services, to: self)
+        if let plugins { pluginChildren.attach(plugins.point, for: plugins.services, to: self) }
+        plugins = nil
     }
 
     func routeToRating() {

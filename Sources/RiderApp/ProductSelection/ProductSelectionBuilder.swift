@@ -1,7 +1,9 @@
 import RIBs
 
 /// Builds the screen where the rider picks UberX or POOL.
-final class ProductSelectionBuilder: Builder<any RideDependency> {
+struct ProductSelectionBuilder: Builder {
+    let dependency: any RideDependency
+
     func build() -> ProductSelectionRouter {
         let presenter = ProductSelectionPresenter()
         return ProductSelectionRouter(

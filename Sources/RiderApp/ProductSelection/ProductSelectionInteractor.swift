@@ -20,7 +20,7 @@ final class ProductSelectionInteractor: PresentableInteractor<any ProductSelecti
 
     override func didBecomeActive() {
         presenter.listener = self
-        bindToActivePeriod(ride.quotes.observe { [weak self] quotes in self?.presenter.present(quotes: quotes) })
+        bindToActivePeriod(ride.quotes.observe { [unowned self] quotes in self.presenter.present(quotes: quotes) })
     }
 
     override func willResignActive() {

@@ -18,12 +18,12 @@ final class PromotionsInteractor: PresentableInteractor<any PromotionsPresentabl
 
     override func didBecomeActive() {
         bindToActivePeriod(
-            ride.quotes.observe { [weak self] quotes in
+            ride.quotes.observe { [unowned self] quotes in
                 guard let standard = quotes[.uberX]?.priceCents, let pool = quotes[.pool]?.priceCents, standard > 0 else {
-                    self?.presenter.present(poolSaving: nil)
+                    self.presenter.present(poolSaving: nil)
                     return
                 }
-                self?.presenter.present(poolSaving: Int((Double(standard - pool) / Double(standard) * 100).rounded()))
+                self.presenter.present(poolSaving: Int((Double(standard - pool) / Double(standard) * 100).rounded()))
             })
     }
 }

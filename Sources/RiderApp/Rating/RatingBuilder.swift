@@ -1,7 +1,9 @@
 import RIBs
 
 /// Builds the rating screen.
-final class RatingBuilder: Builder<any RideDependency> {
+struct RatingBuilder: Builder {
+    let dependency: any RideDependency
+
     func build() -> RatingRouter {
         let presenter = RatingPresenter()
         return RatingRouter(interactor: RatingInteractor(presenter: presenter, ride: dependency.ride), view: presenter.view)

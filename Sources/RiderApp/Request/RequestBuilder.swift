@@ -8,7 +8,9 @@ struct RequestStepBuilders {
 }
 
 /// Builds the Request flow.
-final class RequestBuilder: Builder<any RideDependency> {
+struct RequestBuilder: Builder {
+    let dependency: any RideDependency
+
     func build() -> RequestRouter {
         RequestRouter(
             interactor: RequestInteractor(ride: dependency.ride),

@@ -30,6 +30,6 @@ final class RequestInteractor: Interactor {
     }
 
     override func didBecomeActive() {
-        bindToActivePeriod(ride.draft.observe { [weak self] draft in self?.router?.route(to: RequestStep(draft)) })
+        bindToActivePeriod(ride.draft.observe { [unowned self] draft in self.router?.route(to: RequestStep(draft)) })
     }
 }

@@ -11,7 +11,9 @@ protocol RideDependency: Dependency {
 }
 
 /// Builds the Ride flow: Request, then OnTrip.
-final class RideBuilder: Builder<any RideDependency> {
+struct RideBuilder: Builder {
+    let dependency: any RideDependency
+
     func build() -> RideRouter {
         RideRouter(
             interactor: RideInteractor(ride: dependency.ride), request: RequestBuilder(dependency: dependency),

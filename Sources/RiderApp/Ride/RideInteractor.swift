@@ -17,8 +17,8 @@ final class RideInteractor: Interactor {
 
     override func didBecomeActive() {
         bindToActivePeriod(
-            ride.status.observe { [weak self] status in
-                if status.hasDriver { self?.router?.routeToOnTrip() } else if !status.isOver { self?.router?.routeToRequest() }
+            ride.status.observe { [unowned self] status in
+                if status.hasDriver { self.router?.routeToOnTrip() } else if !status.isOver { self.router?.routeToRequest() }
             })
     }
 }

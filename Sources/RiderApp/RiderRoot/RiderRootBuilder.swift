@@ -7,23 +7,38 @@ final class RiderRootComponent: Component<EmptyDependency>, LoggedOutDependency,
     let auth = AuthService()
     let ride: RideService
     let flags: FeatureFlags
-    let services: RiderServices
+    let contacts: RiderContacts
+    let faults: PluginFaults
+    /// The rider's dealings with other riders, once there are any (see ``social``).
+    private(set) var madeSocial: SocialService?
 
     init(link: AppLink, profile: RiderProfile, flags: FeatureFlags, faults: PluginFaults) {
         self.link = link
         self.flags = flags
+        self.faults = faults
         ride = RideService(riderID: profile.id, link: link, scheduledPickup: profile.scheduledPickup)
-        services = RiderServices(
-            ride: ride, social: SocialService(riderID: profile.id, link: link),
-            contacts: RiderContacts(
-                rider: profile.number, cityRiders: profile.cityRiders, seed: profile.seed, openedAt: profile.requestAt),
-            link: link, flags: flags, faults: faults)
+        contacts = RiderContacts(
+            rider: profile.number, cityRiders: profile.cityRiders, seed: profile.seed, openedAt: profile.requestAt)
         super.init(dependency: EmptyDependency())
+    }
+
+    /// What plugins are given.
+    var services: RiderServices { RiderServices(of: self) }
+
+    /// The rider's dealings with other riders, made when first needed: most riders never share a
+    /// ride or split a fare, and the service's five streams are about 400 bytes an app.
+    var social: SocialService {
+        if let madeSocial { return madeSocial }
+        let made = SocialService(riderID: ride.riderID, link: link)
+        madeSocial = made
+        return made
     }
 }
 
 /// Builds the rider app's tree.
-final class RiderRootBuilder: Builder<EmptyDependency> {
+struct RiderRootBuilder: Builder {
+    let dependency: EmptyDependency
+
     func build(component: RiderRootComponent) -> RiderRootRouter {
         RiderRootRouter(
             interactor: RiderRootInteractor(auth: component.auth),

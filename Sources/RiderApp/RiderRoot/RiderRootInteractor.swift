@@ -17,8 +17,8 @@ final class RiderRootInteractor: Interactor, LoggedOutListener {
 
     override func didBecomeActive() {
         bindToActivePeriod(
-            auth.session.observe { [weak self] name in
-                if name == nil { self?.router?.routeToLoggedOut() } else { self?.router?.routeToLoggedIn() }
+            auth.session.observe { [unowned self] name in
+                if name == nil { self.router?.routeToLoggedOut() } else { self.router?.routeToLoggedIn() }
             })
     }
 

@@ -23,7 +23,8 @@ struct OpenInvitation: Equatable {
 
 /// The rider's dealings with other riders through dispatch (Share ETA, Split Fare): what it
 /// sends, and what other riders' shares, invitations and the split fare bring, on streams.
-/// Core code: it exists whether or not the plugins that use it are on.
+/// Core code, made when first needed (see `RiderRootComponent.social`), whether or not the
+/// plugins that use it are on.
 final class SocialService {
     let riderID: String
     /// Riders this rider's ETA is shared with.
@@ -120,6 +121,14 @@ final class SocialService {
             fareSplit.send(split)
         default:
             break
+        }
+    }
+
+    /// Whether `body` is something other riders' dealings bring (what ``receive(_:)`` takes).
+    static func concerns(_ body: Envelope.OneOf_Body) -> Bool {
+        switch body {
+        case .sharedEta, .splitInvitation, .fareSplit: true
+        default: false
         }
     }
 

@@ -24,8 +24,8 @@ final class ShareETAInteractor: PresentableInteractor<any ShareETAPresentable>, 
         if picker == nil { picker = ContactPicker(services.contacts, selectingAtMost: ShareETABuilder.limit) }
         let rows = picker?.rows ?? []
         bindToActivePeriod(
-            services.social.sharingWith.observe { [weak self] sharing in
-                self?.presenter.present(sharing.isEmpty ? .choosing(rows) : .sharing(with: sharing))
+            services.social.sharingWith.observe { [unowned self] sharing in
+                self.presenter.present(sharing.isEmpty ? .choosing(rows) : .sharing(with: sharing))
             })
     }
 

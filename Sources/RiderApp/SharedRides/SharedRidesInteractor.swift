@@ -17,8 +17,8 @@ final class SharedRidesInteractor: PresentableInteractor<any SharedRidesPresenta
     override func didBecomeActive() {
         let social = services.social
         let link = services.link
-        bindToActivePeriod(social.sharedWithMe.observe { [weak self] rides in self?.presenter.present(rides, at: link.now) })
+        bindToActivePeriod(social.sharedWithMe.observe { [unowned self] rides in self.presenter.present(rides, at: link.now) })
         bindToActivePeriod(
-            link.clock.observe { [weak self] time in self?.presenter.present(social.sharedWithMe.value, at: time) })
+            link.clock.observe { [unowned self] time in self.presenter.present(social.sharedWithMe.value, at: time) })
     }
 }

@@ -19,7 +19,7 @@ final class SplitInboxInteractor: PresentableInteractor<any SplitInboxPresentabl
         presenter.listener = self
         let social = services.social
         // Invitations that lapse leave the screen (the app lapses them as its clock moves).
-        bindToActivePeriod(social.invitations.observe { [weak self] open in self?.presenter.present(open) })
+        bindToActivePeriod(social.invitations.observe { [unowned self] open in self.presenter.present(open) })
     }
 
     override func willResignActive() {
