@@ -249,7 +249,10 @@ extension DispatchDesk {
 
     private func toDriver(_ driver: DriverID, _ body: Envelope.OneOf_Body) -> [Outgoing] {
         guard let name = drivers.name(of: driver) else { return [] }
-        if case .driveTo(let drive) = body { driverLines[name, default: DriverLine()].lastLeg = drive }
+        if case .driveTo(let drive) = body {
+            driverLines[name, default: DriverLine()].lastLeg = drive
+            if let due = legCheck(of: name) { legChecks.add(due, for: name) }
+        }
         guard let peer = line(of: driverLines[name]?.session) else { return [] }
         return [.toPeer(peer: peer, body: body, inReplyTo: "")]
     }

@@ -5,7 +5,7 @@ import HeapModule
 /// never as it is dropped. An entry is checked against the engine's books only when it reaches
 /// the front (lazy deletion), so a deadline that no longer holds costs one removal, and finding
 /// the next one costs O(log n) instead of a scan of every driver or request.
-struct DeadlineQueue<ID: Comparable & Hashable> {
+public struct DeadlineQueue<ID: Comparable & Hashable> {
     private struct Entry: Comparable {
         let time: Double
         let id: ID
@@ -14,16 +14,19 @@ struct DeadlineQueue<ID: Comparable & Hashable> {
 
     private var heap = Heap<Entry>()
 
+    /// An empty queue.
+    public init() {}
+
     /// Entries held, stale ones included.
-    var count: Int { heap.count }
+    public var count: Int { heap.count }
 
     /// Remembers that `id` falls due at `time` (if the books still say so then).
-    mutating func add(_ time: Double, for id: ID) {
+    public mutating func add(_ time: Double, for id: ID) {
         heap.insert(Entry(time: time, id: id))
     }
 
     /// The earliest deadline the books still hold (`isCurrent`), dropping the stale ones before it.
-    mutating func earliest(where isCurrent: (Double, ID) -> Bool) -> Double? {
+    public mutating func earliest(where isCurrent: (Double, ID) -> Bool) -> Double? {
         while let first = heap.min {
             if isCurrent(first.time, first.id) { return first.time }
             heap.removeMin()
@@ -33,7 +36,7 @@ struct DeadlineQueue<ID: Comparable & Hashable> {
 
     /// The ids whose deadline, still current, is at or before `time`: taken out, each once, in
     /// id order (the order a scan of the sorted ids would act in).
-    mutating func takeDue(by time: Double, where isCurrent: (Double, ID) -> Bool) -> [ID] {
+    public mutating func takeDue(by time: Double, where isCurrent: (Double, ID) -> Bool) -> [ID] {
         var due: Set<ID> = []
         while let first = heap.min, first.time <= time {
             heap.removeMin()
