@@ -215,7 +215,7 @@ public actor AppHost {
             live[app.id] = nil
             wakes.remove(app.id)
             totals.finished += 1
-            appLeaks += await app.health().leaks
+            appLeaks += await app.leakCount()
             if inFlight[app.id, default: 0] > 0 { releasing[app.id] = app } else { released?.expectDeallocate(app, path: app.id) }
         }
     }

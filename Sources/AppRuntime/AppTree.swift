@@ -31,6 +31,9 @@ public final class AppTree {
     }
 
     /// The tree's health now.
+    /// How many of the tree's RIBs leaked so far.
+    public var leakCount: Int { context.leakDetector.leakCount }
+
     public func health() -> AppHealth {
         let tree = root.snapshot()
         return AppHealth(leaks: context.leakDetector.leakCount, ribs: tree.count, droppedActions: 0, screen: tree.deepestScreen)

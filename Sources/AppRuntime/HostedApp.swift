@@ -57,11 +57,15 @@ public protocol HostedApp: Actor {
     func stop(at time: Double) -> AppOutput
     /// The tree's health now.
     func health() -> AppHealth
+    /// How many of its RIBs leaked so far (``health()``'s `leaks`, without a snapshot of the tree).
+    func leakCount() -> Int
     /// The tree as it is now (the web monitor's RIB tree viewer).
     func tree() -> RIBTreeSnapshot
 }
 
 extension HostedApp {
+    public func leakCount() -> Int { health().leaks }
+
     /// An app that does not care which request a reply answers takes it like any message.
     public func receive(_ reply: Envelope.OneOf_Body, answering request: Envelope.OneOf_Body, at time: Double) -> AppOutput {
         receive(reply, at: time)

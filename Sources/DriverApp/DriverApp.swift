@@ -56,6 +56,8 @@ public actor DriverApp: HostedApp {
 
     public func health() -> AppHealth { app.health() }
 
+    public func leakCount() -> Int { app.leakCount }
+
     /// The tree as it is now, for tests and the monitor.
     public func tree() -> RIBTreeSnapshot { app.root.snapshot() }
 

@@ -90,6 +90,8 @@ public actor RiderApp: HostedApp {
 
     public func health() -> AppHealth { app.health() }
 
+    public func leakCount() -> Int { app.leakCount }
+
     /// How the ride ended, once it has.
     public func outcome() -> String? {
         let status = component.ride.status.value

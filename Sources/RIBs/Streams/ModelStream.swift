@@ -33,7 +33,8 @@ public final class ModelStream<Value> {
         value = newValue
         guard let first else { return }
         guard !more.isEmpty else { return first.call(newValue) }
-        let order = [first.subscription.id] + more.map(\.subscription.id)
+        // A closure, not a key path: in a generic class a key path is made at run time, each call.
+        let order = [first.subscription.id] + more.map { $0.subscription.id }
         for id in order {
             if let observer = self.first, observer.subscription.id == id {
                 observer.call(newValue)
