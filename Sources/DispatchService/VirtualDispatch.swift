@@ -144,35 +144,36 @@ extension DispatchServer {
             let startMs = window.start.wireMilliseconds
             virtual?.nextTick = SimTime(wireMilliseconds: (startMs + tickMs - 1) / tickMs * tickMs)
         }
+        // The whole window in one act: the journal written once and the window's messages sent
+        // in one batch (a write and a send per input were about a tenth of dispatch's time). The
+        // entries, and so everything they produce, come in the same order as one by one.
+        var entries: [JournalEntry] = []
         for input in inputs {
-            try await ticks(through: input.time)
+            entries += ticks { $0 <= input.time }
             virtual?.now = input.time
             let user = input.payload.first.flatMap { usersOfPeers[$0] } ?? ""
-            try await act(on: [.received(time: input.time.seconds, frames: input.payload, user: user)])
+            entries.append(.received(time: input.time.seconds, frames: input.payload, user: user))
         }
-        try await ticks(before: window.end)
+        entries += ticks { $0 < window.end }
+        try await act(on: entries)
         if core.stopRequested { stopped = true }
         let next = virtual?.nextTick
         guard let report = virtual?.participant.finish(nextTimer: next, busy: .now - began) else { return }
         try await publish(report)
     }
 
-    /// Runs the engine's ticks due at or before `time`.
-    private func ticks(through time: SimTime) async throws {
-        while let tick = virtual?.nextTick, tick <= time { try await runTick(tick) }
-    }
-
-    /// Runs the engine's ticks due before `end`.
-    private func ticks(before end: SimTime) async throws {
-        while let tick = virtual?.nextTick, tick < end { try await runTick(tick) }
-    }
-
-    private func runTick(_ tick: SimTime) async throws {
-        virtual?.now = tick
-        if let period = virtual?.tick {
-            virtual?.nextTick = SimTime(wireMilliseconds: tick.wireMilliseconds + period.wireMilliseconds)
+    /// The engine's ticks due next while `isDue` holds, as entries to act on; the clock moved to
+    /// each in turn.
+    private func ticks(while isDue: (SimTime) -> Bool) -> [JournalEntry] {
+        var entries: [JournalEntry] = []
+        while let tick = virtual?.nextTick, isDue(tick) {
+            virtual?.now = tick
+            if let period = virtual?.tick {
+                virtual?.nextTick = SimTime(wireMilliseconds: tick.wireMilliseconds + period.wireMilliseconds)
+            }
+            entries.append(.tick(time: tick.seconds))
         }
-        try await act(on: [.tick(time: tick.seconds)])
+        return entries
     }
 
     /// The window report on the bus, after every event the window published (the same PUB, so

@@ -64,6 +64,15 @@ public struct WindowInbox<Payload: Sendable>: Sendable {
     /// When the earliest message held is due.
     public var next: SimTime? { held.map(\.time).min() }
 
+    /// When the earliest message held is due, of those within `expected` (by sender life: link
+    /// numbers up to these). A message beyond them was sent in the window being done, and may
+    /// have arrived by now or not, as the scheduler had it: its sender's report names its
+    /// delivery, and a report that named it too only sometimes would make what the report says
+    /// depend on timing.
+    public func next(within expected: [String: UInt64]) -> SimTime? {
+        held.lazy.filter { $0.link <= expected[$0.sender] ?? 0 }.map(\.time).min()
+    }
+
     /// How many messages are held.
     public var count: Int { held.count }
 }

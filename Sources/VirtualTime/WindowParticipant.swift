@@ -85,7 +85,8 @@ public struct WindowParticipant<Payload: Sendable>: Sendable {
     /// participant's earliest timer after the window.
     public mutating func finish(nextTimer: SimTime?, busy: Duration = .zero) -> WindowReport? {
         guard let opening = working ?? pending else { return nil }
-        let next = [nextTimer, inbox.next, earliestDelivery].compactMap { $0 }.min()
+        let expected = opening.expectations(of: id.name)
+        let next = [nextTimer, inbox.next(within: expected), earliestDelivery].compactMap { $0 }.min()
         let report = WindowReport(
             window: opening.window.index, participant: id, sent: sent, received: inbox.received, next: next, busy: busy,
             late: UInt64(inbox.late))
