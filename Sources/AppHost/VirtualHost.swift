@@ -186,7 +186,9 @@ extension AppHost {
     /// and request timeouts (by message id), and the heartbeat.
     private func work(through window: Window) async throws {
         let began = ContinuousClock.now
-        guard var inputs = virtual?.participant.inputs()[...], let now = virtual?.now else { return }
+        guard var inputs = virtual?.participant.inputs()[...], let now = virtual?.now, let life = virtual?.life,
+            let token = virtual?.token
+        else { return }
         virtual?.now = max(now, window.start.seconds)
         if virtual?.helloSent == false {
             virtual?.helloSent = true
@@ -195,7 +197,6 @@ extension AppHost {
             // right side is evaluated.
             if virtual?.nextHeartbeat == nil, let period = virtual?.heartbeat { virtual?.nextHeartbeat = start + period }
             if virtual?.nextSweep == nil, let period = virtual?.sweep { virtual?.nextSweep = start + period }
-            guard let life = virtual?.life, let token = virtual?.token else { return }
             let hello = Hello.with {
                 $0.role = role
                 $0.sessionID = WireIDs.session(ofProcess: processID, life: life)

@@ -174,10 +174,12 @@ public final class DispatchDesk {
     /// who did finish the leg reports it done again.
     func overdueLegs(at time: Double) -> [Outgoing] {
         assert(
-            overdueByScan(at: time) == overdueByQueue(at: time, peek: true),
+            {
+                var copy = legChecks; return overdueByScan(at: time) == overdue(in: &copy, at: time)
+            }(),
             "the leg checks' queue and a scan of every driver disagree")
         var out: [Outgoing] = []
-        for name in overdueByQueue(at: time, peek: false) {
+        for name in overdue(in: &legChecks, at: time) {
             guard let line = driverLines[name], let drive = line.lastLeg, let peer = self.line(of: line.session) else { continue }
             driverLines[name]?.legResent = time
             legChecks.add(time + settings.legGrace, for: name)
@@ -195,11 +197,10 @@ public final class DispatchDesk {
         return max((drive.arrival.seconds + settings.legGrace).nextUp, (line.legResent ?? -.infinity) + settings.legGrace)
     }
 
-    /// The drivers whose leg is overdue at `time` and who can be reached, by name, taken from the
-    /// queue (`peek`: from a copy of it). A leg not yet due, or whose driver has no line now, is
-    /// looked at again when it may be.
-    private func overdueByQueue(at time: Double, peek: Bool) -> [String] {
-        var checks = legChecks
+    /// The drivers whose leg is overdue at `time` and who can be reached, by name, taken from
+    /// `checks` (changed in place: a copy of the queue would be copied whole). A leg not yet due,
+    /// or whose driver has no line now, is looked at again when it may be.
+    private func overdue(in checks: inout DeadlineQueue<String>, at time: Double) -> [String] {
         var overdue: [String] = []
         for name in checks.takeDue(by: time, where: { _, _ in true }) {
             guard let due = legCheck(of: name) else { continue }
@@ -213,11 +214,10 @@ public final class DispatchDesk {
             }
             overdue.append(name)
         }
-        if !peek { legChecks = checks }
         return overdue
     }
 
-    /// The same drivers as ``overdueByQueue(at:peek:)``, by a scan of every line (debug builds
+    /// The same drivers as ``overdue(in:at:)``, by a scan of every line (debug builds
     /// check the queue against it).
     private func overdueByScan(at time: Double) -> [String] {
         driverLines.keys.sorted().filter { name in

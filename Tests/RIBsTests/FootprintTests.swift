@@ -67,6 +67,26 @@ struct FootprintTests {
         _ = (earlier, last)
     }
 
+    @Test("An observer released during a send is not called even when a new subscription made meanwhile takes its place")
+    func replacedDuringSend() {
+        let stream = ModelStream(0)
+        var seen: [String] = []
+        var later: Subscription?
+        var replacement: Subscription?
+        let earlier = stream.observe { value in
+            seen.append("earlier \(value)")
+            guard value == 1 else { return }
+            later = nil  // freed: the next subscription is likely made at its address
+            replacement = stream.observe { seen.append("replacement \($0)") }
+        }
+        later = stream.observe { seen.append("later \($0)") }
+        stream.send(1)
+        #expect(seen == ["earlier 0", "later 0", "earlier 1", "replacement 1"])
+        stream.send(2)
+        #expect(seen.suffix(2) == ["earlier 2", "replacement 2"])
+        _ = (earlier, later, replacement)
+    }
+
     @Test("A stream that outlives its subscriptions, and subscriptions released in any order, leave nothing behind")
     func releasesInAnyOrder() {
         for streamFirst in [true, false] {

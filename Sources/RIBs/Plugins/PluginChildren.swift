@@ -7,8 +7,24 @@ public final class PluginChildren {
     /// By plugin name; a few at most, so an array (a dictionary's storage is twice the bytes).
     private var routers: [(name: String, router: any Routing)] = []
     private var switchOffs: Subscription?
+    /// What ``attach(to:)`` will attach: the point and its context, held only until then.
+    private var pending: ((any Routing) -> Void)?
 
     public init() {}
+
+    /// Children to attach when their router loads (``attach(to:)``): what every enabled plugin of
+    /// `point` makes for `context`. The router keeps nothing of them after.
+    public convenience init<Context>(_ point: PluginPoint<Context, any Routing>, for context: Context) {
+        self.init()
+        pending = { [unowned self] parent in attach(point, for: context, to: parent) }
+    }
+
+    /// Attaches what the plugin point given at ``init(_:for:)`` makes, and lets the point go.
+    public func attach(to parent: any Routing) {
+        let attach = pending
+        pending = nil
+        attach?(parent)
+    }
 
     /// The names of the plugins attached now.
     public var attached: [String] { routers.map(\.name).sorted() }

@@ -6,14 +6,16 @@
 public final class ModelStream<Value> {
     /// The latest value.
     public private(set) var value: Value
-    /// An observer, with the subscription that ends it (alive as long as the entry: it removes
-    /// the entry as it goes).
-    private typealias Observer = (subscription: Unowned<Subscription>, call: (Value) -> Void)
+    /// An observer: its number on this stream (never reused, unlike an address), the
+    /// subscription that ends it (alive as long as the entry: it removes the entry as it goes).
+    private typealias Observer = (number: UInt32, subscription: Unowned<Subscription>, call: (Value) -> Void)
     /// The earliest observer still subscribed, kept inline, then the others in subscription
     /// order: most streams have one observer, and thousands of trees per process make an
     /// array's buffer for each count.
     private var first: Observer?
     private var more: [Observer] = []
+    /// Observers subscribed so far: the next one's number.
+    private var issued: UInt32 = 0
 
     /// A stream whose current value is `initial`.
     public init(_ initial: Value) {
@@ -33,12 +35,14 @@ public final class ModelStream<Value> {
         value = newValue
         guard let first else { return }
         guard !more.isEmpty else { return first.call(newValue) }
-        // A closure, not a key path: in a generic class a key path is made at run time, each call.
-        let order = [first.subscription.id] + more.map { $0.subscription.id }
-        for id in order {
-            if let observer = self.first, observer.subscription.id == id {
+        // By number, not by subscription: one that ends during the send frees its address, and
+        // one made meanwhile (an observer built a RIB) may take it. A closure, not a key path: in
+        // a generic class a key path is made at run time, each call.
+        let order = [first.number] + more.map { $0.number }
+        for number in order {
+            if let observer = self.first, observer.number == number {
                 observer.call(newValue)
-            } else if let observer = more.first(where: { $0.subscription.id == id }) {
+            } else if let observer = more.first(where: { $0.number == number }) {
                 observer.call(newValue)
             }
         }
@@ -48,10 +52,11 @@ public final class ModelStream<Value> {
     /// returned subscription is cancelled or released.
     public func observe(_ observer: @escaping (Value) -> Void) -> Subscription {
         let subscription = Subscription(source: self)
+        issued &+= 1
         if first == nil {
-            first = (Unowned(subscription), observer)
+            first = (issued, Unowned(subscription), observer)
         } else {
-            more.append((Unowned(subscription), observer))
+            more.append((issued, Unowned(subscription), observer))
         }
         observer(value)
         return subscription

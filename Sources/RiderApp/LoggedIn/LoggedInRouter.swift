@@ -4,23 +4,20 @@ import RIBs
 /// shared rides and split invitations).
 final class LoggedInRouter: Router<LoggedInInteractor> {
     private let ride: RideBuilder
-    /// What the plugins are made from, until they are attached (then let go).
-    private var plugins: (point: PluginPoint<RiderServices, any Routing>, services: RiderServices)?
-    private let pluginChildren = PluginChildren()
+    private let pluginChildren: PluginChildren
 
     init(
         interactor: LoggedInInteractor, ride: RideBuilder, plugins: PluginPoint<RiderServices, any Routing>,
         services: RiderServices
     ) {
         self.ride = ride
-        self.plugins = (plugins, services)
+        pluginChildren = PluginChildren(plugins, for: services)
         super.init(interactor: interactor)
     }
 
     override func didLoad() {
         // A plugin that breaks later is detached; the ride goes on.
-        if let plugins { pluginChildren.attach(plugins.point, for: plugins.services, to: self) }
-        plugins = nil
+        pluginChildren.attach(to: self)
         attachChild(ride.build())
     }
 }
