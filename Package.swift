@@ -151,7 +151,10 @@ let package = Package(
         // offers, legs, trip updates, bus events, snapshots).
         .target(
             name: "DispatchService",
-            dependencies: ["City", "Faults", "RideDispatch", "SimulatedTime", "Wire", "ZeroMQ"],
+            dependencies: [
+                "City", "CZlib", "Faults", "RideDispatch", "SimulatedTime", "Wire", "ZeroMQ",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: strict
         ),
         // The monitor: what the event bus says, summarised; gaps reported, late joins via snapshots.

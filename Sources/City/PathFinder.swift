@@ -1,7 +1,7 @@
 import HeapModule
 
 /// A route through the road graph.
-public struct Route: Sendable, Equatable {
+public struct Route: Sendable, Equatable, Codable {
     /// Travel time in seconds and length in metres.
     public let time: Double
     public let length: Double

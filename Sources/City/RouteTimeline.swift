@@ -1,6 +1,6 @@
 /// A vehicle following a route from a departure time: where it is at any simulated time. It
 /// reaches each node in proportion to the graph's edge times and the end at the route's time.
-public struct RouteTimeline: Sendable, Equatable {
+public struct RouteTimeline: Sendable, Equatable, Codable {
     public let route: Route
     /// Simulated time in seconds at which the vehicle leaves the first node.
     public let departure: Double

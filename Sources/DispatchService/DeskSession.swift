@@ -1,7 +1,7 @@
 import Wire
 
 /// A connected process (a riders or drivers host, or a tool) as the desk knows it.
-struct DeskSession {
+struct DeskSession: Codable {
     let id: String
     /// Who it acts as: what it may do and for whom.
     let principal: Principal
@@ -18,7 +18,7 @@ struct DeskSession {
 
 /// Replies already sent, by the message id they answered, so that a retried request is answered
 /// again instead of being acted on twice. Keeps the most recent `capacity`.
-struct ReplyMemory {
+struct ReplyMemory: Codable {
     let capacity: Int
     private var replies: [String: [Outgoing]] = [:]
     private var order: [String] = []

@@ -41,7 +41,7 @@ extension DispatchDesk {
             ?? RideSharing.Split(inviter: message.riderID, answers: [], expires: time + RideSharing.answerWindow)
         let reached = named.filter { rider in inTheApp(rider) && !split.answers.contains { $0.rider == rider } }
         guard !reached.isEmpty else { return reply.acknowledged }
-        split.answers += reached.map { ($0, nil) }
+        split.answers += reached.map { RideSharing.Answer(rider: $0, accepted: nil) }
         split.expires = time + RideSharing.answerWindow
         sharing.splits[id] = split
         let estimate = Int64(engine.quotedPriceCents(of: id) ?? 0)

@@ -9,8 +9,8 @@ import ZeroMQ
 /// Not `Sendable`: the dispatch server's actor owns it.
 final class DispatchCore {
     let desk: DispatchDesk
-    private(set) var stampers = Stampers()
-    private(set) var malformed = WireErrorCounts()
+    var stampers = Stampers()
+    var malformed = WireErrorCounts()
     /// How late (simulated seconds) sessions' messages arrived, by their stamps, since last reset.
     var lateness: Double = 0
     /// A `Stop` came from a session allowed to send one (tools end a dispatch this way).

@@ -55,13 +55,13 @@ public final class DispatchDesk {
     /// driver's line (a tenth of dispatch's time on nyc-day).
     var legChecks = DeadlineQueue<String>()
     /// Envelopes refused as not understood (wrong version, unknown session, bad values).
-    public private(set) var refused = 0
+    public internal(set) var refused = 0
     /// Commands the engine refused where the desk expected none (its own bookkeeping and the
     /// engine's disagree): zero in a sound run, and reported with dispatch's own checks.
     public internal(set) var unexpectedRefusals = 0
     /// Of `refused`, those refused as not the session's to do (FORBIDDEN): forgeries, or a
     /// session that lost what it acted for.
-    public private(set) var forbiddenCount = 0
+    public internal(set) var forbiddenCount = 0
     /// A `Stop` came from a session allowed to send one.
     public internal(set) var stopRequested = false
 

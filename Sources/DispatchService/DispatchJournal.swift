@@ -16,6 +16,8 @@ public final class DispatchJournal {
     private let descriptor: Int32
     /// Bytes written so far, the magic included.
     public private(set) var size: Int
+    /// Entries written so far (those already there when it was opened included).
+    public private(set) var count: Int
 
     /// What a journal file held: its bytes, checked whole when read, decoded entry by entry as a
     /// replay goes (a big city's journal holds hundreds of thousands of entries; decoded all at
@@ -31,9 +33,10 @@ public final class DispatchJournal {
 
         static let empty = Contents(bytes: [], count: 0, validBytes: 0, truncated: false)
 
-        /// Calls `body` with each entry in order.
-        public func forEachEntry(_ body: (JournalEntry) throws -> Void) rethrows {
-            var offset = DispatchJournal.magic.count
+        /// Calls `body` with each entry in order, from the record at byte `offset` (the first, unless
+        /// a snapshot covers those before; 4, after the magic bytes, is the first).
+        public func forEachEntry(from offset: Int = 4, _ body: (JournalEntry) throws -> Void) rethrows {
+            var offset = offset
             while offset < validBytes {
                 let length = DispatchJournal.length(at: offset, in: bytes)
                 // Every record was decoded once already, when the journal was read.
@@ -66,9 +69,10 @@ public final class DispatchJournal {
     }
 
     /// Opens the journal at `path` for appending, creating it if it does not exist and cutting a
-    /// torn last record (`validBytes` from ``read(path:)``).
-    public init(path: String, validBytes: Int? = nil) throws(JournalError) {
+    /// torn last record (`validBytes` and `count`, the entries already there, from ``read(path:)``).
+    public init(path: String, validBytes: Int? = nil, count: Int = 0) throws(JournalError) {
         self.path = path
+        self.count = count
         descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw JournalError(file: path, offset: 0, reason: .system("open", errno)) }
         let end = lseek(descriptor, 0, SEEK_END)
@@ -95,6 +99,7 @@ public final class DispatchJournal {
             bytes.append(contentsOf: record)
         }
         try write(bytes)
+        count += entries.count
     }
 
     private func write(_ bytes: [UInt8]) throws(JournalError) {

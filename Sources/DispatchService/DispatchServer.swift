@@ -1,4 +1,5 @@
 import City
+import DequeModule
 import Faults
 import Foundation
 import RideDispatch
@@ -21,6 +22,15 @@ public actor DispatchServer {
     let router: Socket
     let bus: Socket
     let journal: DispatchJournal?
+    /// Snapshots beside the journal, taken every so often (see ``SnapshotPolicy``).
+    let snapshots: SnapshotStore?
+    let snapshotPolicy: SnapshotPolicy
+    /// The journal's entry count when the last snapshot was taken, when, and whether its file is
+    /// still being written.
+    private var snapshotAt = (entries: 0, wall: ContinuousClock.now)
+    private var snapshotWriting = false
+    /// Snapshots written so far, and the last one's size and encoding time.
+    public private(set) var snapshotsWritten = SnapshotCounts()
     /// When simulated time was 0, on the wall clock (Unix milliseconds): a restarted dispatch
     /// keeps its predecessor's clock, as the sessions do.
     let wallOriginMs: Int64
@@ -71,7 +81,7 @@ public actor DispatchServer {
         travel: TravelTimeSchedule, configuration: DispatchConfiguration,
         settings: DispatchDesk.Settings = DispatchDesk.Settings(),
         router: Socket, bus: Socket, speed: Double, journal: DispatchJournal? = nil, wallOriginMs: Int64? = nil,
-        faults: MessageFaults = MessageFaults()
+        snapshots: SnapshotPolicy? = SnapshotPolicy(), faults: MessageFaults = MessageFaults()
     ) {
         self.faults = FaultInjector(faults)
         var settings = settings
@@ -84,6 +94,8 @@ public actor DispatchServer {
         self.bus = bus
         self.speed = speed
         self.journal = journal
+        self.snapshots = journal.flatMap { journal in snapshots.map { _ in SnapshotStore(journalPath: journal.path) } }
+        snapshotPolicy = snapshots ?? SnapshotPolicy()
         let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
         self.wallOriginMs = wallOriginMs ?? now
         started = ContinuousClock.now - .milliseconds(max(0, now - self.wallOriginMs))
@@ -97,7 +109,13 @@ public actor DispatchServer {
 
     /// What a restore did.
     public struct Recovery: Sendable {
+        /// The journal's entries, and how many of them were replayed (those after the snapshot).
         public var entries: Int
+        public var replayed: Int
+        /// The snapshot restored first (none: the whole journal was replayed), and the newer
+        /// ones passed over, with why.
+        public var snapshot: String?
+        public var skippedSnapshots: [String]
         /// Simulated time of the last entry replayed, and when dispatch came back.
         public var replayedTo: Double
         public var resumedAt: Double
@@ -111,18 +129,34 @@ public actor DispatchServer {
     /// updates and its drivers' last legs). What the replay sent is not sent again, except the
     /// last bus events: those the dead process may have stamped and not yet published are
     /// published again once running (subscribers drop the ones they already saw by sequence).
+    ///
+    /// With snapshots, the newest whole one of this journal is restored first and only the entries
+    /// after it are replayed.
     public func restore(from journal: DispatchJournal.Contents) throws -> Recovery {
-        var tail: [(topic: String, envelope: Envelope)] = []
-        journal.forEachEntry { entry in
+        var start = DispatchJournal.magic.count
+        var used: String?
+        var skipped: [String] = []
+        if let snapshots {
+            let newest = snapshots.newest(for: journal)
+            skipped = newest.skipped.map(\.description)
+            if let (snapshot, path) = newest.found {
+                core.restore(snapshot)
+                timeFloor = max(timeFloor, snapshot.time)
+                start = snapshot.journalBytes
+                used = path
+                snapshotAt.entries = snapshot.journalEntries
+            }
+        }
+        var replayed = 0
+        journal.forEachEntry(from: start) { entry in
             var out = Outbox()
             out.replaying = true
             core.apply(entry, into: &out)
             if let time = entry.time { timeFloor = max(timeFloor, time) }
-            tail += out.replayedEvents
-            if tail.count > 2 * Self.republishLimit { tail.removeFirst(tail.count - Self.republishLimit) }
+            replayed += 1
         }
-        republish = tail.suffix(Self.republishLimit).map {
-            Message(Frames.Published(topic: $0.topic, envelope: $0.envelope).frames)
+        republish = core.stampers.recentEvents.map {
+            Message(Frames.Published(topic: $0.topic, envelope: $0.envelope.message).frames)
         }
         // The tail holds the bus stamper's last events, in order. Its sequence 1 is left out: a
         // subscriber takes a 1 after higher numbers for a restarted sender and would count
@@ -137,7 +171,8 @@ public actor DispatchServer {
         virtual?.recovering = true
         core.lateness = 0
         return Recovery(
-            entries: journal.count, replayedTo: replayedTo, resumedAt: now,
+            entries: journal.count, replayed: replayed, snapshot: used, skippedSnapshots: skipped,
+            replayedTo: replayedTo, resumedAt: now,
             requests: desk.requestCount, sessions: desk.sessionCount)
     }
 
@@ -241,7 +276,41 @@ public actor DispatchServer {
         out.framesRouted = virtual == nil
         let kept = entries.map { core.apply($0, into: &out) }
         try record(kept)
+        // Here, before any suspension, the state is exactly what the journal holds.
+        snapshotIfDue()
         try await send(out)
+    }
+
+    /// Takes a snapshot when enough entries were journaled since the last one (and it is not
+    /// too soon after it): the state is taken here, sharing its collections with the live one,
+    /// and encoded and written off this actor, so dispatch goes on serving meanwhile.
+    private func snapshotIfDue() {
+        guard let snapshots, let journal, !snapshotWriting,
+            journal.count - snapshotAt.entries >= snapshotPolicy.everyEntries,
+            ContinuousClock.now - snapshotAt.wall >= snapshotPolicy.minimumGap
+        else { return }
+        let snapshot = core.snapshot(
+            journalOrigin: wallOriginMs, journalEntries: journal.count, journalBytes: journal.size, time: simulatedTime)
+        snapshotAt = (journal.count, .now)
+        snapshotWriting = true
+        Task.detached(priority: .utility) {
+            let began = ContinuousClock.now
+            let result = Result { try snapshots.write(snapshot) }
+            await self.snapshotDone(result.map(\.bytes), seconds: (ContinuousClock.now - began) / .seconds(1))
+        }
+    }
+
+    private func snapshotDone(_ result: Result<Int, any Error>, seconds: Double) {
+        snapshotWriting = false
+        switch result {
+        case .success(let bytes):
+            snapshotsWritten.count += 1
+            snapshotsWritten.lastBytes = bytes
+            snapshotsWritten.lastSeconds = seconds
+        case .failure(let error):
+            snapshotsWritten.failures += 1
+            snapshotsWritten.lastFailure = "\(error)"
+        }
     }
 
     /// Writes entries to the journal (if any) before they are acted on.
@@ -315,7 +384,7 @@ extension DispatchServer {
 }
 
 /// The sequence stampers of dispatch's replies and of its bus events.
-struct Stampers {
+struct Stampers: Codable {
     var replies = SequenceStamper(sender: "dispatch")
     var events = SequenceStamper(sender: "dispatch-bus")
     var status = SequenceStamper(sender: "dispatch-status")
@@ -323,6 +392,20 @@ struct Stampers {
     var refusals = SequenceStamper(sender: "dispatch-refusals")
     /// Bus events stamped over the run, by kind: the run's totals, which a snapshot carries.
     var eventsByKind: [DispatchEventKind: Int] = [:]
+    /// The last bus events stamped (up to ``DispatchServer/republishLimit``): a dispatch that
+    /// died may have stamped them and not published them yet; the one restored publishes them
+    /// again (subscribers drop those they saw by sequence).
+    var recentEvents = Deque<RecentEvent>()
+
+    struct RecentEvent: Codable, Sendable {
+        let topic: String
+        let envelope: CodedMessage<Envelope>
+    }
+
+    mutating func remember(_ envelope: Envelope, topic: String) {
+        if recentEvents.count == DispatchServer.republishLimit { recentEvents.removeFirst() }
+        recentEvents.append(RecentEvent(topic: topic, envelope: CodedMessage(envelope)))
+    }
 }
 
 /// Messages ready to send: to sessions through the ROUTER, and to the bus.
@@ -337,9 +420,8 @@ struct Outbox {
     var framesRouted = true
     var unframed: [(peer: [UInt8], envelope: Envelope)] = []
     /// A replay only needs the stamps (the sequence numbers must come out as they did): messages
-    /// are not framed, and bus events are kept unframed, for the few published again.
+    /// are not framed.
     var replaying = false
-    var replayedEvents: [(topic: String, envelope: Envelope)] = []
 
     /// Stamps and frames the desk's outgoing messages at simulated `time`.
     mutating func add(_ outgoing: [Outgoing], at time: Double, stampers: inout Stampers) {
@@ -361,9 +443,8 @@ struct Outbox {
             case .publish(let topic, let event):
                 stampers.eventsByKind[event.kind, default: 0] += 1
                 let envelope = Envelope(.dispatchEvent(event), from: stampers.events.next(), simTimeMs: ms)
-                if replaying {
-                    replayedEvents.append((topic, envelope))
-                } else {
+                stampers.remember(envelope, topic: topic)
+                if !replaying {
                     published.append(Message(Frames.Published(topic: topic, envelope: envelope).frames))
                 }
             }

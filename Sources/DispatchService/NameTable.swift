@@ -31,3 +31,21 @@ struct NameTable<ID: Hashable> {
         return id
     }
 }
+
+extension NameTable where ID: Codable {
+    /// The names given out so far: what a snapshot keeps (the way ids are made is the table's).
+    struct State: Codable {
+        var ids: [String: ID]
+        var issued: Int
+    }
+
+    var state: State { State(ids: ids, issued: issued) }
+
+    mutating func restore(_ state: State) {
+        ids = state.ids
+        names = Dictionary(uniqueKeysWithValues: state.ids.map { ($1, $0) })
+        issued = state.issued
+    }
+}
+
+extension NameTable.State: Sendable where ID: Sendable {}

@@ -3,8 +3,8 @@ import RideDispatch
 /// The offers sent to drivers and not yet answered, by the name the driver answers with.
 /// Names come from a counter that never goes back: a name is never given to two offers, even
 /// after the first is declined or withdrawn.
-struct OfferBook {
-    struct Open: Equatable {
+struct OfferBook: Codable {
+    struct Open: Equatable, Codable {
         let request: RequestID
         let driver: DriverID
     }

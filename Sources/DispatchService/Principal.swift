@@ -3,7 +3,7 @@ import Wire
 /// Who a session acts as: the process it belongs to (which owns a share of the city) and that
 /// process's role. Over CURVE both come from the key the connection proved it holds; without it,
 /// from what the Hello claims.
-struct Principal: Equatable {
+struct Principal: Equatable, Codable {
     let role: Role
     let process: String
 

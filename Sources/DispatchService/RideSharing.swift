@@ -2,26 +2,28 @@ import RideDispatch
 
 /// What riders' optional features keep in dispatch: whose ETA each ride shares with, and the
 /// fare splits being arranged. Invitation names come from a counter that never goes back.
-struct RideSharing {
+struct RideSharing: Codable {
     /// A split being arranged for one ride: who asked, who was invited and what each answered.
-    struct Split: Equatable {
+    struct Split: Equatable, Codable {
         let inviter: String
         /// Invitees in the order they were invited; nil: no answer yet.
-        var answers: [(rider: String, accepted: Bool?)]
+        var answers: [Answer]
         /// When unanswered invitations lapse (simulated seconds).
         var expires: Double
 
         /// Who pays: the inviter first, then every invitee who accepted, in invitation order.
         var payers: [String] { [inviter] + answers.filter { $0.accepted == true }.map(\.rider) }
+    }
 
-        static func == (a: Split, b: Split) -> Bool {
-            a.inviter == b.inviter && a.expires == b.expires && a.answers.map(\.rider) == b.answers.map(\.rider)
-                && a.answers.map(\.accepted) == b.answers.map(\.accepted)
-        }
+    /// A rider invited to split a fare, and their answer (none yet: `nil`).
+    struct Answer: Equatable, Codable {
+        let rider: String
+        var accepted: Bool?
     }
 
     /// An invitation sent: its ride and invitee.
-    struct Invitation: Equatable {
+
+    struct Invitation: Equatable, Codable {
         let request: RequestID
         let invitee: String
     }

@@ -6,7 +6,7 @@ import HeapModule
 /// the front (lazy deletion), so a deadline that no longer holds costs one removal, and finding
 /// the next one costs O(log n) instead of a scan of every driver or request.
 public struct DeadlineQueue<ID: Comparable & Hashable> {
-    private struct Entry: Comparable {
+    fileprivate struct Entry: Comparable {
         let time: Double
         let id: ID
         static func < (a: Entry, b: Entry) -> Bool { (a.time, a.id) < (b.time, b.id) }
@@ -45,3 +45,26 @@ public struct DeadlineQueue<ID: Comparable & Hashable> {
         return due.sorted()
     }
 }
+
+extension DeadlineQueue: Codable where ID: Codable {
+    /// The entries in the heap's own order (a snapshot's; stale ones included, as they are).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for entry in heap.unordered {
+            try container.encode(entry.time)
+            try container.encode(entry.id)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        var entries: [Entry] = []
+        while !container.isAtEnd {
+            entries.append(Entry(time: try container.decode(Double.self), id: try container.decode(ID.self)))
+        }
+        heap = Heap(entries)
+    }
+}
+
+extension DeadlineQueue: Sendable where ID: Sendable {}
+extension DeadlineQueue.Entry: Sendable where ID: Sendable {}

@@ -17,7 +17,7 @@ public final class DispatchEngine {
     public let zones: ZoneGrid
 
     /// The latest simulated time seen, in seconds.
-    public private(set) var now: Double = 0
+    public internal(set) var now: Double = 0
 
     var drivers: [DriverID: DriverRecord] = [:]
     var requests: [RequestID: RequestRecord] = [:]

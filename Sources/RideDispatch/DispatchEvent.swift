@@ -3,7 +3,7 @@ import City
 /// A leg a driver is told to drive: a route from where they are (or will be, at `timeline`'s
 /// departure) to their next stop or a repositioning target. Legs are numbered per driver so that
 /// an arrival can be matched to the leg it ends.
-public struct Leg: Sendable, Equatable {
+public struct Leg: Sendable, Equatable, Codable {
     public let number: Int
     public let timeline: RouteTimeline
     /// The stop this leg ends at, or `nil` for repositioning.

@@ -3,14 +3,14 @@
 /// searched in rings outward from the target's, and the search stops once no unsearched cell can
 /// hold a nearer driver. The answer is exactly a full scan's (see ``NearestByLine``) at the cost
 /// of the few cells around the target instead of every driver.
-struct DriverGrid {
+struct DriverGrid: Codable {
     private let cellSize: Double
     private let minX: Double
     private let minY: Double
     private let columns: Int
     private let rows: Int
     /// The drivers in each cell (row-major), with the node each stands at.
-    private var cells: [[(id: DriverID, node: Int)]]
+    private var cells: [[Placed]]
     private var cellOf: [DriverID: Int] = [:]
 
     /// A grid covering `points` (metres on a plane; drivers may stand anywhere, the bounds only
@@ -23,6 +23,12 @@ struct DriverGrid {
         columns = Int(((points.map(\.x).max() ?? 0) - minX) / cellSize) + 1
         rows = Int(((points.map(\.y).max() ?? 0) - minY) / cellSize) + 1
         cells = Array(repeating: [], count: columns * rows)
+    }
+
+    /// A driver on the grid and the node it stands at.
+    struct Placed: Codable {
+        let id: DriverID
+        var node: Int
     }
 
     /// How many drivers are on the grid.
@@ -38,7 +44,7 @@ struct DriverGrid {
             }
             remove(id)
         }
-        cells[cell].append((id, node))
+        cells[cell].append(Placed(id: id, node: node))
         cellOf[id] = cell
     }
 

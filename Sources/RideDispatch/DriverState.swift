@@ -1,5 +1,5 @@
 /// Where a driver is in their work, as dispatch sees it.
-public enum DriverState: String, Sendable, Hashable, CaseIterable {
+public enum DriverState: String, Sendable, Hashable, CaseIterable, Codable {
     /// Not working.
     case offline
     /// Online with nothing to do (possibly repositioning).

@@ -1,5 +1,5 @@
 /// A broken promise of dispatch, found in its event stream.
-public struct InvariantViolation: Sendable, Equatable, CustomStringConvertible {
+public struct InvariantViolation: Sendable, Equatable, Codable, CustomStringConvertible {
     public let time: Double
     public let message: String
     public var description: String { String(format: "t=%.1f s: ", time) + message }
@@ -24,6 +24,40 @@ public final class InvariantChecker {
 
     public init(poolCapacity: Int) {
         self.poolCapacity = poolCapacity
+    }
+
+    /// What the checker has seen: what a snapshot keeps.
+    public struct State: Codable, Sendable {
+        var violations: [InvariantViolation]
+        var products: [RequestID: RideRequest.Product]
+        var finished: Set<RequestID>
+        var load: [DriverID: Set<RequestID>]
+        var offers: [DriverID: RequestID]
+        var splitRequests: Set<RequestID>
+        var ridersPaidCents: Int
+        var driversEarnedCents: Int
+        var platformCents: Int
+        var splitCount: Int
+    }
+
+    public var state: State {
+        State(
+            violations: violations, products: products, finished: finished, load: load, offers: offers,
+            splitRequests: splitRequests, ridersPaidCents: ridersPaidCents, driversEarnedCents: driversEarnedCents,
+            platformCents: platformCents, splitCount: splitCount)
+    }
+
+    public func restore(_ state: State) {
+        violations = state.violations
+        products = state.products
+        finished = state.finished
+        load = state.load
+        offers = state.offers
+        splitRequests = state.splitRequests
+        ridersPaidCents = state.ridersPaidCents
+        driversEarnedCents = state.driversEarnedCents
+        platformCents = state.platformCents
+        splitCount = state.splitCount
     }
 
     public func record(_ events: [TimedDispatchEvent]) {

@@ -5,7 +5,7 @@ import City
 /// replaced or cancelled.
 public struct Odometers: Sendable {
     /// One driver's distance so far, in metres.
-    public struct Reading: Sendable, Equatable {
+    public struct Reading: Sendable, Equatable, Codable {
         public var empty = 0.0
         public var loaded = 0.0
     }
@@ -14,8 +14,33 @@ public struct Odometers: Sendable {
     public private(set) var readings: [DriverID: Reading] = [:]
     /// Every driver's distance added up.
     public private(set) var total = Reading()
-    private var openLeg: [DriverID: (leg: Leg, loaded: Bool)] = [:]
+    private var openLeg: [DriverID: OpenLeg] = [:]
     private var aboard: [DriverID: Int] = [:]
+
+    /// A leg being driven, and whether with riders aboard.
+    struct OpenLeg: Codable, Sendable {
+        let leg: Leg
+        let loaded: Bool
+    }
+
+    /// The readings and what is being driven: what a snapshot keeps (the roads come from the
+    /// topology).
+    public struct State: Codable, Sendable {
+        var readings: [DriverID: Reading]
+        var total: Reading
+        var openLeg: [DriverID: OpenLeg]
+        var aboard: [DriverID: Int]
+    }
+
+    public var state: State { State(readings: readings, total: total, openLeg: openLeg, aboard: aboard) }
+
+    /// Puts the odometers in `state` (taken from odometers of the same roads).
+    public mutating func restore(_ state: State) {
+        readings = state.readings
+        total = state.total
+        openLeg = state.openLeg
+        aboard = state.aboard
+    }
 
     public init(graph: RoadGraph) {
         self.graph = graph
@@ -37,7 +62,7 @@ public struct Odometers: Sendable {
             aboard[driver] = max(0, aboard[driver, default: 0] - 1)
         case .drive(let driver, let leg):
             closeLeg(of: driver, at: time)
-            openLeg[driver] = (leg, aboard[driver, default: 0] > 0)
+            openLeg[driver] = OpenLeg(leg: leg, loaded: aboard[driver, default: 0] > 0)
         case .driverState(let driver, let state):
             if state == .idle || state == .offline { closeLeg(of: driver, at: time) }
         case .legCancelled(let driver, _):
@@ -54,7 +79,7 @@ public struct Odometers: Sendable {
 
     /// Counts the distance driven on the driver's open leg up to `time`.
     private mutating func closeLeg(of driver: DriverID, at time: Double) {
-        guard let (leg, loaded) = openLeg.removeValue(forKey: driver) else { return }
+        guard let (leg, loaded) = openLeg.removeValue(forKey: driver).map({ ($0.leg, $0.loaded) }) else { return }
         let nodes = leg.timeline.route.nodes
         let reached = leg.timeline.lastNodeIndex(at: time)
         var metres = 0.0

@@ -38,7 +38,7 @@ public struct Pricing: Sendable, Equatable {
 }
 
 /// What a completed ride cost and who got what. `riderPaysCents == driverEarnsCents + platformCents`.
-public struct Fare: Sendable, Equatable {
+public struct Fare: Sendable, Equatable, Codable {
     public let riderPaysCents: Int
     public let driverEarnsCents: Int
     public let platformCents: Int
@@ -50,7 +50,7 @@ public struct Fare: Sendable, Equatable {
 }
 
 /// An upfront price and pickup estimate for a ride.
-public struct Quote: Sendable, Equatable {
+public struct Quote: Sendable, Equatable, Codable {
     public let priceCents: Int
     public let surge: Double
     /// Seconds until the nearest idle driver could arrive, if any is within reach (estimated for

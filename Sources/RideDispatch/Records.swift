@@ -1,8 +1,8 @@
 import City
 
 /// What dispatch keeps about one request.
-struct RequestRecord {
-    enum Phase: Equatable {
+struct RequestRecord: Codable {
+    enum Phase: Equatable, Codable {
         case scheduled
         case waiting
         case offered(DriverID)
@@ -28,7 +28,7 @@ struct RequestRecord {
 }
 
 /// What dispatch keeps about one driver.
-struct DriverRecord {
+struct DriverRecord: Codable {
     let id: DriverID
     var online = true
     /// The node the driver is at, or the start of the leg they are driving.
@@ -44,7 +44,7 @@ struct DriverRecord {
     var published: DriverState = .offline
 
     /// An offer waiting for the driver's answer, and the plan it would give them.
-    struct Offer {
+    struct Offer: Codable {
         let request: RequestID
         let expires: Double
         let plan: [Stop]

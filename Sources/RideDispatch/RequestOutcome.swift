@@ -1,10 +1,10 @@
 /// Who ended a ride before it was completed.
-public enum Party: String, Sendable, Hashable {
+public enum Party: String, Sendable, Hashable, Codable {
     case rider, driver, dispatch
 }
 
 /// How a request ended. Every request reaches exactly one of these.
-public enum RequestOutcome: Sendable, Equatable {
+public enum RequestOutcome: Sendable, Equatable, Codable {
     case completed(Fare)
     case cancelled(by: Party, reason: String)
     case rejected(reason: String)

@@ -1,6 +1,6 @@
 /// What a rider asks for: a ride between two road nodes, alone or shared, now or later.
-public struct RideRequest: Sendable, Equatable {
-    public enum Product: String, Sendable, Hashable, CaseIterable {
+public struct RideRequest: Sendable, Equatable, Codable {
+    public enum Product: String, Sendable, Hashable, CaseIterable, Codable {
         /// A vehicle to oneself.
         case standard
         /// A shared vehicle, cheaper, with a bounded detour.

@@ -1,6 +1,6 @@
 /// One stop of a driver's plan: picking a rider up or dropping one off.
-public struct Stop: Sendable, Equatable {
-    public enum Kind: String, Sendable { case pickup, dropoff }
+public struct Stop: Sendable, Equatable, Codable {
+    public enum Kind: String, Sendable, Codable { case pickup, dropoff }
     public let kind: Kind
     public let request: RequestID
     public let node: Int

@@ -1,19 +1,25 @@
 import DequeModule
 
 /// Surge multipliers per zone, from recent requests against idle drivers, updated every minute.
-struct SurgeBoard {
+struct SurgeBoard: Codable {
     static let updateInterval = 60.0
 
     var multiplier: [Double]
     /// Requests in the surge window: when and in which zone.
-    var recent = Deque<(time: Double, zone: Int)>()
+    var recent = Deque<Arrival>()
     var nextUpdate: Double? = SurgeBoard.updateInterval
 
     init(zoneCount: Int) {
         multiplier = [Double](repeating: 1, count: zoneCount)
     }
 
-    mutating func record(zone: Int, at time: Double) { recent.append((time, zone)) }
+    /// A request in the surge window.
+    struct Arrival: Codable {
+        let time: Double
+        let zone: Int
+    }
+
+    mutating func record(zone: Int, at time: Double) { recent.append(Arrival(time: time, zone: zone)) }
 
     /// Requests per zone within the last `window` seconds before `now` (older ones are dropped).
     mutating func demand(now: Double, window: Double, zoneCount: Int) -> [Int] {

@@ -8,7 +8,7 @@ public struct SenderStamp: Sendable, Equatable {
 }
 
 /// Numbers a sender's messages 1, 2, 3, …; one per publisher (or per session).
-public struct SequenceStamper: Sendable {
+public struct SequenceStamper: Sendable, Codable {
     public let sender: String
     public private(set) var lastSequence: UInt64
 

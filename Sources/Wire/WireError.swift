@@ -41,7 +41,7 @@ public enum WireError: Error, Sendable, Equatable, Hashable, CustomStringConvert
 }
 
 /// Malformed input seen by one receiver, by kind: what "counted and dropped" is counted in.
-public struct WireErrorCounts: Sendable, Equatable {
+public struct WireErrorCounts: Sendable, Equatable, Codable {
     public private(set) var byKind: [String: Int] = [:]
 
     public init() {}

@@ -45,6 +45,12 @@ struct DispatchCommand: AsyncParsableCommand {
     )
     var journal: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "With a journal: snapshot dispatch's state every this many journal entries (at most once a wall second), so that a restart replays only what came after; 0: never.",
+            valueName: "entries"))
+    var snapshotEvery = 5_000
+
     func run() async throws {
         let plan = try readTopology(topology)
         let graph: RoadGraph
@@ -88,7 +94,7 @@ struct DispatchCommand: AsyncParsableCommand {
         if let journal {
             do throws(JournalError) {
                 contents = try DispatchJournal.read(path: journal)
-                journalFile = try DispatchJournal(path: journal, validBytes: contents?.validBytes)
+                journalFile = try DispatchJournal(path: journal, validBytes: contents?.validBytes, count: contents?.count ?? 0)
             } catch {
                 throw BadInput(error.description)
             }
@@ -106,7 +112,8 @@ struct DispatchCommand: AsyncParsableCommand {
         settings.owners = .split(of: plan)
         let server = DispatchServer(
             travel: plan.travelTimes(on: graph), configuration: plan.dispatch, settings: settings,
-            router: router, bus: pub, speed: speed, journal: journalFile, wallOriginMs: origin, faults: faults)
+            router: router, bus: pub, speed: speed, journal: journalFile, wallOriginMs: origin,
+            snapshots: snapshotEvery > 0 ? SnapshotPolicy(everyEntries: snapshotEvery) : nil, faults: faults)
         let virtualClock = try await virtualTime.clock(of: plan, on: transport)
         if let clock = virtualClock {
             await server.enterVirtualTime(DispatchServer.VirtualClock(life: clock.life, latency: clock.latency))
@@ -114,12 +121,15 @@ struct DispatchCommand: AsyncParsableCommand {
         if let journal, let contents, contents.count > 0 {
             let began = ContinuousClock.now
             let recovery = try await server.restore(from: contents)
+            for skipped in recovery.skippedSnapshots { print("dispatch passed over a snapshot: \(skipped)") }
             print(
                 String(
                     format:
-                        "dispatch restored from %@: %d entries (%d bytes%@) replayed to %.1f s simulated in %.2f s wall; "
+                        "dispatch restored from %@: %@%d of %d entries (%d bytes%@) replayed to %.1f s simulated in %.2f s wall; "
                         + "%d requests, %d sessions; resumed at %.1f s",
-                    journal, recovery.entries, contents.validBytes, contents.truncated ? ", a torn last record cut" : "",
+                    journal, recovery.snapshot.map { "snapshot \(($0 as NSString).lastPathComponent), then " } ?? "",
+                    recovery.replayed, recovery.entries, contents.validBytes,
+                    contents.truncated ? ", a torn last record cut" : "",
                     recovery.replayedTo, (ContinuousClock.now - began) / .seconds(1), recovery.requests, recovery.sessions,
                     recovery.resumedAt))
         }
@@ -151,6 +161,14 @@ struct DispatchCommand: AsyncParsableCommand {
                 + "\(published[.requestCancelled] ?? 0) cancelled, \(published[.requestRejected] ?? 0) rejected, "
                 + "\(published[.offerAccepted] ?? 0) matched"
         )
+        let snapshots = await server.snapshotsWritten
+        if snapshots.count + snapshots.failures > 0 {
+            print(
+                String(
+                    format: "dispatch snapshots: %d written (the last %d bytes in %.3f s), %d failed%@", snapshots.count,
+                    snapshots.lastBytes, snapshots.lastSeconds, snapshots.failures,
+                    snapshots.lastFailure.map { ", the last: \($0)" } ?? ""))
+        }
         if !faults.isEmpty {
             print("dispatch message faults: \(await server.faults.summary)")
         }
