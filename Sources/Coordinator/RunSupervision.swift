@@ -130,7 +130,9 @@ struct RunSupervision {
             let recent = restartTimes[spec.name, default: []].filter { now - $0 < window }
             guard recent.count < limit else { throw SupervisionError.gaveUp(spec.name, restarts: recent.count, within: window) }
             restartTimes[spec.name] = recent + [now]
-            return .restart(spec.name, backoff: .milliseconds(250 * (1 << min(recent.count, 5))))
+            // The first death in a while is restarted at once (a dispatch's restart is all of its
+            // recovery time); more within the window wait 250 ms, doubling each time.
+            return .restart(spec.name, backoff: recent.isEmpty ? .zero : .milliseconds(250 * (1 << min(recent.count - 1, 5))))
         }
     }
 

@@ -19,11 +19,13 @@ public final class DispatchJournal {
     /// Entries written so far (those already there when it was opened included).
     public private(set) var count: Int
 
-    /// What a journal file held: its bytes, checked whole when read, decoded entry by entry as a
-    /// replay goes (a big city's journal holds hundreds of thousands of entries; decoded all at
-    /// once, they would double the restarted dispatch's memory).
+    /// What a journal file held: its bytes, framed into records when read (the first, the run's
+    /// clock, decoded), each record decoded as a replay reaches it — a big city's journal holds
+    /// hundreds of thousands of entries, most of them covered by a snapshot and never replayed.
     public struct Contents: Sendable {
         let bytes: [UInt8]
+        /// The file, for errors.
+        let file: String
         /// How many whole entries there are.
         public let count: Int
         /// The length of the whole records (where appending resumes).
@@ -31,25 +33,32 @@ public final class DispatchJournal {
         /// Whether a torn last record was left out.
         public let truncated: Bool
 
-        static let empty = Contents(bytes: [], count: 0, validBytes: 0, truncated: false)
+        static func empty(_ file: String) -> Contents {
+            Contents(bytes: [], file: file, count: 0, validBytes: 0, truncated: false)
+        }
 
         /// Calls `body` with each entry in order, from the record at byte `offset` (the first, unless
         /// a snapshot covers those before; 4, after the magic bytes, is the first).
-        public func forEachEntry(from offset: Int = 4, _ body: (JournalEntry) throws -> Void) rethrows {
+        /// - Throws: a ``JournalError`` naming the record that does not decode, or what `body` throws.
+        public func forEachEntry(from offset: Int = 4, _ body: (JournalEntry) throws -> Void) throws {
             var offset = offset
             while offset < validBytes {
                 let length = DispatchJournal.length(at: offset, in: bytes)
-                // Every record was decoded once already, when the journal was read.
-                guard let entry = try? JournalEntry(decoding: bytes[(offset + 4)..<(offset + 4 + length)]) else { return }
+                let entry: JournalEntry
+                do {
+                    entry = try JournalEntry(decoding: bytes[(offset + 4)..<(offset + 4 + length)])
+                } catch {
+                    throw JournalError(file: file, offset: offset, reason: error)
+                }
                 try body(entry)
                 offset += 4 + length
             }
         }
 
         /// Every entry (for tests and tools; a replay goes entry by entry).
-        public var entries: [JournalEntry] {
+        public func entries() throws -> [JournalEntry] {
             var all: [JournalEntry] = []
-            forEachEntry { all.append($0) }
+            try forEachEntry { all.append($0) }
             return all
         }
 
@@ -68,11 +77,13 @@ public final class DispatchJournal {
                 << 24)
     }
 
-    /// Opens the journal at `path` for appending, creating it if it does not exist and cutting a
-    /// torn last record (`validBytes` and `count`, the entries already there, from ``read(path:)``).
-    public init(path: String, validBytes: Int? = nil, count: Int = 0) throws(JournalError) {
+    /// Opens the journal at `path` for appending, creating it if it does not exist; `contents`,
+    /// what ``read(path:)`` found there, says where its whole records end (a torn last record is
+    /// cut) and how many there are.
+    public init(path: String, continuing contents: Contents? = nil) throws(JournalError) {
         self.path = path
-        self.count = count
+        count = contents?.count ?? 0
+        let validBytes = contents?.validBytes
         descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw JournalError(file: path, offset: 0, reason: .system("open", errno)) }
         let end = lseek(descriptor, 0, SEEK_END)
@@ -119,7 +130,7 @@ public final class DispatchJournal {
     public static func read(path: String) throws(JournalError) -> Contents {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
-            if errno == ENOENT { return .empty }
+            if errno == ENOENT { return .empty(path) }
             throw JournalError(file: path, offset: 0, reason: .system("open", errno))
         }
         defer { close(descriptor) }
@@ -137,10 +148,11 @@ public final class DispatchJournal {
         return try parse(bytes, file: path)
     }
 
-    /// The entries in a journal's bytes (`file` names it in errors).
+    /// The records of a journal's bytes (`file` names it in errors): their framing checked, the
+    /// first decoded (it must be the clock's start), the others when replayed.
     static func parse(_ bytes: [UInt8], file: String) throws(JournalError) -> Contents {
-        if bytes.isEmpty { return .empty }
-        guard bytes.count >= magic.count else { return Contents(bytes: [], count: 0, validBytes: 0, truncated: true) }
+        if bytes.isEmpty { return .empty(file) }
+        guard bytes.count >= magic.count else { return Contents(bytes: [], file: file, count: 0, validBytes: 0, truncated: true) }
         guard Array(bytes[0..<magic.count]) == magic else { throw JournalError(file: file, offset: 0, reason: .notAJournal) }
         var count = 0
         var offset = magic.count
@@ -155,20 +167,19 @@ public final class DispatchJournal {
                 truncated = true
                 break
             }
-            let entry: JournalEntry
-            do {
-                entry = try JournalEntry(decoding: bytes[(offset + 4)..<(offset + 4 + length)])
-            } catch {
-                throw JournalError(file: file, offset: offset, reason: error)
-            }
-            if count == 0, case .started = entry {
-            } else if count == 0 {
-                throw JournalError(file: file, offset: magic.count, reason: .noClock)
+            if count == 0 {
+                let entry: JournalEntry
+                do {
+                    entry = try JournalEntry(decoding: bytes[(offset + 4)..<(offset + 4 + length)])
+                } catch {
+                    throw JournalError(file: file, offset: offset, reason: error)
+                }
+                guard case .started = entry else { throw JournalError(file: file, offset: magic.count, reason: .noClock) }
             }
             count += 1
             offset += 4 + length
         }
-        return Contents(bytes: bytes, count: count, validBytes: offset, truncated: truncated)
+        return Contents(bytes: bytes, file: file, count: count, validBytes: offset, truncated: truncated)
     }
 }
 

@@ -133,22 +133,22 @@ public actor DispatchServer {
     /// With snapshots, the newest whole one of this journal is restored first and only the entries
     /// after it are replayed.
     public func restore(from journal: DispatchJournal.Contents) throws -> Recovery {
+        try restore(from: RestorePoint(journal: journal, snapshots: snapshots))
+    }
+
+    /// Restores from a journal and the snapshot found beside it (``RestorePoint/load(journal:snapshots:)``,
+    /// which a process may run while it loads its city).
+    public func restore(from point: RestorePoint) throws -> Recovery {
+        let journal = point.journal
         var start = DispatchJournal.magic.count
-        var used: String?
-        var skipped: [String] = []
-        if let snapshots {
-            let newest = snapshots.newest(for: journal)
-            skipped = newest.skipped.map(\.description)
-            if let (snapshot, path) = newest.found {
-                core.restore(snapshot)
-                timeFloor = max(timeFloor, snapshot.time)
-                start = snapshot.journalBytes
-                used = path
-                snapshotAt.entries = snapshot.journalEntries
-            }
+        if let snapshot = point.snapshot {
+            core.restore(snapshot)
+            timeFloor = max(timeFloor, snapshot.time)
+            start = snapshot.journalBytes
+            snapshotAt.entries = snapshot.journalEntries
         }
         var replayed = 0
-        journal.forEachEntry(from: start) { entry in
+        try journal.forEachEntry(from: start) { entry in
             var out = Outbox()
             out.replaying = true
             core.apply(entry, into: &out)
@@ -171,7 +171,7 @@ public actor DispatchServer {
         virtual?.recovering = true
         core.lateness = 0
         return Recovery(
-            entries: journal.count, replayed: replayed, snapshot: used, skippedSnapshots: skipped,
+            entries: journal.count, replayed: replayed, snapshot: point.snapshotPath, skippedSnapshots: point.skipped,
             replayedTo: replayedTo, resumedAt: now,
             requests: desk.requestCount, sessions: desk.sessionCount)
     }

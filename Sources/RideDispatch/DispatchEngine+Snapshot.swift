@@ -21,6 +21,14 @@ extension DispatchEngine {
 
         /// Requests taken so far (for reports on a snapshot).
         public var requestCount: Int { requests.count }
+
+        /// Its biggest parts by name, for measuring what a snapshot costs (`ribcity bench recovery`).
+        public var parts: [(name: String, value: any Codable)] {
+            [
+                ("requests", requests), ("drivers", drivers), ("available drivers", standingAvailable),
+                ("surge", surge), ("deadlines", [offerExpiries.count: matchDeadlines]),
+            ]
+        }
     }
 
     /// The engine's state as it stands, between commands (once their events are taken). Its

@@ -64,6 +64,8 @@ public actor SessionClient {
     public private(set) var faults: FaultInjector
     private var opening: Task<Socket, any Error>?
     private var reopening: Task<Void, any Error>?
+    /// The Hello on its way after dispatch forgot the session: shared by everyone who found out.
+    private var greeting: Task<Void, any Error>?
     /// How many times dispatch forgot this session and was greeted again on the same line.
     public var rehellos: Int { line.rehellos }
 
@@ -100,12 +102,14 @@ public actor SessionClient {
             // Reopening loses whatever the old socket still held for the other requests too.
             if line.retry(attempt: attempt, now: .now, timeout: settings.timeout) == .reopen { try await reopen() }
             replies.expect(stamp.messageID)
+            let welcomes = line.welcomes
             try await transmit(Message([WireCodec.encode(Envelope(body, from: stamp, simTimeMs: simTimeMs))]))
             guard let reply = try await awaitReply(to: stamp.messageID) else { continue }
             if Self.isUnknownSession(reply), !isHello(body) {
                 // Dispatch no longer knows this session (it came back from its journal on a new
-                // socket): Hello again on this line, then the request again, same message id.
-                try await sayHello(on: currentSocket())
+                // socket): Hello again on this line (one Hello for every request that found out),
+                // then the request again, same message id.
+                if line.needsHello(sentAfter: welcomes) { try await greet() }
                 continue
             }
             return reply
@@ -198,7 +202,16 @@ public actor SessionClient {
         let stamp = stamper.next()
         replies.expect(stamp.messageID)
         try await socket.send(Message([WireCodec.encode(Envelope(.hello(hello), from: stamp, simTimeMs: simTimeMs))]))
-        _ = try await awaitReply(to: stamp.messageID)
+        if case .welcome? = try await awaitReply(to: stamp.messageID)?.body { line.welcomed() }
+    }
+
+    /// Says Hello on the current line; whoever comes while one is on its way waits for that one.
+    private func greet() async throws {
+        if let greeting { return try await greeting.value }
+        let task = Task { try await self.sayHello(on: self.currentSocket()) }
+        greeting = task
+        defer { greeting = nil }
+        try await task.value
     }
 
     /// Dispatch answered something sent outside a request (a heartbeat, a location) with "unknown
@@ -207,7 +220,7 @@ public actor SessionClient {
     private func greetAgain() async {
         guard line.beginGreeting() else { return }
         defer { line.endGreeting() }
-        try? await sayHello(on: currentSocket())
+        try? await greet()
     }
 
     private func isHello(_ body: Envelope.OneOf_Body) -> Bool {

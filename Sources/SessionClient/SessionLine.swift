@@ -23,6 +23,9 @@ struct SessionLine {
     private(set) var reconnects = 0
     /// How many times dispatch forgot the session and was greeted again on the same line.
     private(set) var rehellos = 0
+    /// Welcomes received so far: a request sent before the latest one and answered "unknown
+    /// session" needs no Hello of its own, only to go again.
+    private(set) var welcomes = 0
 
     /// A new socket is open: its generation.
     mutating func opened() -> Int {
@@ -59,6 +62,15 @@ struct SessionLine {
     }
 
     mutating func endGreeting() { greeting = false }
+
+    /// Dispatch welcomed the session (again).
+    mutating func welcomed() { welcomes += 1 }
+
+    /// A request sent when `welcomes` Welcomes had come was answered "unknown session": whether
+    /// it must say Hello before going again (not if a Welcome came since it was sent: hundreds of
+    /// requests in flight when dispatch restarts must not each say Hello, and be sent each of
+    /// the session's riders' last trip updates).
+    func needsHello(sentAfter welcomes: Int) -> Bool { welcomes == self.welcomes }
 
     /// Closes the session: whether this was the first close (the one that says goodbye).
     mutating func close() -> Bool {

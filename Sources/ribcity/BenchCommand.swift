@@ -16,7 +16,7 @@ struct BenchCommand: AsyncParsableCommand {
             """,
         subcommands: [
             TransportBenchCommand.self, RIBsBenchCommand.self, AppsBenchCommand.self, CityBenchCommand.self,
-            DispatchBenchCommand.self,
+            DispatchBenchCommand.self, RecoveryBenchCommand.self,
         ]
     )
 }

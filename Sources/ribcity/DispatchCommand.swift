@@ -53,6 +53,11 @@ struct DispatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let plan = try readTopology(topology)
+        // A restart reads its journal and decodes its snapshot while the city loads (both take a
+        // few tenths of a second, on different cores).
+        let restorePoint: Task<RestorePoint, any Error>? = journal.map { path in
+            Task.detached { [snapshotEvery] in try RestorePoint.load(journal: path, snapshots: snapshotEvery > 0) }
+        }
         let graph: RoadGraph
         do {
             graph = try plan.city.load()
@@ -89,13 +94,15 @@ struct DispatchCommand: AsyncParsableCommand {
         } else {
             busAt = try await pub.bind(bus ?? endpoints.bus)
         }
+        var point: RestorePoint?
         var contents: DispatchJournal.Contents?
         var journalFile: DispatchJournal?
-        if let journal {
-            do throws(JournalError) {
-                contents = try DispatchJournal.read(path: journal)
-                journalFile = try DispatchJournal(path: journal, validBytes: contents?.validBytes, count: contents?.count ?? 0)
-            } catch {
+        if let journal, let restorePoint {
+            do {
+                point = try await restorePoint.value
+                contents = point?.journal
+                journalFile = try DispatchJournal(path: journal, continuing: contents)
+            } catch let error as JournalError {
                 throw BadInput(error.description)
             }
         }
@@ -118,16 +125,21 @@ struct DispatchCommand: AsyncParsableCommand {
         if let clock = virtualClock {
             await server.enterVirtualTime(DispatchServer.VirtualClock(life: clock.life, latency: clock.latency))
         }
-        if let journal, let contents, contents.count > 0 {
+        if let journal, let contents, let restoring = point, contents.count > 0 {
             let began = ContinuousClock.now
-            let recovery = try await server.restore(from: contents)
+            let recovery = try await server.restore(from: restoring)
             for skipped in recovery.skippedSnapshots { print("dispatch passed over a snapshot: \(skipped)") }
             print(
                 String(
                     format:
                         "dispatch restored from %@: %@%d of %d entries (%d bytes%@) replayed to %.1f s simulated in %.2f s wall; "
                         + "%d requests, %d sessions; resumed at %.1f s",
-                    journal, recovery.snapshot.map { "snapshot \(($0 as NSString).lastPathComponent), then " } ?? "",
+                    journal,
+                    recovery.snapshot.map {
+                        String(
+                            format: "snapshot %@ (read beside the city in %.2f s), then ", ($0 as NSString).lastPathComponent,
+                            restoring.loadSeconds)
+                    } ?? "",
                     recovery.replayed, recovery.entries, contents.validBytes,
                     contents.truncated ? ", a torn last record cut" : "",
                     recovery.replayedTo, (ContinuousClock.now - began) / .seconds(1), recovery.requests, recovery.sessions,
@@ -135,6 +147,7 @@ struct DispatchCommand: AsyncParsableCommand {
         }
         // The replayed entries are done with: their memory goes back before the run goes on.
         contents = nil
+        point = nil
         print(
             "dispatch pid \(getpid()) ready: \(graph.nodeCount) road nodes; sessions on \(sessionsAt), events on \(busAt); "
                 + "\(server.speed)× wall time"

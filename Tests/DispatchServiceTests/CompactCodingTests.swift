@@ -1,3 +1,4 @@
+import City
 import Testing
 
 @testable import DispatchService
@@ -68,6 +69,16 @@ import Testing
 
     @Test func fixedWidthsAndFlags() throws {
         #expect(try CompactEncoder.encode(Int(1)) == [1, 0, 0, 0, 0, 0, 0, 0])
+        // Arrays of numbers and points are written at once, in the same form as one by one.
+        #expect(
+            try CompactEncoder.encode([Int(1), -1]) == [2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0] + [UInt8](repeating: 0xFF, count: 8))
+        #expect(try CompactEncoder.encode([0.5]) == [1, 0, 0, 0] + CompactEncoder.encode(0.5))
+        let points = [GeoPoint(lat: 40.7, lon: -74), GeoPoint(lat: 0, lon: 1)]
+        let oneByOne = try points.flatMap { try CompactEncoder.encode($0.lat) + CompactEncoder.encode($0.lon) }
+        #expect(try CompactEncoder.encode(points) == [2, 0, 0, 0] + oneByOne)
+        #expect(try CompactDecoder.decode([GeoPoint].self, from: CompactEncoder.encode(points)[...]) == points)
+        #expect(try CompactDecoder.decode([UInt8].self, from: [3, 0, 0, 0, 7, 8, 9]) == [7, 8, 9])
+        #expect(throws: DecodingError.self) { try CompactDecoder.decode([Double].self, from: [2, 0, 0, 0, 1]) }
         #expect(try CompactEncoder.encode(Optional(UInt8(9))) == [1, 9])
         #expect(try CompactEncoder.encode(UInt8?.none) == [0])
         #expect(try CompactEncoder.encode("hé") == [3, 0, 0, 0, 0x68, 0xC3, 0xA9])

@@ -27,6 +27,19 @@ struct SnapshotTests {
                         $0.requestID = "r-3"; $0.riderID = "r-3"
                     }), at: 200),
             .tick(time: 400),
+            // Dispatch came back: the sessions say Hello again on new lines and retry.
+            .recovered(time: 401),
+            script.rider(.heartbeat(Heartbeat()), at: 402),
+            script.rider(DeskFixture.hello(.riders, "riders-1"), at: 403, peer: [42]),
+            script.driver(DeskFixture.hello(.drivers, "drivers-1"), at: 403, peer: [43]),
+            script.rider(script.request("r-4", at: 404), at: 404, peer: [42]),
+            .tick(time: 405),
+            script.driver(
+                .acceptOffer(
+                    AcceptOffer.with {
+                        $0.offerID = "offer-4"; $0.driverID = "d-2"
+                    }), at: 406, peer: [43]),
+            .tick(time: 500),
         ]
     }
 

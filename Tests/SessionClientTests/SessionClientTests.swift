@@ -126,16 +126,19 @@ struct SessionClientTests {
     }
 
     @Test(
-        "Dispatch killed and restored from its journal: the sessions say Hello again, a retried request is not done twice, what was missed comes again"
-    )
-    func dispatchRestored() async throws {
+        "Dispatch killed and restored from its journal (whole, or from a snapshot and what follows): the sessions say Hello again, a retried request is not done twice, what was missed comes again",
+        arguments: [false, true])
+    func dispatchRestored(fromSnapshot: Bool) async throws {
         try await within(60) {
             let transport = try Transport(name: "restore-test")
             let endpoint = "inproc://restored-\(UInt32.random(in: 0...UInt32.max))"
             let path = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "dispatch-\(UUID().uuidString.prefix(8)).journal"
             ).path
-            defer { try? FileManager.default.removeItem(atPath: path) }
+            defer {
+                try? FileManager.default.removeItem(atPath: path)
+                for file in SnapshotStore(journalPath: path).files() { try? FileManager.default.removeItem(atPath: file.path) }
+            }
             let graph = GridCity(width: 2_000, height: 2_000, blockLength: 250, speedKmh: 36).build()
             func at(_ node: Int) -> LatLon {
                 LatLon.with {
@@ -144,8 +147,9 @@ struct SessionClientTests {
             }
             var desk = DispatchDesk.Settings()
             desk.sessionTimeoutMs = 120_000
-            func dispatch(validBytes: Int?, origin: Int64?) async throws -> (DispatchServer, Socket) {
-                let journal = try DispatchJournal(path: path, validBytes: validBytes)
+            func dispatch(continuing contents: DispatchJournal.Contents?, origin: Int64?) async throws -> (DispatchServer, Socket)
+            {
+                let journal = try DispatchJournal(path: path, continuing: contents)
                 var options = SocketOptions()
                 options.routerMandatory = true
                 // Killed, it keeps nothing back: the endpoint is free for the next one at once.
@@ -155,10 +159,11 @@ struct SessionClientTests {
                 let server = DispatchServer(
                     travel: TravelTimeSchedule(postedSpeedsOn: graph),
                     configuration: DispatchConfiguration(), settings: desk,
-                    router: router, bus: try await transport.socket(.pub), speed: 1, journal: journal, wallOriginMs: origin)
+                    router: router, bus: try await transport.socket(.pub), speed: 1, journal: journal, wallOriginMs: origin,
+                    snapshots: fromSnapshot ? SnapshotPolicy(everyEntries: 1, minimumGap: .zero) : nil)
                 return (server, router)
             }
-            let (first, firstRouter) = try await dispatch(validBytes: nil, origin: nil)
+            let (first, firstRouter) = try await dispatch(continuing: nil, origin: nil)
             let firstRun = Task { try await first.run() }
             var settings = SessionClient.Settings()
             settings.timeout = .seconds(2)
@@ -193,6 +198,10 @@ struct SessionClientTests {
             #expect(try #require(await updates.next()).tripUpdate.state == .driverAssigned)
 
             // Dispatch dies (its sockets go with it); a new one restores the run from the journal.
+            if fromSnapshot {
+                // Snapshots are written off dispatch's actor: one of the ride's state, at least.
+                while await first.snapshotsWritten.count < 3 { try await Task.sleep(for: .milliseconds(10)) }
+            }
             await first.stop()
             firstRun.cancel()
             _ = try? await firstRun.value
@@ -202,9 +211,11 @@ struct SessionClientTests {
             await firstRouter.close()
             let contents = try DispatchJournal.read(path: path)
             guard case .started(let origin, _)? = contents.first else { Issue.record("no clock in the journal"); return }
-            let (second, _) = try await dispatch(validBytes: contents.validBytes, origin: origin)
+            let (second, _) = try await dispatch(continuing: contents, origin: origin)
             let recovery = try await second.restore(from: contents)
             #expect(recovery.requests == 1 && recovery.sessions == 2)
+            #expect((recovery.snapshot != nil) == fromSnapshot && recovery.skippedSnapshots.isEmpty)
+            if fromSnapshot { #expect(recovery.replayed < recovery.entries) }
             let secondRun = Task { try await second.run() }
 
             // The rider's process did not hear back about its request and sends it again.
@@ -218,6 +229,67 @@ struct SessionClientTests {
             await rider.close()
             await second.stop()
             _ = try? await secondRun.value
+            await transport.shutdown()
+        }
+    }
+
+    @Test("Requests in flight when dispatch forgets the session say Hello once between them, then go again")
+    func oneHelloAfterRestart() async throws {
+        try await within(20) {
+            let transport = try Transport(name: "forgetful-test")
+            let router = try await transport.socket(.router)
+            let endpoint = try await router.bind("inproc://forgetful-\(UInt32.random(in: 0...UInt32.max))")
+            let requests = 40
+            // A dispatch that welcomes the first Hello, then forgets the session (a restart) until
+            // the next Hello: it holds the requests until all have come, to answer them together.
+            let forgetful = Task {
+                var stamper = SequenceStamper(sender: "forgetful")
+                var hellos = 0
+                var held: [Frames.Routed] = []
+                var answered = 0
+                func answer(_ request: Frames.Routed, _ body: Envelope.OneOf_Body) async {
+                    let reply = Envelope(body, from: stamper.next(), inReplyTo: request.envelope.messageID)
+                    try? await router.send(Message(Frames.Routed(peer: request.peer, envelope: reply).frames))
+                }
+                while answered < requests {
+                    guard let message = try? await router.receive(), let request = try? Frames.Routed(frames: message.frames)
+                    else { break }
+                    if case .hello? = request.envelope.body {
+                        hellos += 1
+                        await answer(request, .welcome(Welcome.with { $0.sessionID = "drivers-1" }))
+                    } else if hellos < 2 {
+                        held.append(request)
+                        if held.count == requests {
+                            for request in held { await answer(request, .error(ErrorReply.with { $0.code = .unknownSession })) }
+                            held = []
+                        }
+                    } else {
+                        answered += 1
+                        await answer(request, .ack(Ack()))
+                    }
+                }
+                return hellos
+            }
+            var settings = SessionClient.Settings()
+            settings.timeout = .seconds(5)
+            let client = SessionClient(transport: transport, endpoint: endpoint, hello: Self.hello, settings: settings)
+            try await client.connect()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<requests {
+                    group.addTask {
+                        let reply = try await client.request(
+                            .legDone(
+                                LegDone.with {
+                                    $0.driverID = "d-\(index)"; $0.leg = 1
+                                }))
+                        #expect(reply.body == .ack(Ack()))
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(await forgetful.value == 2, "the first Hello and one more for all \(requests) requests")
+            await client.close()
+            await router.close()
             await transport.shutdown()
         }
     }

@@ -46,6 +46,16 @@ struct SessionStateTests {
         #expect(!afterClose)
     }
 
+    @Test("A request answered 'unknown session' says Hello only if no Welcome came since it was sent")
+    func oneHelloForManyRequests() {
+        var line = SessionLine()
+        let sentBefore = line.welcomes
+        #expect(line.needsHello(sentAfter: sentBefore))
+        line.welcomed()
+        #expect(!line.needsHello(sentAfter: sentBefore), "another request's Hello was welcomed meanwhile")
+        #expect(line.needsHello(sentAfter: line.welcomes))
+    }
+
     static func reply(to messageID: String) -> Envelope {
         var stamper = SequenceStamper(sender: "dispatch")
         return Envelope(.ack(Ack()), from: stamper.next(), inReplyTo: messageID)

@@ -1,3 +1,5 @@
+import City
+
 /// Reads values written by ``CompactEncoder``; bytes that end early or hold an impossible value
 /// throw `DecodingError.dataCorrupted` naming the byte offset.
 struct CompactDecoder {
@@ -16,6 +18,8 @@ struct CompactDecoder {
 final class CompactSource: Decoder {
     let bytes: ArraySlice<UInt8>
     var offset: Int
+    /// Types found to be neither optionals nor dictionaries (see ``CompactSink``).
+    private var plain: Set<ObjectIdentifier> = []
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -55,6 +59,23 @@ final class CompactSource: Decoder {
         return String(decoding: bytes[offset..<(offset + length)], as: UTF8.self)
     }
 
+    /// An array of fixed-width values written at once (``CompactSink/raw(_:)``).
+    func raw<Element>(_ type: Element.Type) throws -> [Element] {
+        let count = Int(try integer(UInt32.self))
+        let size = count * MemoryLayout<Element>.stride
+        guard size <= bytes.endIndex - offset else { throw corrupted("\(count) \(Element.self)s with fewer bytes left") }
+        let array = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+            bytes.withUnsafeBytes { source in
+                let start = offset - bytes.startIndex
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: source[start..<(start + size)]))
+            }
+            initialized = count
+        }
+        offset += size
+        return array
+    }
+
     func flag() throws -> Bool {
         switch try integer(UInt8.self) {
         case 0: return false
@@ -83,6 +104,14 @@ final class CompactSource: Decoder {
             return unsafeBitCast(try integer(Int64.self), to: T.self)
         } else if T.self == Int32.self {
             return unsafeBitCast(try integer(Int32.self), to: T.self)
+        } else if T.self == [UInt8].self {
+            return unsafeBitCast(try raw(UInt8.self), to: T.self)
+        } else if T.self == [Int].self {
+            return unsafeBitCast(try raw(Int.self), to: T.self)
+        } else if T.self == [Double].self {
+            return unsafeBitCast(try raw(Double.self), to: T.self)
+        } else if T.self == [GeoPoint].self {
+            return unsafeBitCast(try raw(GeoPoint.self), to: T.self)
         } else if T.self == UInt.self {
             return unsafeBitCast(UInt(try integer(UInt64.self)), to: T.self)
         } else if T.self == Int16.self {
@@ -93,12 +122,15 @@ final class CompactSource: Decoder {
             return unsafeBitCast(try integer(Int8.self), to: T.self)
         } else if T.self == Float.self {
             return unsafeBitCast(Float(bitPattern: try integer(UInt32.self)), to: T.self)
+        } else if plain.contains(ObjectIdentifier(T.self)) {
+            return try T(from: self)
         } else if let optional = T.self as? any CompactOptional.Type {
             guard try flag() else { return optional.compactMake(nil) as! T }
             return optional.compactMake(try read(optional.compactWrappedType)) as! T
         } else if let dictionary = T.self as? any CompactDictionary.Type {
             return try dictionary.compactDecode(from: self) as! T
         }
+        plain.insert(ObjectIdentifier(T.self))
         return try T(from: self)
     }
 

@@ -1,3 +1,5 @@
+import City
+
 /// Writes `Encodable` values in the compact binary form of dispatch's snapshots (read back by
 /// ``CompactDecoder``): no field names, values in the order their type encodes them.
 ///
@@ -21,9 +23,16 @@ struct CompactEncoder {
     }
 }
 
+#if !_endian(little)
+    #error("CompactEncoder writes arrays of numbers as their memory: a little-endian platform only")
+#endif
+
 /// The shared buffer of one encoding, and the `Encoder` every container writes through.
 final class CompactSink: Encoder {
     var bytes: [UInt8] = []
+    /// Types found to be neither optionals nor dictionaries: asked again, a cast costs more than
+    /// the look-up.
+    private var plain: Set<ObjectIdentifier> = []
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -37,6 +46,14 @@ final class CompactSink: Encoder {
             integer(UInt32(utf8.count))
             bytes.append(contentsOf: utf8)
         }
+    }
+
+    /// An array of fixed-width values at once: its count, then its elements' bytes (`Int` and
+    /// `Double` are 64 bits, as one by one; the bytes are little-endian on every platform Swift
+    /// runs this on, which the build checks).
+    func raw<Element>(_ array: [Element]) {
+        integer(UInt32(array.count))
+        array.withUnsafeBytes { bytes.append(contentsOf: $0) }
     }
 
     /// Reserves a count to be filled in as elements come (see ``CompactUnkeyedWriter``).
@@ -73,6 +90,15 @@ final class CompactSink: Encoder {
             integer(unsafeBitCast(value, to: Int64.self))
         } else if T.self == Int32.self {
             integer(unsafeBitCast(value, to: Int32.self))
+        } else if T.self == [UInt8].self {
+            raw(unsafeBitCast(value, to: [UInt8].self))
+        } else if T.self == [Int].self {
+            raw(unsafeBitCast(value, to: [Int].self))
+        } else if T.self == [Double].self {
+            raw(unsafeBitCast(value, to: [Double].self))
+        } else if T.self == [GeoPoint].self {
+            // Two doubles, lat then lon, with no padding: its fields' form is its memory.
+            raw(unsafeBitCast(value, to: [GeoPoint].self))
         } else if T.self == UInt.self {
             integer(UInt64(unsafeBitCast(value, to: UInt.self)))
         } else if T.self == Int16.self {
@@ -83,6 +109,8 @@ final class CompactSink: Encoder {
             integer(unsafeBitCast(value, to: Int8.self))
         } else if T.self == Float.self {
             integer(unsafeBitCast(value, to: Float.self).bitPattern)
+        } else if plain.contains(ObjectIdentifier(T.self)) {
+            try value.encode(to: self)
         } else if let value = value as? any CompactOptional {
             if let wrapped = value.compactWrapped {
                 integer(UInt8(1))
@@ -93,6 +121,7 @@ final class CompactSink: Encoder {
         } else if let value = value as? any CompactDictionary {
             try value.compactEncode(into: self)
         } else {
+            plain.insert(ObjectIdentifier(T.self))
             try value.encode(to: self)
         }
     }

@@ -94,6 +94,11 @@ public struct SnapshotStore: Sendable {
         return (nil, skipped)
     }
 
+    /// The size of the file at `path`.
+    static func fileSize(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    }
+
     /// The snapshot in the file at `path`, or why it cannot be used.
     static func read(_ path: String) throws -> DispatchSnapshot {
         guard let data = FileManager.default.contents(atPath: path) else { throw SnapshotError("it cannot be read") }
