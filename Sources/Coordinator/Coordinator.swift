@@ -275,7 +275,10 @@ public actor Coordinator {
         while true {
             if let timeKeeper {
                 await timeKeeper.nudge()
-                for name in await timeKeeper.takeKillRequests() { await kill(name) }
+                for name in await timeKeeper.takeKillRequests() {
+                    supervision.killing(name)
+                    await kill(name)
+                }
             }
             var running: Set<String> = []
             for spec in plan.processes where await supervisor.isRunning(spec.name) { running.insert(spec.name) }
@@ -302,7 +305,9 @@ public actor Coordinator {
                     try await restart(name, after: backoff, lastExit: lastExits[name])
                 }
             }
-            try await Task.sleep(for: .milliseconds(100))
+            // A dead process is seen within this (it is part of a dispatch's recovery time); a
+            // turn costs a few actor calls.
+            try await Task.sleep(for: .milliseconds(25))
         }
     }
 

@@ -44,6 +44,13 @@ struct RunSupervision {
     private var allFinishedAt: ContinuousClock.Instant?
     /// When each process was last restarted, for the restart budget.
     private var restartTimes: [String: [ContinuousClock.Instant]] = [:]
+    /// Processes the run killed on purpose (stress mode) and not yet restarted: a fault
+    /// injected is no crash loop, so they come back at once.
+    private var killedOnPurpose: Set<String> = []
+
+    /// The coordinator killed `name` on purpose, outside ``step(now:running:lastExits:openRides:stopRequested:)``
+    /// (a kill at a simulated instant, in virtual time).
+    mutating func killing(_ name: String) { killedOnPurpose.insert(name) }
 
     /// Supervision of a city that came up at `upAt`.
     init(_ settings: Settings, upAt: ContinuousClock.Instant) {
@@ -92,12 +99,16 @@ struct RunSupervision {
         for (index, kill) in pendingKills.enumerated().reversed() where now - upAt >= kill.after {
             pendingKills.remove(at: index)
             actions.append(.kill(kill.name))
+            killedOnPurpose.insert(kill.name)
         }
         if let at = nextKill, now >= at, let every = settings.chaos.killEvery {
             let candidates = settings.processes.filter {
                 $0.hostsApps && !finished.contains($0.name) && running.contains($0.name)
             }
-            if let victim = candidates.randomElement(using: &random) { actions.append(.kill(victim.name)) }
+            if let victim = candidates.randomElement(using: &random) {
+                actions.append(.kill(victim.name))
+                killedOnPurpose.insert(victim.name)
+            }
             nextKill = now + Self.exponential(every, &random)
         }
         if let monitor, let at = nextStall, now >= at, let every = settings.chaos.stallMonitorEvery, running.contains(monitor) {
@@ -130,9 +141,13 @@ struct RunSupervision {
             let recent = restartTimes[spec.name, default: []].filter { now - $0 < window }
             guard recent.count < limit else { throw SupervisionError.gaveUp(spec.name, restarts: recent.count, within: window) }
             restartTimes[spec.name] = recent + [now]
-            // The first death in a while is restarted at once (a dispatch's restart is all of its
-            // recovery time); more within the window wait 250 ms, doubling each time.
-            return .restart(spec.name, backoff: recent.isEmpty ? .zero : .milliseconds(250 * (1 << min(recent.count - 1, 5))))
+            // The first death in a while, and a kill of the run's own, are restarted at once (a
+            // dispatch's restart is all of its recovery time); more deaths within the window wait
+            // 250 ms, doubling each time.
+            let onPurpose = killedOnPurpose.remove(spec.name) != nil
+            return .restart(
+                spec.name,
+                backoff: recent.isEmpty || onPurpose ? .zero : .milliseconds(250 * (1 << min(recent.count - 1, 5))))
         }
     }
 

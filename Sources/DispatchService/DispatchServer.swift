@@ -287,7 +287,7 @@ public actor DispatchServer {
     private func snapshotIfDue() {
         guard let snapshots, let journal, !snapshotWriting,
             journal.count - snapshotAt.entries >= snapshotPolicy.everyEntries,
-            ContinuousClock.now - snapshotAt.wall >= snapshotPolicy.minimumGap
+            ContinuousClock.now - snapshotAt.wall >= snapshotPolicy.gap(after: snapshotsWritten.lastSeconds)
         else { return }
         let snapshot = core.snapshot(
             journalOrigin: wallOriginMs, journalEntries: journal.count, journalBytes: journal.size, time: simulatedTime)

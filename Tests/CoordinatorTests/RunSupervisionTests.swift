@@ -39,6 +39,28 @@ struct RunSupervisionTests {
                 == [.end(.wallLimitReached(seconds: 600))])
     }
 
+    @Test("A process the run kills on purpose is restarted at once, however often it was within the minute")
+    func killsOnPurposeRestartAtOnce() throws {
+        var run = supervision()
+        var running = Self.everyone
+        running.remove("drivers-0")
+        let killed = ["drivers-0": Self.exit("drivers-0", status: 9, signalled: true)]
+        _ = try run.step(now: at(1), running: running, lastExits: killed, openRides: 1, stopRequested: false)
+        run.killing("drivers-0")
+        let second = try run.step(now: at(2), running: running, lastExits: killed, openRides: 1, stopRequested: false)
+        #expect(second == [.restart("drivers-0", backoff: .zero)])
+        let third = try run.step(now: at(3), running: running, lastExits: killed, openRides: 1, stopRequested: false)
+        #expect(third == [.restart("drivers-0", backoff: .milliseconds(500))], "a death of its own waits as before")
+        // Kills the run plans itself (--kill) count the same way.
+        var planned = supervision(kills: [("drivers-0", .seconds(1))])
+        _ = try planned.step(now: at(0.5), running: running, lastExits: killed, openRides: 1, stopRequested: false)
+        let plannedKill = try planned.step(
+            now: at(1.5), running: Self.everyone, lastExits: [:], openRides: 1, stopRequested: false)
+        #expect(plannedKill == [.kill("drivers-0")])
+        let restart = try planned.step(now: at(2), running: running, lastExits: killed, openRides: 1, stopRequested: false)
+        #expect(restart == [.restart("drivers-0", backoff: .zero)])
+    }
+
     @Test(
         "A killed process is restarted at once, then with a doubling backoff, at most five times a minute; a sixth death gives up"
     )

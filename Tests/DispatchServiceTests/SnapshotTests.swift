@@ -182,3 +182,14 @@ struct SnapshotCoverageTests {
         #expect(stored(core.desk.odometers) == stored(snapshot.desk.odometers).union(["graph"]))
     }
 }
+
+@Suite("How often dispatch snapshots")
+struct SnapshotPolicyTests {
+    @Test("At least the minimum gap apart, and far enough apart that encoding takes at most its share of a core")
+    func gapGrowsWithTheEncoding() {
+        let policy = SnapshotPolicy(everyEntries: 5_000, minimumGap: .seconds(1), cpuShare: 0.1)
+        #expect(policy.gap(after: 0) == .seconds(1))
+        #expect(policy.gap(after: 0.05) == .seconds(1))
+        #expect(policy.gap(after: 0.25) == .milliseconds(2_500))
+    }
+}
