@@ -118,6 +118,17 @@ struct DispatchProcessTests {
                         }))
             }
             try await openAndRequest()
+            // Heartbeats, as a session client sends them: a session that expired anyway (this
+            // task kept from a thread for longer than the timeout) hears "unknown session" in
+            // answer to one, instead of waiting in silence for an offer that will not come.
+            let heartbeats = Task {
+                var beats = SequenceStamper(sender: "client-heartbeats")
+                while !Task.isCancelled {
+                    try await Task.sleep(for: .milliseconds(500))
+                    try await dealer.send(Message([WireCodec.encode(Envelope(.heartbeat(Heartbeat()), from: beats.next()))]))
+                }
+            }
+            defer { heartbeats.cancel() }
             var welcomed = false
             var offered = false
             while !offered {
