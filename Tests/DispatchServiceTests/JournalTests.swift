@@ -30,6 +30,29 @@ struct ScriptedRide {
             })
     }
 
+    /// What follows ``entries()``: r-2's pickup, r-3's offer answered, then cancelled, time passing.
+    mutating func afterwards() -> [JournalEntry] {
+        [
+            driver(
+                .legDone(
+                    LegDone.with {
+                        $0.driverID = "d-1"; $0.leg = 2
+                    }), at: 154),
+            .tick(time: 155),
+            driver(
+                .acceptOffer(
+                    AcceptOffer.with {
+                        $0.offerID = "offer-3"; $0.driverID = "d-1"
+                    }), at: 156),
+            rider(
+                .cancelRide(
+                    CancelRide.with {
+                        $0.requestID = "r-3"; $0.riderID = "r-3"
+                    }), at: 200),
+            .tick(time: 400),
+        ]
+    }
+
     /// Sessions open, two drivers online, three requests, offers answered (one declined), a
     /// pickup, ticks between, a malformed message, a snapshot request, and a shared ETA and a
     /// split fare agreed between two riders.
@@ -225,20 +248,7 @@ struct JournalTests {
         #expect(quick.desk.snapshot() == live.desk.snapshot())
 
         // What follows (the pickup of r-2, r-3's offer answered, time passing) goes the same way on both.
-        let next: [JournalEntry] = [
-            script.driver(
-                .legDone(
-                    LegDone.with {
-                        $0.driverID = "d-1"; $0.leg = 2
-                    }), at: 154),
-            .tick(time: 155),
-            script.driver(
-                .acceptOffer(
-                    AcceptOffer.with {
-                        $0.offerID = "offer-3"; $0.driverID = "d-1"
-                    }), at: 156),
-            .tick(time: 400),
-        ]
+        let next = script.afterwards()
         #expect(run(next, on: restored) == run(next, on: live))
         #expect(
             live.desk.checker.splitCount == 1 && restored.desk.checker.splitCount == 1,

@@ -7,26 +7,9 @@ import Wire
 
 @Suite("Dispatch's snapshots: restored, then the journal's rest replayed, dispatch is what a whole replay makes")
 struct SnapshotTests {
-    /// What follows the scripted ride: r-2's pickup, r-3's offer answered, time passing.
+    /// What follows the scripted ride, then dispatch coming back and the sessions saying Hello again.
     func next(_ script: inout ScriptedRide) -> [JournalEntry] {
-        [
-            script.driver(
-                .legDone(
-                    LegDone.with {
-                        $0.driverID = "d-1"; $0.leg = 2
-                    }), at: 154),
-            .tick(time: 155),
-            script.driver(
-                .acceptOffer(
-                    AcceptOffer.with {
-                        $0.offerID = "offer-3"; $0.driverID = "d-1"
-                    }), at: 156),
-            script.rider(
-                .cancelRide(
-                    CancelRide.with {
-                        $0.requestID = "r-3"; $0.riderID = "r-3"
-                    }), at: 200),
-            .tick(time: 400),
+        script.afterwards() + [
             // Dispatch came back: the sessions say Hello again on new lines and retry.
             .recovered(time: 401),
             script.rider(.heartbeat(Heartbeat()), at: 402),
