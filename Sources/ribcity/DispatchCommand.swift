@@ -47,9 +47,17 @@ struct DispatchCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "With a journal: snapshot dispatch's state every this many journal entries (at most once a wall second), so that a restart replays only what came after; 0: never.",
+            "With a journal: snapshot dispatch's state once this many journal entries came since the last (at most a fifth of a core on encoding, a twentieth in virtual time), so that a restart replays only what came after; 0: never.",
             valueName: "entries"))
     var snapshotEvery = 5_000
+
+    /// Snapshots in wall-clock time may take a fifth of a core: a live city has it to spare and
+    /// its restarts are felt as lag. In virtual time every CPU second of dispatch's is a second
+    /// of the run's (dispatch paces most windows), so they take a twentieth, and a restart
+    /// replays a longer tail (docs/PERFORMANCE.md, "Dispatch recovery time").
+    static func snapshotPolicy(every entries: Int, virtual: Bool) -> SnapshotPolicy {
+        SnapshotPolicy(everyEntries: entries, cpuShare: virtual ? 0.05 : 0.2)
+    }
 
     func run() async throws {
         let plan = try readTopology(topology)
@@ -120,7 +128,8 @@ struct DispatchCommand: AsyncParsableCommand {
         let server = DispatchServer(
             travel: plan.travelTimes(on: graph), configuration: plan.dispatch, settings: settings,
             router: router, bus: pub, speed: speed, journal: journalFile, wallOriginMs: origin,
-            snapshots: snapshotEvery > 0 ? SnapshotPolicy(everyEntries: snapshotEvery) : nil, faults: faults)
+            snapshots: snapshotEvery > 0 ? Self.snapshotPolicy(every: snapshotEvery, virtual: virtualTime.isVirtual(plan)) : nil,
+            faults: faults)
         let virtualClock = try await virtualTime.clock(of: plan, on: transport)
         if let clock = virtualClock {
             await server.enterVirtualTime(DispatchServer.VirtualClock(life: clock.life, latency: clock.latency))

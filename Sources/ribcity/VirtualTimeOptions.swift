@@ -14,13 +14,16 @@ struct VirtualTimeOptions: ParsableArguments {
     @Option(help: "Virtual time: the bus proxy's subscriber endpoint, where windows open (default: from the topology).")
     var subscribeTo: String?
 
+    /// Whether the process runs in virtual time (the flag, or the topology's clock mode).
+    func isVirtual(_ plan: Topology) -> Bool { virtual || plan.clockMode == .virtual }
+
     /// The participant's life, its lookahead and the socket its windows come on; `nil` in wall-clock time.
     func clock(
         of plan: Topology, on transport: Transport
     ) async throws -> (
         life: UInt32, latency: SimDuration, windows: Socket
     )? {
-        guard virtual || plan.clockMode == .virtual else { return nil }
+        guard isVirtual(plan) else { return nil }
         let life = UInt32(ProcessInfo.processInfo.environment["RIBCITY_LIFE"] ?? "1") ?? 1
         let windows = try await transport.socket(.sub, options: .eventBus)
         try await windows.connect(
