@@ -22,9 +22,8 @@ public actor DispatchServer {
     let router: Socket
     let bus: Socket
     let journal: DispatchJournal?
-    /// Snapshots beside the journal, taken every so often (see ``SnapshotPolicy``).
-    let snapshots: SnapshotStore?
-    let snapshotPolicy: SnapshotPolicy
+    /// Snapshots beside the journal (with one), and how often they are taken.
+    let snapshots: (store: SnapshotStore, policy: SnapshotPolicy)?
     /// The journal's entry count when the last snapshot was taken, when, and whether its file is
     /// still being written.
     private var snapshotAt = (entries: 0, wall: ContinuousClock.now)
@@ -94,8 +93,7 @@ public actor DispatchServer {
         self.bus = bus
         self.speed = speed
         self.journal = journal
-        self.snapshots = journal.flatMap { journal in snapshots.map { _ in SnapshotStore(journalPath: journal.path) } }
-        snapshotPolicy = snapshots ?? SnapshotPolicy()
+        self.snapshots = journal.flatMap { journal in snapshots.map { (SnapshotStore(journalPath: journal.path), $0) } }
         let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
         self.wallOriginMs = wallOriginMs ?? now
         started = ContinuousClock.now - .milliseconds(max(0, now - self.wallOriginMs))
@@ -133,7 +131,7 @@ public actor DispatchServer {
     /// With snapshots, the newest whole one of this journal is restored first and only the entries
     /// after it are replayed.
     public func restore(from journal: DispatchJournal.Contents) throws -> Recovery {
-        try restore(from: RestorePoint(journal: journal, snapshots: snapshots))
+        try restore(from: RestorePoint(journal: journal, snapshots: snapshots?.store))
     }
 
     /// Restores from a journal and the snapshot found beside it (``RestorePoint/load(journal:snapshots:)``,
@@ -286,8 +284,8 @@ public actor DispatchServer {
     /// and encoded and written off this actor, so dispatch goes on serving meanwhile.
     private func snapshotIfDue() {
         guard let snapshots, let journal, !snapshotWriting,
-            journal.count - snapshotAt.entries >= snapshotPolicy.everyEntries,
-            ContinuousClock.now - snapshotAt.wall >= snapshotPolicy.gap(after: snapshotsWritten.lastSeconds)
+            journal.count - snapshotAt.entries >= snapshots.policy.everyEntries,
+            ContinuousClock.now - snapshotAt.wall >= snapshots.policy.gap(after: snapshotsWritten.lastSeconds)
         else { return }
         let snapshot = core.snapshot(
             journalOrigin: wallOriginMs, journalEntries: journal.count, journalBytes: journal.size, time: simulatedTime)
@@ -295,7 +293,7 @@ public actor DispatchServer {
         snapshotWriting = true
         Task.detached(priority: .utility) {
             let began = ContinuousClock.now
-            let result = Result { try snapshots.write(snapshot) }
+            let result = Result { try snapshots.store.write(snapshot) }
             await self.snapshotDone(result.map(\.bytes), seconds: (ContinuousClock.now - began) / .seconds(1))
         }
     }

@@ -26,7 +26,8 @@ extension DispatchEngine {
         public var parts: [(name: String, value: any Codable)] {
             [
                 ("requests", requests), ("drivers", drivers), ("available drivers", standingAvailable),
-                ("surge", surge), ("deadlines", [offerExpiries.count: matchDeadlines]),
+                ("surge", surge), ("offer expiries", offerExpiries), ("match deadlines", matchDeadlines),
+                ("scheduled entries", scheduledEntries),
             ]
         }
     }

@@ -103,20 +103,18 @@ struct DispatchCommand: AsyncParsableCommand {
             busAt = try await pub.bind(bus ?? endpoints.bus)
         }
         var point: RestorePoint?
-        var contents: DispatchJournal.Contents?
         var journalFile: DispatchJournal?
         if let journal, let restorePoint {
             do {
                 point = try await restorePoint.value
-                contents = point?.journal
-                journalFile = try DispatchJournal(path: journal, continuing: contents)
+                journalFile = try DispatchJournal(path: journal, continuing: point?.journal)
             } catch let error as JournalError {
                 throw BadInput(error.description)
             }
         }
         var origin: Int64?
         var speed = speed ?? plan.speed
-        if case .started(let wallOriginMs, let journalSpeed)? = contents?.first {
+        if case .started(let wallOriginMs, let journalSpeed)? = point?.journal.first {
             // The run's clock is the journal's: the sessions still keep it.
             origin = wallOriginMs
             speed = journalSpeed
@@ -134,7 +132,8 @@ struct DispatchCommand: AsyncParsableCommand {
         if let clock = virtualClock {
             await server.enterVirtualTime(DispatchServer.VirtualClock(life: clock.life, latency: clock.latency))
         }
-        if let journal, let contents, let restoring = point, contents.count > 0 {
+        if let journal, let restoring = point, restoring.journal.count > 0 {
+            let contents = restoring.journal
             let began = ContinuousClock.now
             let recovery = try await server.restore(from: restoring)
             for skipped in recovery.skippedSnapshots { print("dispatch passed over a snapshot: \(skipped)") }
@@ -155,7 +154,6 @@ struct DispatchCommand: AsyncParsableCommand {
                     recovery.resumedAt))
         }
         // The replayed entries are done with: their memory goes back before the run goes on.
-        contents = nil
         point = nil
         print(
             "dispatch pid \(getpid()) ready: \(graph.nodeCount) road nodes; sessions on \(sessionsAt), events on \(busAt); "

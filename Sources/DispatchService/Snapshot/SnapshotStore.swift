@@ -106,19 +106,18 @@ public struct SnapshotStore: Sendable {
         guard bytes.count >= headerBytes, Array(bytes[0..<4]) == magic else {
             throw SnapshotError("not a snapshot (no RCS1 header)")
         }
-        func integer<T: FixedWidthInteger>(at offset: Int, _ type: T.Type) -> T {
-            bytes[offset..<(offset + MemoryLayout<T>.size)].reversed().reduce(T(0)) { $0 << 8 | T($1) }
-        }
-        let version = integer(at: 4, UInt32.self)
+        // The header's numbers, read as the payload's are.
+        let header = CompactSource(bytes: bytes[4..<headerBytes])
+        let version = try header.integer(UInt32.self)
         guard version == DispatchSnapshot.formatVersion else {
             throw SnapshotError("format \(version), this build reads \(DispatchSnapshot.formatVersion)")
         }
-        let length = Int(integer(at: 8, UInt64.self))
+        let length = Int(try header.integer(UInt64.self))
         guard bytes.count - headerBytes == length else {
             throw SnapshotError("torn: \(bytes.count - headerBytes) payload bytes of \(length)")
         }
         let payload = bytes[headerBytes...]
-        guard checksum(payload) == integer(at: 16, UInt32.self) else { throw SnapshotError("its checksum does not match") }
+        guard checksum(payload) == (try header.integer(UInt32.self)) else { throw SnapshotError("its checksum does not match") }
         do {
             return try CompactDecoder.decode(DispatchSnapshot.self, from: payload)
         } catch {
