@@ -62,7 +62,7 @@ let package = Package(
         // What every role's process shares: readiness on the bus, interrupts, its standard output.
         .target(
             name: "ProcessSupport",
-            dependencies: ["CRibcity", "Wire", "ZeroMQ"],
+            dependencies: ["CRibcity", "CZlib", "Wire", "ZeroMQ"],
             swiftSettings: strict
         ),
         .target(

@@ -3,6 +3,7 @@ import Monitor
 import ProcessSupport
 import Randomness
 import SimulatedTime
+import Topology
 import Wire
 import ZeroMQ
 
@@ -63,11 +64,15 @@ public actor Coordinator {
         let (notices, noticed) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(256))
         self.notices = notices
         self.noticed = noticed
-        self.log = { line in
+        let logging: @Sendable (String) -> Void = { line in
             log(line)
             noticed.yield(line)
         }
-        supervisor = Supervisor(executable: executable, directory: directory, readiness: readiness)
+        self.log = logging
+        let remote = plan.processes.reduce(into: [String: Topology.Host]()) { hosts, spec in hosts[spec.name] = spec.host }
+        supervisor = Supervisor(
+            executable: executable, directory: directory, readiness: readiness,
+            remote: .init(hosts: remote, topologyCRC: FileChecksum.crc32(ofFile: plan.topologyPath) ?? 0), log: logging)
     }
 
     /// Ends the run (Ctrl-C, SIGTERM): processes stop in reverse order.
@@ -94,7 +99,9 @@ public actor Coordinator {
         try await tap.connect(plan.busSubscribe)
         // Everything that describes the run (not the chaos flood, which only loads the proxy, nor
         // the coordinator's own notices, which no two runs share).
-        for prefix in [Topic.dispatch, Topic.status, Topic.ready, Topic.windowOpen, Topic.windowDone] {
+        for prefix in [
+            Topic.dispatch, Topic.status, Topic.ready, Topic.windowOpen, Topic.windowDone, Topic.joinRequest, Topic.exit,
+        ] {
             try await tap.subscribe(prefix)
         }
         let noticeBoard = try await transport.socket(.pub, options: .eventBus)
@@ -104,6 +111,18 @@ public actor Coordinator {
             for await text in notices {
                 let envelope = Envelope(.notice(Notice.with { $0.text = text }), from: stamper.next())
                 try? await noticeBoard.send(Message(Frames.Published(topic: Topic.notice, envelope: envelope).frames))
+            }
+        }
+        // What the coordinator says to processes on other hosts: answers to their joins, stops.
+        let controlBoard = try await transport.socket(.pub, options: .eventBus)
+        try await controlBoard.connect(plan.busPublish)
+        let (controls, control) = AsyncStream.makeStream(of: (String, Envelope.OneOf_Body).self)
+        await supervisor.connect { topic, body in control.yield((topic, body)) }
+        let publishingControls = Task {
+            var stamper = SequenceStamper(sender: "coordinator-control")
+            for await (topic, body) in controls {
+                let envelope = Envelope(body, from: stamper.next())
+                try? await controlBoard.send(Message(Frames.Published(topic: topic, envelope: envelope).frames))
             }
         }
         let recorder = options.record ? try EventLog.Writer(path: directory.file("events.pb")) : nil
@@ -123,7 +142,7 @@ public actor Coordinator {
         // The run's data for analysts, written as it goes: a row per request as it ends, the
         // drivers' table now and then.
         let tables = try RunTables(directory: directory, clock: ClockTimeOfDay(startSecondOfDay: plan.topology.startSecondOfDay))
-        let reader = Task(executorPreference: transport.executor) { [board, readiness] () -> RunTables in
+        let reader = Task(executorPreference: transport.executor) { [board, readiness, supervisor] () -> RunTables in
             var tables = tables
             do {
                 for try await batch in tap.batches() {
@@ -136,6 +155,7 @@ public actor Coordinator {
                     }
                     await board.apply(envelopes)
                     await readiness.apply(envelopes)
+                    await supervisor.heard(envelopes)
                     tables.apply(envelopes)
                 }
             } catch {}
@@ -157,6 +177,8 @@ public actor Coordinator {
         try? await Task.sleep(for: .milliseconds(300))
         noticed.finish()
         await publishingNotices.value
+        control.finish()
+        await publishingControls.value
         reader.cancel()
         var finishedTables = await reader.value
         finishedTables.finish(

@@ -7,6 +7,8 @@ import Wire
 /// chose, so they find each other.
 public struct LaunchPlan: Sendable {
     public let topology: Topology
+    /// The topology file every process reads (each host its own copy of it).
+    public let topologyPath: String
     public let processes: [ProcessSpec]
     /// Where dispatch serves sessions, and the bus proxy's two sides (hosted by the coordinator).
     public let sessions: String
@@ -68,6 +70,7 @@ public struct LaunchPlan: Sendable {
         temporaryDirectory: String = NSTemporaryDirectory(), run: String? = nil, runDirectory: String? = nil
     ) {
         self.topology = topology
+        self.topologyPath = topologyPath
         self.virtual = virtual || topology.clockMode == .virtual
         let speed = speed ?? topology.speed
         self.speed = speed
@@ -100,25 +103,29 @@ public struct LaunchPlan: Sendable {
                     + (journal.map { ["--journal", $0] } ?? []) + dispatchArguments,
                 restart: journal == nil ? .never : .supervised)
         ]
+        // On another host than the coordinator's, a process is started there and joins.
+        let elsewhere = { (host: Topology.Host?) in host == topology.hosts.first ? nil : host }
         for index in 0..<topology.drivers.processes {
-            processes.append(
-                ProcessSpec(
-                    name: WireIDs.driverProcess(index), role: .drivers,
-                    arguments: ["drivers"] + common + follower + [
-                        "--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish,
-                    ] + hostArguments,
-                    restart: .supervised))
+            var spec = ProcessSpec(
+                name: WireIDs.driverProcess(index), role: .drivers,
+                arguments: ["drivers"] + common + follower + [
+                    "--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish,
+                ] + hostArguments,
+                restart: .supervised)
+            spec.host = elsewhere(topology.hostOfDrivers(index))
+            processes.append(spec)
         }
         for index in 0..<topology.riders.processes {
-            processes.append(
-                ProcessSpec(
-                    name: WireIDs.riderProcess(index), role: .riders,
-                    arguments: ["riders"] + common + follower + [
-                        "--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish,
-                    ]
-                        + hostArguments + riderArguments,
-                    restart: .supervised, finishesRun: true,
-                    restartArguments: { time in ["--after", "\(time)"] }))
+            var spec = ProcessSpec(
+                name: WireIDs.riderProcess(index), role: .riders,
+                arguments: ["riders"] + common + follower + [
+                    "--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish,
+                ]
+                    + hostArguments + riderArguments,
+                restart: .supervised, finishesRun: true,
+                restartArguments: { time in ["--after", "\(time)"] })
+            spec.host = elsewhere(topology.hostOfRiders(index))
+            processes.append(spec)
         }
         if monitor {
             processes.append(

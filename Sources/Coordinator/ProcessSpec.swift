@@ -1,3 +1,4 @@
+import Topology
 import Wire
 
 /// One process of a run: its name, the `ribcity` subcommand and arguments that start it, and
@@ -31,6 +32,9 @@ public struct ProcessSpec: Sendable, Equatable {
     public var restartArguments: @Sendable (_ simulatedTime: Double) -> [String]
     /// Stopped only once the run's summary is written (the web monitor shows it to its pages).
     public var outlivesRun = false
+    /// The host it runs on when that is not the coordinator's (a city across hosts): started
+    /// there, it joins the run over the bus.
+    public var host: Topology.Host?
 
     public init(
         name: String, role: Role, executable: String? = nil, arguments: [String], restart: Restart, finishesRun: Bool = false,
@@ -51,6 +55,6 @@ public struct ProcessSpec: Sendable, Equatable {
 
     public static func == (lhs: ProcessSpec, rhs: ProcessSpec) -> Bool {
         lhs.name == rhs.name && lhs.role == rhs.role && lhs.executable == rhs.executable && lhs.arguments == rhs.arguments
-            && lhs.restart == rhs.restart && lhs.finishesRun == rhs.finishesRun
+            && lhs.restart == rhs.restart && lhs.finishesRun == rhs.finishesRun && lhs.host == rhs.host
     }
 }

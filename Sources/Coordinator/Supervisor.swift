@@ -1,9 +1,14 @@
 import Foundation
+import ProcessSupport
+import Wire
 
 /// Starts the run's processes, knows which are running, and records how each exited.
 ///
 /// Each process is `ribcity <arguments>` (this same executable), its standard output and error
-/// going to its log in the run directory, or the monitor's to the terminal.
+/// going to its log in the run directory, or the monitor's to the terminal. A process that runs
+/// on another host (a city across hosts) is started there and joins over the bus: starting it
+/// means letting it join, and it is stopped or killed by a `Stop` addressed to it
+/// (``RemoteMembers``).
 public actor Supervisor {
     /// A process that exited.
     public struct Exit: Sendable, Equatable, Codable, CustomStringConvertible {
@@ -12,18 +17,30 @@ public actor Supervisor {
         public let status: Int32
         /// Killed by a signal (`status` is then the signal number).
         public let signalled: Bool
+        /// A process on another host that said nothing for this many seconds, given up for dead.
+        public let lostFor: Double?
+        /// What a process on another host said, or the coordinator saw, about its end.
+        public let reason: String?
 
-        public init(name: String, pid: Int32, status: Int32, signalled: Bool) {
+        public init(name: String, pid: Int32, status: Int32, signalled: Bool, lostFor: Double? = nil, reason: String? = nil) {
             self.name = name
             self.pid = pid
             self.status = status
             self.signalled = signalled
+            self.lostFor = lostFor
+            self.reason = reason
         }
 
         /// It exited by itself with status 0.
-        public var isClean: Bool { !signalled && status == 0 }
+        public var isClean: Bool { !signalled && status == 0 && lostFor == nil }
 
-        public var description: String { signalled ? "killed by signal \(status)" : "exited with status \(status)" }
+        public var description: String {
+            let how =
+                if let lostFor { "went silent for \(Int(lostFor.rounded())) s" } else if signalled {
+                    "killed by signal \(status)"
+                } else { "exited with status \(status)" }
+            return how + (reason.map { " (\($0))" } ?? "")
+        }
     }
 
     /// Starts, restarts and exits of one process.
@@ -42,20 +59,87 @@ public actor Supervisor {
     /// Set for every process started (the run's key directory, say).
     public var environment: [String: String] = [:]
     private var exitWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
+    /// The processes other hosts start, and what tells them so (the bus).
+    private var remote: RemoteMembers
+    private var publish: (@Sendable (_ topic: String, _ body: Envelope.OneOf_Body) async -> Void)?
+    private let log: @Sendable (String) -> Void
 
     /// `readiness` is fed from the bus: a process is ready when its `Ready` has been seen there.
     /// Sets variables of every process's environment from now on.
     public func setEnvironment(_ variables: [String: String]) { environment.merge(variables) { $1 } }
 
-    public init(executable: URL, directory: RunDirectory, readiness: ReadinessBoard) {
+    /// `remote`: the processes that other hosts start, and what the run knows of them.
+    init(
+        executable: URL, directory: RunDirectory, readiness: ReadinessBoard, remote: RemoteMembers.Settings,
+        log: @escaping @Sendable (String) -> Void
+    ) {
         self.executable = executable
         self.directory = directory
         self.readiness = readiness
+        self.remote = RemoteMembers(remote)
+        self.log = log
     }
 
-    public func isRunning(_ name: String) -> Bool { running[name] != nil }
+    public init(executable: URL, directory: RunDirectory, readiness: ReadinessBoard) {
+        self.init(
+            executable: executable, directory: directory, readiness: readiness, remote: .init(hosts: [:], topologyCRC: 0),
+            log: { _ in })
+    }
 
-    public func pid(of name: String) -> Int32? { running[name]?.processIdentifier }
+    /// How the supervisor speaks to processes on other hosts: publishes `body` on the bus under `topic`.
+    func connect(publish: @escaping @Sendable (_ topic: String, _ body: Envelope.OneOf_Body) async -> Void) {
+        self.publish = publish
+    }
+
+    public func isRunning(_ name: String) -> Bool {
+        guard remote.isRemote(name) else { return running[name] != nil }
+        carryOut(remote.check(now: .now))
+        return remote.current(name) != nil
+    }
+
+    public func pid(of name: String) -> Int32? {
+        remote.isRemote(name) ? remote.current(name)?.pid : running[name]?.processIdentifier
+    }
+
+    /// Takes what the bus says to and of processes on other hosts: their requests to join,
+    /// their readiness (which says they are alive) and their goodbyes.
+    func heard(_ envelopes: [Envelope]) async {
+        var actions: [RemoteMembers.Action] = []
+        for envelope in envelopes {
+            switch envelope.body {
+            case .joinRequest(let request)?: actions += remote.join(request, now: .now)
+            case .ready(let ready)?: remote.heard(ready, now: .now)
+            case .processExit(let exit)?: actions += remote.left(exit)
+            default: continue
+            }
+        }
+        for answer in carryOut(actions) { await publish?(Topic.joinReply(to: answer.processID), .joinReply(answer)) }
+    }
+
+    /// Records the starts and exits the remote members decided, and logs what they say; returns
+    /// the answers to publish.
+    @discardableResult
+    private func carryOut(_ actions: [RemoteMembers.Action]) -> [JoinReply] {
+        var answers: [JoinReply] = []
+        for action in actions {
+            switch action {
+            case .answer(let reply):
+                answers.append(reply)
+                if reply.accepted, records[reply.processID]?.starts != Int(reply.life) {
+                    var record = records[reply.processID] ?? Record()
+                    record.starts = Int(reply.life)
+                    record.pid = remote.current(reply.processID)?.pid ?? 0
+                    records[reply.processID] = record
+                }
+            case .exited(let exit):
+                records[exit.name, default: Record()].exits.append(exit)
+                exitWaiters.removeValue(forKey: exit.name)?.forEach { $0.resume() }
+            case .log(let line):
+                log(line)
+            }
+        }
+        return answers
+    }
 
     /// What starts the line the supervisor writes into a process's log before restarting it.
     public static let restartMarker = "--- restart "
@@ -63,6 +147,11 @@ public actor Supervisor {
     /// Starts `ribcity <arguments>` as process `name`; `toTerminal` keeps the parent's output.
     @discardableResult
     public func start(_ name: String, executable: String? = nil, arguments: [String], toTerminal: Bool = false) throws -> Int32 {
+        if remote.isRemote(name) {
+            // Its host starts it; the arguments it gets leave out the topology (the file is the host's).
+            remote.expect(name, arguments: Self.withoutTopology(arguments))
+            return 0
+        }
         // Foundation starts each child in a process group of its own, so Ctrl-C in the terminal
         // reaches the coordinator alone, which then stops the processes in order.
         let process = Process()
@@ -71,7 +160,7 @@ public actor Supervisor {
         var record = records[name] ?? Record()
         // Which life of the process this is (1, 2, …): virtual time numbers messages per life.
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-            .merging(["RIBCITY_LIFE": "\(record.starts + 1)"]) { $1 }
+            .merging([ProcessLife.environmentVariable: "\(record.starts + 1)"]) { $1 }
         let log = try directory.log(for: name)
         if record.starts > 0 { log.write(Data("\(Self.restartMarker)\(record.starts) of \(name)\n".utf8)) }
         if !toTerminal {
@@ -99,6 +188,23 @@ public actor Supervisor {
     /// or fails if it exits or takes too long.
     public func waitUntilReady(_ name: String, timeout: Duration) async throws {
         let deadline = ContinuousClock.now + timeout
+        if remote.isRemote(name) {
+            let startsBefore = records[name]?.starts ?? 0
+            while !remote.isReady(name) {
+                if let record = records[name], record.starts > startsBefore, remote.current(name) == nil,
+                    let exit = record.exits.last
+                {
+                    if exit.isClean { return }
+                    throw LaunchError.exitedBeforeReady(name, log: "on its host: \(exit)")
+                }
+                guard ContinuousClock.now < deadline else {
+                    let host = remote.settings.hosts[name].map { "\($0.name) (\($0.address))" } ?? "its host"
+                    throw LaunchError.didNotJoin(name, host: host, after: timeout)
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return
+        }
         while true {
             guard let pid = running[name]?.processIdentifier else {
                 // Done before its announcement got out (a restarted rider process with nothing
@@ -113,24 +219,64 @@ public actor Supervisor {
         }
     }
 
-    /// Sends `signal` to a running process.
-    public func signal(_ name: String, _ signal: Int32) {
+    /// Sends `signal` to a running process. One on another host gets a `Stop`: abrupt for
+    /// SIGKILL (it counts as dead at once), in order for SIGTERM; other signals do not reach it.
+    public func signal(_ name: String, _ signal: Int32) async {
+        if remote.isRemote(name) {
+            guard remote.current(name) != nil, signal == SIGKILL || signal == SIGTERM else { return }
+            let abrupt = signal == SIGKILL
+            await publish?(
+                Topic.stop(of: name),
+                .stop(
+                    Stop.with {
+                        $0.reason = abrupt ? "killed by the coordinator" : "the run is over"
+                        $0.abrupt = abrupt
+                    }))
+            if abrupt { carryOut(remote.killed(name)) }
+            return
+        }
         guard let process = running[name] else { return }
         kill(process.processIdentifier, signal)
     }
 
     /// Asks a process to stop (SIGTERM), kills it after `grace`, and waits until it has exited.
     public func stop(_ name: String, grace: Duration) async {
+        if remote.isRemote(name) {
+            let deadline = ContinuousClock.now + grace
+            // A Stop may be lost on its way: it is said again until the process has left.
+            while remote.current(name) != nil, ContinuousClock.now < deadline {
+                await signal(name, SIGTERM)
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+            await signal(name, SIGKILL)
+            return
+        }
         guard running[name] != nil else { return }
-        signal(name, SIGTERM)
+        await signal(name, SIGTERM)
         let killer = Task {
             try await Task.sleep(for: grace)
-            self.signal(name, SIGKILL)
+            await self.signal(name, SIGKILL)
         }
         await withCheckedContinuation { continuation in
             if running[name] == nil { continuation.resume() } else { exitWaiters[name, default: []].append(continuation) }
         }
         killer.cancel()
+    }
+
+    /// `arguments` without `--topology FILE`.
+    static func withoutTopology(_ arguments: [String]) -> [String] {
+        var kept: [String] = []
+        var skipping = false
+        for argument in arguments {
+            if skipping {
+                skipping = false
+            } else if argument == "--topology" {
+                skipping = true
+            } else {
+                kept.append(argument)
+            }
+        }
+        return kept
     }
 
     private func exited(_ exit: Exit) {
@@ -145,9 +291,13 @@ public actor Supervisor {
 public enum LaunchError: Error, CustomStringConvertible {
     case exitedBeforeReady(String, log: String)
     case notReady(String, after: Duration)
+    case didNotJoin(String, host: String, after: Duration)
 
     public var description: String {
         switch self {
+        case .didNotJoin(let name, let host, let timeout):
+            "\(name) did not join from \(host) within \(timeout): start it there with `ribcity "
+                + "\(name.split(separator: "-").first ?? "") --topology FILE --process N --join tcp://COORDINATOR:PORT`"
         case .exitedBeforeReady(let name, let log): "\(name) exited before it was ready; its log ends:\n\(log)"
         case .notReady(let name, let timeout): "\(name) was not ready after \(timeout)"
         }

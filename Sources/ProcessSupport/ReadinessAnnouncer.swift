@@ -26,6 +26,7 @@ public struct ReadinessAnnouncer: Sendable {
             $0.processID = processID
             $0.pid = pid
             $0.endpoints = endpoints
+            $0.life = ProcessLife.current()
         }
         task = Task {
             // Each start is a sender of its own: a restart's announcements are not taken for replays.

@@ -40,6 +40,13 @@ public struct Topology: Sendable, Equatable {
     /// Whether the run's processes talk over CURVE (keys per process, docs/ARCHITECTURE.md):
     /// `security: {curve: on|off}`; on by default over tcp, off over ipc.
     public var curve: Bool?
+    /// The machines of a city across hosts (`hosts:`), the coordinator's first: the bus, dispatch,
+    /// the monitor and the recorder run there, and every other host's processes join it. Empty:
+    /// the whole run on one machine.
+    public var hosts: [Host] {
+        get { endpoints.hosts }
+        set { endpoints.hosts = newValue }
+    }
 
     /// Whether CURVE is on: as set, or by default over tcp only.
     public var usesCurve: Bool { curve ?? (endpoints.transport == .tcp) }
@@ -61,6 +68,33 @@ public struct Topology: Sendable, Equatable {
     /// hierarchy of the posted speeds.
     public func travelTimes(on graph: RoadGraph) -> TravelTimeSchedule {
         .forRun(graph: graph, model: calibration?.file.model, startSecondOfDay: startSecondOfDay, day: day, duration: duration)
+    }
+
+    /// A machine of a city across hosts: its name in the topology, and the address the other
+    /// hosts reach it at.
+    public struct Host: Sendable, Equatable {
+        public var name: String
+        public var address: String
+
+        public init(name: String, address: String) {
+            self.name = name
+            self.address = address
+        }
+    }
+
+    /// The host of driver process `index`: the driver plan's hosts in turn, or the coordinator's;
+    /// nil for a run on one machine.
+    public func hostOfDrivers(_ index: Int) -> Host? { host(in: drivers.hosts, index) }
+
+    /// The host of rider process `index`: the rider plan's hosts in turn, or the coordinator's;
+    /// nil for a run on one machine.
+    public func hostOfRiders(_ index: Int) -> Host? { host(in: riders.hosts, index) }
+
+    private func host(in names: [String], _ index: Int) -> Host? {
+        guard let coordinator = hosts.first else { return nil }
+        guard !names.isEmpty else { return coordinator }
+        let name = names[index % names.count]
+        return hosts.first { $0.name == name } ?? coordinator
     }
 
     /// How simulated time moves.
@@ -109,6 +143,8 @@ public struct Topology: Sendable, Equatable {
         /// (0 in a file): none. Dispatch follows cars by the legs it hands out, so the reports
         /// are the load a real fleet's pings put on dispatch, not what matching needs.
         public var locationEverySeconds: Double?
+        /// The hosts the processes run on, in turn (`host:`); empty: the coordinator's.
+        public var hosts: [String] = []
         public var total: Int { processes * perProcess }
 
         public init(
@@ -130,6 +166,8 @@ public struct Topology: Sendable, Equatable {
         public var patienceSeconds: ClosedRange<Double>
         public var poolShare: Double
         public var scheduledShare: Double
+        /// The hosts the processes run on, in turn (`host:`); empty: the coordinator's.
+        public var hosts: [String] = []
 
         public init(
             processes: Int = 1, demand: DemandSource, patienceSeconds: ClosedRange<Double> = 300...900,
@@ -164,6 +202,8 @@ public struct Topology: Sendable, Equatable {
         public var host: String
         /// For tcp: the first port; dispatch, bus and the rest follow.
         public var basePort: Int
+        /// The machines of a city across hosts, the coordinator's first (``Topology/hosts``).
+        public var hosts: [Host] = []
 
         public init(transport: Transport = .ipc, host: String = "127.0.0.1", basePort: Int = 5_550) {
             self.transport = transport

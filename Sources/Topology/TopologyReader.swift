@@ -84,6 +84,7 @@ public enum TopologyReader {
         if let every = try driverSection.double("location_every_s", in: 0...3_600) {
             drivers.locationEverySeconds = every > 0 ? every : nil
         }
+        drivers.hosts = try hostNames(&driverSection)
         try driverSection.finish()
 
         guard var riderSection = try top.fields("riders") else { throw top.error("riders", "is required") }
@@ -141,6 +142,7 @@ public enum TopologyReader {
         riders.patienceSeconds = try riderSection.range("patience_s", in: 1...86_400) ?? riders.patienceSeconds
         riders.poolShare = try riderSection.double("pool_share", in: 0...1) ?? riders.poolShare
         riders.scheduledShare = try riderSection.double("scheduled_share", in: 0...1) ?? riders.scheduledShare
+        riders.hosts = try hostNames(&riderSection)
         try riderSection.finish()
 
         var features: [String: FeatureSetting] = [:]
@@ -172,6 +174,21 @@ public enum TopologyReader {
         var endpoints = Topology.Endpoints(transport: transport)
         endpoints.host = try endpointSection?.string("host") ?? endpoints.host
         endpoints.basePort = try endpointSection?.int("base_port", in: 1_024...65_000) ?? endpoints.basePort
+        let hosts = try readHosts(&top)
+        if let coordinator = hosts.first {
+            guard transport == .tcp else {
+                throw top.error("hosts", "a city across hosts talks over tcp: add endpoints: { transport: tcp }")
+            }
+            if let host = try endpointSection?.string("host"), host != coordinator.address {
+                throw endpointSection!.error(
+                    "host",
+                    "is \(host), but the coordinator's host (the first of hosts:, \(coordinator.name)) is at \(coordinator.address)"
+                )
+            }
+            endpoints.host = coordinator.address
+        }
+        try checkHostNames(drivers.hosts, of: "drivers", among: hosts, file: file)
+        try checkHostNames(riders.hosts, of: "riders", among: hosts, file: file)
         try endpointSection?.finish()
         try top.finish()
         var topology = Topology(
@@ -183,7 +200,61 @@ public enum TopologyReader {
         topology.day = day
         topology.latencyMs = Int64(latencyMs)
         topology.curve = curve
+        topology.hosts = hosts
         return topology
+    }
+
+    /// `hosts: [{name: NAME, address: ADDRESS}, …]`: names unique, addresses a host name or an IP
+    /// address (no scheme, no port: the ports are the endpoints').
+    private static func readHosts(_ top: inout YAMLFields) throws(TopologyError) -> [Topology.Host] {
+        guard let list = top.node("hosts") else { return [] }
+        guard let items = list.sequence, !items.isEmpty else {
+            throw top.error("hosts", "must be a list of {name, address}, the coordinator's host first", at: list)
+        }
+        var hosts: [Topology.Host] = []
+        for (index, item) in items.enumerated() {
+            var fields = try YAMLFields(item, path: "hosts[\(index)]", file: top.file)
+            guard let name = try fields.string("name") else { throw fields.error("name", "is required") }
+            guard let address = try fields.string("address") else { throw fields.error("address", "is required") }
+            let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:")
+            guard address.allSatisfy(allowed.contains) else {
+                throw fields.error("address", "must be a host name or an IP address (no scheme, no port), not '\(address)'")
+            }
+            guard !hosts.contains(where: { $0.name == name }) else { throw fields.error("name", "'\(name)' is named twice") }
+            try fields.finish()
+            hosts.append(Topology.Host(name: name, address: address))
+        }
+        return hosts
+    }
+
+    /// Every host a process group names is one of `hosts:`.
+    private static func checkHostNames(
+        _ names: [String], of section: String, among hosts: [Topology.Host], file: String
+    ) throws(TopologyError) {
+        for name in names where !hosts.contains(where: { $0.name == name }) {
+            throw TopologyError(
+                file: file, key: "\(section).host", line: nil,
+                reason: hosts.isEmpty
+                    ? "names host '\(name)', but the topology has no hosts: section"
+                    : "no host named '\(name)' (hosts: \(hosts.map(\.name).joined(separator: ", ")))")
+        }
+    }
+
+    /// `host: NAME` or `host: [NAME, …]` in a process group: the hosts its processes take in turn.
+    private static func hostNames(_ section: inout YAMLFields) throws(TopologyError) -> [String] {
+        guard let node = section.node("host") else { return [] }
+        if let name = node.scalar?.string, !name.isEmpty { return [name] }
+        guard let items = node.sequence, !items.isEmpty else {
+            throw section.error("host", "must be a host's name or a list of them", at: node)
+        }
+        var names: [String] = []
+        for item in items {
+            guard let name = item.scalar?.string, !name.isEmpty else {
+                throw section.error("host", "must be a host's name or a list of them", at: item)
+            }
+            names.append(name)
+        }
+        return names
     }
 
     /// Dispatch's settings; dwell times default to the calibration's, if there is one.

@@ -32,7 +32,7 @@ public enum TopologyWriter {
         lines.append(
             "drivers: { processes: \(drivers.processes), per_process: \(drivers.perProcess), "
                 + "acceptance: \(range(drivers.acceptance)), response_s: \(range(drivers.responseSeconds)), "
-                + "location_every_s: \(drivers.locationEverySeconds ?? 0) }")
+                + "location_every_s: \(drivers.locationEverySeconds ?? 0)\(hostList(drivers.hosts)) }")
         let riders = topology.riders
         lines += ["riders:", "  processes: \(riders.processes)", "  demand:"]
         switch riders.demand {
@@ -62,6 +62,7 @@ public enum TopologyWriter {
             "  patience_s: \(range(riders.patienceSeconds))", "  pool_share: \(number(riders.poolShare))",
             "  scheduled_share: \(number(riders.scheduledShare))",
         ]
+        if !riders.hosts.isEmpty { lines.append("  host: [\(riders.hosts.map(quoted).joined(separator: ", "))]") }
         if !topology.features.isEmpty {
             lines.append(
                 "features: { "
@@ -70,11 +71,19 @@ public enum TopologyWriter {
         }
         if let port = topology.webPort { lines.append("monitor: { web: { port: \(port) } }") }
         if let curve = topology.curve { lines.append("security: { curve: \(curve) }") }
+        if !topology.hosts.isEmpty {
+            lines.append("hosts:")
+            for host in topology.hosts { lines.append("  - { name: \(quoted(host.name)), address: \(quoted(host.address)) }") }
+        }
         let endpoints = topology.endpoints
         lines.append(
             "endpoints: { transport: \(endpoints.transport.rawValue), host: \(quoted(endpoints.host)), "
                 + "base_port: \(endpoints.basePort) }")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func hostList(_ names: [String]) -> String {
+        names.isEmpty ? "" : ", host: [\(names.map(quoted).joined(separator: ", "))]"
     }
 
     private static func dispatch(_ configuration: DispatchConfiguration) -> [String] {

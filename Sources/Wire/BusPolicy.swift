@@ -29,6 +29,9 @@ public enum BusPolicy {
             }
             return nil
         }
+        if topic.hasPrefix(Topic.joinReply) || topic.hasPrefix(Topic.stop) {
+            return role == .coordinator ? nil : "only the coordinator answers joins and stops processes (\(topic))"
+        }
         if topic.hasPrefix(Topic.inspectReply) {
             guard topic == Topic.inspectReply(of: publisher), case .appInspection(let answer)? = envelope()?.body,
                 answer.processID == publisher
@@ -45,6 +48,16 @@ public enum BusPolicy {
         case Topic.ready:
             guard case .ready(let ready)? = envelope()?.body, ready.processID == publisher else {
                 return "\(topic) carries something other than \(publisher)'s own Ready"
+            }
+            return nil
+        case Topic.joinRequest:
+            guard case .joinRequest(let request)? = envelope()?.body, request.processID == publisher else {
+                return "\(topic) carries something other than \(publisher)'s own JoinRequest"
+            }
+            return nil
+        case Topic.exit:
+            guard case .processExit(let exit)? = envelope()?.body, exit.processID == publisher else {
+                return "\(topic) carries something other than \(publisher)'s own ProcessExit"
             }
             return nil
         case Topic.windowDone:

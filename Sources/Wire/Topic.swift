@@ -15,6 +15,15 @@ public enum Topic {
     public static let ready = "control.ready"
     public static let windowOpen = "control.window-open"
     public static let windowDone = "control.window-done"
+    /// A city across hosts: a process started on another host asks to join
+    /// (`control.join-request`), the coordinator answers it on `control.join-reply.<process id>`,
+    /// tells it to stop on `control.stop.<process id>`, and hears it leave on `control.exit`.
+    public static let joinRequest = "control.join-request"
+    public static let joinReply = "control.join-reply."
+    public static let stop = "control.stop."
+    public static let exit = "control.exit"
+    public static func joinReply(to processID: String) -> String { joinReply + processID }
+    public static func stop(of processID: String) -> String { stop + processID }
     /// The coordinator's notices: processes ready, restarted, killed, finished.
     public static let notice = "control.notice"
     /// Stress mode's load on the bus itself (`chaos.flood`), from the coordinator, read by no one.

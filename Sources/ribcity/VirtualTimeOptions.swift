@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ProcessSupport
 import SimulatedTime
 import Topology
 import Wire
@@ -24,7 +25,7 @@ struct VirtualTimeOptions: ParsableArguments {
         life: UInt32, latency: SimDuration, windows: Socket
     )? {
         guard isVirtual(plan) else { return nil }
-        let life = UInt32(ProcessInfo.processInfo.environment["RIBCITY_LIFE"] ?? "1") ?? 1
+        let life = ProcessLife.current()
         let windows = try await transport.socket(.sub, options: .eventBus)
         try await windows.connect(
             subscribeTo ?? plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory()).subscribe)

@@ -148,6 +148,54 @@ struct TopologyTests {
         #expect(error?.reason.contains(change.reason) == true, "\(String(describing: error))")
     }
 
+    @Test(
+        "A city across hosts: hosts named with addresses, the coordinator's first; each group's processes take its hosts in turn")
+    func hosts() throws {
+        let topology = try TopologyReader.parse(
+            """
+            city: { grid: { width_m: 1000 } }
+            drivers: { processes: 3, host: [fleet, hub] }
+            riders: { processes: 2, host: town, demand: { synthetic: { peak_per_hour: 10 } } }
+            endpoints: { transport: tcp, base_port: 6000 }
+            hosts:
+              - { name: hub, address: 10.77.1.1 }
+              - { name: fleet, address: 10.77.1.2 }
+              - { name: town, address: town.example }
+            """, file: "hosts.yaml", directory: "/")
+        #expect(topology.hosts.map(\.name) == ["hub", "fleet", "town"])
+        #expect(topology.endpoints.host == "10.77.1.1", "the bus and dispatch are on the coordinator's host")
+        #expect((0..<3).map { topology.hostOfDrivers($0)?.name } == ["fleet", "hub", "fleet"])
+        #expect((0..<2).map { topology.hostOfRiders($0)?.address } == ["town.example", "town.example"])
+        let text = TopologyWriter.yaml(topology)
+        #expect(try TopologyReader.parse(text, file: "hosts.yaml", directory: "/") == topology, "\(text)")
+        let oneMachine = try TopologyReader.parse(Self.valid, file: "tiny.yaml", directory: "/")
+        #expect(oneMachine.hosts.isEmpty && oneMachine.hostOfDrivers(0) == nil)
+
+        let hosts = "hosts: [{ name: hub, address: 10.0.0.1 }, { name: b, address: 10.0.0.2 }]"
+        let tcp = "endpoints: { transport: tcp }"
+        let base = "city: { grid: {} }\ndrivers: {}\nriders: { demand: { synthetic: { peak_per_hour: 5 } } }\n"
+        let drivingOn = { (host: String) in base.replacingOccurrences(of: "drivers: {}", with: "drivers: { host: \(host) }") }
+        let cases: [(String, String)] = [
+            (base + hosts, "hosts: a city across hosts talks over tcp"),
+            (
+                base + hosts + "\nendpoints: { transport: tcp, host: 10.0.0.9 }",
+                "endpoints.host: is 10.0.0.9, but the coordinator's host"
+            ),
+            (drivingOn("c") + hosts + "\n" + tcp, "drivers.host: no host named 'c' (hosts: hub, b)"),
+            (drivingOn("b"), "names host 'b', but the topology has no hosts"),
+            (
+                base + "hosts: [{ name: a, address: \"tcp://10.0.0.1:5\" }]\n" + tcp,
+                "hosts[0].address: must be a host name or an IP"
+            ),
+            (base + "hosts: [{ name: a, address: x }, { name: a, address: y }]\n" + tcp, "hosts[1].name: 'a' is named twice"),
+            (base + "hosts: []\n" + tcp, "hosts: must be a list"),
+        ]
+        for (text, expected) in cases {
+            let error = #expect(throws: TopologyError.self) { try TopologyReader.parse(text, file: "bad.yaml", directory: "/") }
+            #expect(error?.description.contains(expected) == true, "\(String(describing: error)) should contain \(expected)")
+        }
+    }
+
     @Test("Missing pieces and broken YAML are errors too")
     func structuralErrors() {
         let cases: [(String, String)] = [

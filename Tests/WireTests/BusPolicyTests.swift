@@ -50,6 +50,27 @@ struct BusPolicyTests {
         #expect(refusal("dispatch", "location", .heartbeat(Heartbeat())) == "no process publishes location")
     }
 
+    @Test("Joining from another host: a process asks and leaves for itself; only the coordinator answers and stops")
+    func joining() {
+        let ask = Envelope.OneOf_Body.joinRequest(JoinRequest.with { $0.processID = "drivers-1" })
+        let leave = Envelope.OneOf_Body.processExit(ProcessExit.with { $0.processID = "drivers-1" })
+        let answer = Envelope.OneOf_Body.joinReply(JoinReply.with { $0.processID = "drivers-1" })
+        #expect(refusal("drivers-1", Topic.joinRequest, ask) == nil)
+        #expect(refusal("drivers-1", Topic.exit, leave) == nil)
+        #expect(refusal("coordinator", Topic.joinReply(to: "drivers-1"), answer) == nil)
+        #expect(refusal("coordinator", Topic.stop(of: "drivers-1"), .stop(Stop())) == nil)
+        #expect(
+            refusal("riders-0", Topic.joinRequest, ask)
+                == "control.join-request carries something other than riders-0's own JoinRequest")
+        #expect(refusal("riders-0", Topic.exit, leave) == "control.exit carries something other than riders-0's own ProcessExit")
+        #expect(
+            refusal("drivers-1", Topic.joinReply(to: "drivers-1"), answer)
+                == "only the coordinator answers joins and stops processes (control.join-reply.drivers-1)")
+        #expect(
+            refusal("dispatch", Topic.stop(of: "drivers-1"), .stop(Stop()))
+                == "only the coordinator answers joins and stops processes (control.stop.drivers-1)")
+    }
+
     @Test("A publication that is not [topic, envelope] is refused")
     func notABusMessage() {
         let one: [UInt8] = Array("dispatch.request".utf8)

@@ -925,6 +925,30 @@ public nonisolated struct Envelope: @unchecked Sendable {
     set {_uniqueStorage()._body = .appInspection(newValue)}
   }
 
+  public var joinRequest: JoinRequest {
+    get {
+      if case .joinRequest(let v)? = _storage._body {return v}
+      return JoinRequest()
+    }
+    set {_uniqueStorage()._body = .joinRequest(newValue)}
+  }
+
+  public var joinReply: JoinReply {
+    get {
+      if case .joinReply(let v)? = _storage._body {return v}
+      return JoinReply()
+    }
+    set {_uniqueStorage()._body = .joinReply(newValue)}
+  }
+
+  public var processExit: ProcessExit {
+    get {
+      if case .processExit(let v)? = _storage._body {return v}
+      return ProcessExit()
+    }
+    set {_uniqueStorage()._body = .processExit(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -975,6 +999,9 @@ public nonisolated struct Envelope: @unchecked Sendable {
     case notice(Notice)
     case inspectApp(InspectApp)
     case appInspection(AppInspection)
+    case joinRequest(JoinRequest)
+    case joinReply(JoinReply)
+    case processExit(ProcessExit)
 
   }
 
@@ -2040,6 +2067,86 @@ public nonisolated struct Stop: Sendable {
 
   public var reason: String = String()
 
+  /// To a process on another host, on control.stop.<process id>: end now, as if killed (stress
+  /// mode's kills), instead of finishing in order.
+  public var abrupt: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A process started on another host (`ribcity drivers … --join tcp://COORDINATOR:PORT`) asks the
+/// coordinator for its part in the run, on control.join, again every half second until answered.
+public nonisolated struct JoinRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var processID: String = String()
+
+  public var pid: Int32 = 0
+
+  /// The machine it runs on, as it knows itself (its host name), for the coordinator's log.
+  public var machine: String = String()
+
+  /// Drawn at random by each start of the process: tells this start's answer from an earlier one's.
+  public var incarnation: UInt64 = 0
+
+  /// CRC-32 of the topology file it read: a host with another version of the file is refused.
+  public var topologyCrc: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The coordinator's answer to a JoinRequest, on control.joined.<process id>. Accepted: the
+/// arguments the coordinator would have started the process with on its own host (without
+/// --topology: the file is the host's), and which life of the process this is. Refused: why, for
+/// good. Neither: not yet (the run has not come to this process), and what it waits for.
+public nonisolated struct JoinReply: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var processID: String = String()
+
+  public var incarnation: UInt64 = 0
+
+  public var accepted: Bool = false
+
+  public var arguments: [String] = []
+
+  public var life: UInt32 = 0
+
+  public var refusal: String = String()
+
+  public var waitingFor: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A process that joined from another host leaves the run, on control.exit: status 0 when its work
+/// is done, another when it failed (with the reason). A process killed says nothing: the
+/// coordinator notices its silence.
+public nonisolated struct ProcessExit: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var processID: String = String()
+
+  public var pid: Int32 = 0
+
+  public var life: UInt32 = 0
+
+  public var status: Int32 = 0
+
+  public var reason: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2076,6 +2183,10 @@ public nonisolated struct Ready: Sendable {
   public var pid: Int32 = 0
 
   public var endpoints: [String] = []
+
+  /// Which start of the process this is (RIBCITY_LIFE): on other hosts pids repeat (a container's
+  /// process is often pid 1 every time), lives do not.
+  public var life: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2239,7 +2350,7 @@ nonisolated extension DispatchEventKind: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{3}sender_life\0\u{3}receiver_life\0\u{1}link\0\u{1}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{1}ack\0\u{4}\u{5}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{3}share_eta\0\u{3}shared_eta\0\u{3}split_fare_invite\0\u{3}split_invitation\0\u{3}split_answer\0\u{3}fare_split\0\u{4}\u{8}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{2}\u{12}stop\0\u{1}ready\0\u{3}window_open\0\u{3}window_done\0\u{1}notice\0\u{3}inspect_app\0\u{3}app_inspection\0\u{b}clock_tick\0\u{c}P\u{1}\u{1}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{3}sender_life\0\u{3}receiver_life\0\u{1}link\0\u{1}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{1}ack\0\u{4}\u{5}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{3}share_eta\0\u{3}shared_eta\0\u{3}split_fare_invite\0\u{3}split_invitation\0\u{3}split_answer\0\u{3}fare_split\0\u{4}\u{8}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{2}\u{12}stop\0\u{1}ready\0\u{3}window_open\0\u{3}window_done\0\u{1}notice\0\u{3}inspect_app\0\u{3}app_inspection\0\u{3}join_request\0\u{3}join_reply\0\u{3}process_exit\0\u{b}clock_tick\0\u{c}P\u{1}\u{1}")
 
   fileprivate class _StorageClass {
     var _protocolVersion: UInt32 = 0
@@ -2832,6 +2943,45 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
             _storage._body = .appInspection(v)
           }
         }()
+        case 88: try {
+          var v: JoinRequest?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .joinRequest(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .joinRequest(v)
+          }
+        }()
+        case 89: try {
+          var v: JoinReply?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .joinReply(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .joinReply(v)
+          }
+        }()
+        case 90: try {
+          var v: ProcessExit?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .processExit(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .processExit(v)
+          }
+        }()
         default: break
         }
       }
@@ -3035,6 +3185,18 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
       case .appInspection?: try {
         guard case .appInspection(let v)? = _storage._body else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 87)
+      }()
+      case .joinRequest?: try {
+        guard case .joinRequest(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 88)
+      }()
+      case .joinReply?: try {
+        guard case .joinReply(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 89)
+      }()
+      case .processExit?: try {
+        guard case .processExit(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 90)
       }()
       case nil: break
       }
@@ -5093,7 +5255,7 @@ nonisolated extension DispatchChecks: SwiftProtobuf.Message, SwiftProtobuf._Mess
 
 nonisolated extension Stop: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Stop"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}reason\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}reason\0\u{1}abrupt\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5102,6 +5264,7 @@ nonisolated extension Stop: SwiftProtobuf.Message, SwiftProtobuf._MessageImpleme
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.abrupt) }()
       default: break
       }
     }
@@ -5111,10 +5274,174 @@ nonisolated extension Stop: SwiftProtobuf.Message, SwiftProtobuf._MessageImpleme
     if !self.reason.isEmpty {
       try visitor.visitSingularStringField(value: self.reason, fieldNumber: 1)
     }
+    if self.abrupt != false {
+      try visitor.visitSingularBoolField(value: self.abrupt, fieldNumber: 2)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Stop, rhs: Stop) -> Bool {
+    if lhs.reason != rhs.reason {return false}
+    if lhs.abrupt != rhs.abrupt {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension JoinRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".JoinRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}process_id\0\u{1}pid\0\u{1}machine\0\u{1}incarnation\0\u{3}topology_crc\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.processID) }()
+      case 2: try { try decoder.decodeSingularInt32Field(value: &self.pid) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.machine) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.incarnation) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.topologyCrc) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.processID.isEmpty {
+      try visitor.visitSingularStringField(value: self.processID, fieldNumber: 1)
+    }
+    if self.pid != 0 {
+      try visitor.visitSingularInt32Field(value: self.pid, fieldNumber: 2)
+    }
+    if !self.machine.isEmpty {
+      try visitor.visitSingularStringField(value: self.machine, fieldNumber: 3)
+    }
+    if self.incarnation != 0 {
+      try visitor.visitSingularUInt64Field(value: self.incarnation, fieldNumber: 4)
+    }
+    if self.topologyCrc != 0 {
+      try visitor.visitSingularUInt32Field(value: self.topologyCrc, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: JoinRequest, rhs: JoinRequest) -> Bool {
+    if lhs.processID != rhs.processID {return false}
+    if lhs.pid != rhs.pid {return false}
+    if lhs.machine != rhs.machine {return false}
+    if lhs.incarnation != rhs.incarnation {return false}
+    if lhs.topologyCrc != rhs.topologyCrc {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension JoinReply: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".JoinReply"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}process_id\0\u{1}incarnation\0\u{1}accepted\0\u{1}arguments\0\u{1}life\0\u{1}refusal\0\u{3}waiting_for\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.processID) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.incarnation) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.accepted) }()
+      case 4: try { try decoder.decodeRepeatedStringField(value: &self.arguments) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.life) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.refusal) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.waitingFor) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.processID.isEmpty {
+      try visitor.visitSingularStringField(value: self.processID, fieldNumber: 1)
+    }
+    if self.incarnation != 0 {
+      try visitor.visitSingularUInt64Field(value: self.incarnation, fieldNumber: 2)
+    }
+    if self.accepted != false {
+      try visitor.visitSingularBoolField(value: self.accepted, fieldNumber: 3)
+    }
+    if !self.arguments.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.arguments, fieldNumber: 4)
+    }
+    if self.life != 0 {
+      try visitor.visitSingularUInt32Field(value: self.life, fieldNumber: 5)
+    }
+    if !self.refusal.isEmpty {
+      try visitor.visitSingularStringField(value: self.refusal, fieldNumber: 6)
+    }
+    if !self.waitingFor.isEmpty {
+      try visitor.visitSingularStringField(value: self.waitingFor, fieldNumber: 7)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: JoinReply, rhs: JoinReply) -> Bool {
+    if lhs.processID != rhs.processID {return false}
+    if lhs.incarnation != rhs.incarnation {return false}
+    if lhs.accepted != rhs.accepted {return false}
+    if lhs.arguments != rhs.arguments {return false}
+    if lhs.life != rhs.life {return false}
+    if lhs.refusal != rhs.refusal {return false}
+    if lhs.waitingFor != rhs.waitingFor {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension ProcessExit: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ProcessExit"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}process_id\0\u{1}pid\0\u{1}life\0\u{1}status\0\u{1}reason\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.processID) }()
+      case 2: try { try decoder.decodeSingularInt32Field(value: &self.pid) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.life) }()
+      case 4: try { try decoder.decodeSingularInt32Field(value: &self.status) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.processID.isEmpty {
+      try visitor.visitSingularStringField(value: self.processID, fieldNumber: 1)
+    }
+    if self.pid != 0 {
+      try visitor.visitSingularInt32Field(value: self.pid, fieldNumber: 2)
+    }
+    if self.life != 0 {
+      try visitor.visitSingularUInt32Field(value: self.life, fieldNumber: 3)
+    }
+    if self.status != 0 {
+      try visitor.visitSingularInt32Field(value: self.status, fieldNumber: 4)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: ProcessExit, rhs: ProcessExit) -> Bool {
+    if lhs.processID != rhs.processID {return false}
+    if lhs.pid != rhs.pid {return false}
+    if lhs.life != rhs.life {return false}
+    if lhs.status != rhs.status {return false}
     if lhs.reason != rhs.reason {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -5158,7 +5485,7 @@ nonisolated extension Notice: SwiftProtobuf.Message, SwiftProtobuf._MessageImple
 
 nonisolated extension Ready: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Ready"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}process_id\0\u{1}pid\0\u{1}endpoints\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}process_id\0\u{1}pid\0\u{1}endpoints\0\u{1}life\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5170,6 +5497,7 @@ nonisolated extension Ready: SwiftProtobuf.Message, SwiftProtobuf._MessageImplem
       case 2: try { try decoder.decodeSingularStringField(value: &self.processID) }()
       case 3: try { try decoder.decodeSingularInt32Field(value: &self.pid) }()
       case 4: try { try decoder.decodeRepeatedStringField(value: &self.endpoints) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.life) }()
       default: break
       }
     }
@@ -5188,6 +5516,9 @@ nonisolated extension Ready: SwiftProtobuf.Message, SwiftProtobuf._MessageImplem
     if !self.endpoints.isEmpty {
       try visitor.visitRepeatedStringField(value: self.endpoints, fieldNumber: 4)
     }
+    if self.life != 0 {
+      try visitor.visitSingularUInt32Field(value: self.life, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5196,6 +5527,7 @@ nonisolated extension Ready: SwiftProtobuf.Message, SwiftProtobuf._MessageImplem
     if lhs.processID != rhs.processID {return false}
     if lhs.pid != rhs.pid {return false}
     if lhs.endpoints != rhs.endpoints {return false}
+    if lhs.life != rhs.life {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
