@@ -32,6 +32,9 @@ public actor Coordinator {
         public var webLinger: Duration?
         /// Faults to inject (stress mode).
         public var chaos = ChaosPlan()
+        /// A key directory made beforehand (`ribcity keys`) instead of fresh keys in the run
+        /// directory: a city across hosts, where every host holds the same keys.
+        public var keys: String?
         public init() {}
     }
 
@@ -391,19 +394,35 @@ extension Coordinator {
     private func role(of name: String) -> Role? { plan.processes.first { $0.name == name }?.role }
 
     /// Makes the run's keys (one pair per process, the coordinator's, and the stress mode's
-    /// hostile clients') in the run directory, hands every process the directory, and secures
+    /// hostile clients') in the run directory — or takes the directory made beforehand
+    /// (``Options/keys``, a city across hosts) — hands every process the directory, and secures
     /// the coordinator's own transport.
     /// - Returns: the coordinator's pair (the bus's key).
     private func secure(_ transport: Transport) async throws -> CurveKeyPair {
-        let keys = URL(fileURLWithPath: directory.file("keys")).standardizedFileURL.path
-        let pairs = try RunKeys.generate(
-            for: plan.processes.map(\.name) + ["coordinator", Forger.keyName, MalformedSender.keyName], in: keys)
+        let names = plan.processes.map(\.name) + ["coordinator", Forger.keyName, MalformedSender.keyName]
+        let keys: String
+        if let prepared = options.keys {
+            keys = URL(fileURLWithPath: prepared).standardizedFileURL.path
+            for name in names { _ = try RunKeys.pair(of: name, in: keys) }
+            log("CURVE on: the keys in \(keys) (every host holds the same)")
+        } else {
+            keys = URL(fileURLWithPath: directory.file("keys")).standardizedFileURL.path
+            try RunKeys.generate(for: names, in: keys)
+            log("CURVE on: keys for \(names.count) processes in \(keys)")
+        }
         let environment = [RunKeys.environmentVariable: keys]
         await supervisor.setEnvironment(environment)
         self.keyEnvironment = environment
         try await RunKeys.secure(transport, as: "coordinator", servers: serverEndpoints, environment: environment)
-        log("CURVE on: keys for \(pairs.count) processes in \(keys)")
-        return pairs["coordinator"]!
+        return try RunKeys.pair(of: "coordinator", in: keys)
+    }
+
+    /// Every name a run of `topology` may need a key for: each process it can have, the
+    /// coordinator, and stress mode's hostile clients (what `ribcity keys` makes beforehand).
+    public static func keyNames(for topology: Topology) -> [String] {
+        ["recorder", "dispatch"] + (0..<topology.drivers.processes).map(WireIDs.driverProcess)
+            + (0..<topology.riders.processes).map(WireIDs.riderProcess)
+            + ["monitor", "web", "coordinator", Forger.keyName, MalformedSender.keyName]
     }
 
     /// Which process serves each endpoint the run's processes connect to.

@@ -108,7 +108,7 @@ public actor Supervisor {
         for envelope in envelopes {
             switch envelope.body {
             case .joinRequest(let request)?: actions += remote.join(request, now: .now)
-            case .ready(let ready)?: remote.heard(ready, now: .now)
+            case .ready(let ready)?: actions += remote.heard(ready, now: .now)
             case .processExit(let exit)?: actions += remote.left(exit)
             default: continue
             }
@@ -231,6 +231,7 @@ public actor Supervisor {
                     Stop.with {
                         $0.reason = abrupt ? "killed by the coordinator" : "the run is over"
                         $0.abrupt = abrupt
+                        $0.life = remote.current(name)?.life ?? 0
                     }))
             if abrupt { carryOut(remote.killed(name)) }
             return
@@ -249,6 +250,14 @@ public actor Supervisor {
                 try? await Task.sleep(for: .milliseconds(250))
             }
             await signal(name, SIGKILL)
+            // A start the run gave up for dead may still be alive, cut off: the run is over for it too.
+            await publish?(
+                Topic.stop(of: name),
+                .stop(
+                    Stop.with {
+                        $0.reason = "the run is over"
+                        $0.life = 0
+                    }))
             return
         }
         guard running[name] != nil else { return }

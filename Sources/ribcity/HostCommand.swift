@@ -32,6 +32,19 @@ struct HostOptions: ParsableArguments {
     @OptionGroup var virtualTime: VirtualTimeOptions
 
     @OptionGroup var faults: FaultOptions
+
+    @OptionGroup var join: JoinOptions
+
+    /// With `--join`: joins the run from this host as process `process` of `role`, and returns
+    /// true once its part is over; false for a process the coordinator started itself.
+    func joinedRun(as role: Role) async throws -> Bool {
+        guard let address = join.join else { return false }
+        try await RunJoining(
+            role: role, process: process, topologyPath: topology, address: address,
+            timeout: .milliseconds(Int64(join.joinTimeout * 1_000))
+        ).run()
+        return true
+    }
 }
 
 /// Runs a host of apps until it ends or is interrupted, and prints what it did.
@@ -127,13 +140,16 @@ struct DriversCommand: AsyncParsableCommand {
         abstract: "Run a driver process: many driver apps (RIB trees) over one session with dispatch.",
         discussion: """
             Examples:
-              ribcity drivers --topology Topologies/downtown.yaml --index 0
+              ribcity drivers --topology Topologies/downtown.yaml --process 0
+              # on another host than the coordinator's
+              ribcity drivers --topology city.yaml --process 1 --join tcp://10.0.0.1:5552
             """
     )
 
     @OptionGroup var options: HostOptions
 
     func run() async throws {
+        if try await options.joinedRun(as: .drivers) { return }
         let plan = try readTopology(options.topology)
         try await runHost(role: .drivers, options: options, plan: plan, settings: AppHost.Settings()) { prepared in
             CityApps.drivers(of: prepared, process: options.process, of: plan.drivers.processes)
@@ -149,7 +165,8 @@ struct RidersCommand: AsyncParsableCommand {
         abstract: "Run a rider process: a rider app (RIB tree) per ride, from request to rating; ends when every ride has.",
         discussion: """
             Examples:
-              ribcity riders --topology Topologies/downtown.yaml --index 1 --trace
+              ribcity riders --topology Topologies/downtown.yaml --process 1 --trace
+              ribcity riders --topology city.yaml --process 0 --join tcp://10.0.0.1:5552
             """
     )
 
@@ -162,6 +179,7 @@ struct RidersCommand: AsyncParsableCommand {
     var demandScale = 1.0
 
     func run() async throws {
+        if try await options.joinedRun(as: .riders) { return }
         let plan = try scaledTopology(options.topology, demandScale)
         var settings = AppHost.Settings()
         settings.endWhenAllFinished = true

@@ -43,6 +43,12 @@ struct LaunchOptions: ParsableArguments {
         help: "Virtual time: as fast as every process is done with each moment, the same run every time (docs/ARCHITECTURE.md).")
     var virtual = false
 
+    @Option(
+        help: ArgumentHelp(
+            "CURVE keys made beforehand with `ribcity keys` (a city across hosts: every host holds the same directory) "
+                + "instead of fresh ones in the run directory.", valueName: "directory"))
+    var keys: String?
+
     /// Runs the city with `configure` applied to the coordinator's options; prints the summary.
     /// With `record`, the bus is recorded to `events.pb` (and into `run.sqlite`, when `ribcity-recorder` is built).
     func run(
@@ -87,6 +93,12 @@ struct LaunchOptions: ParsableArguments {
             return (String(parts[0]), .milliseconds(Int64(seconds * 1000)))
         }
         options.record = record
+        options.keys = keys
+        if keys == nil, plan.usesCurve, launch.processes.contains(where: { $0.host != nil }) {
+            throw ValidationError(
+                "\(topology) places processes on other hosts over CURVE: make the keys once with `ribcity keys --topology "
+                    + "\(topology) --out DIR`, give every host the directory, and launch with --keys DIR")
+        }
         options.webLinger = webLinger.map { .milliseconds(Int64($0 * 1_000)) }
         configure(&options)
         // With the monitor's dashboard on the terminal, the launch's own lines go to launch.log (and
@@ -103,6 +115,7 @@ struct LaunchOptions: ParsableArguments {
                     + "run directory \(directory.path)\n"
                     + "launch: to watch it from elsewhere: ribcity monitor --topology \(topology) --bus \(launch.busSubscribe) "
                     + "--sessions \(launch.sessions) --publish-to \(launch.busPublish)\n"
+                    + joinHint(launch)
                     + (webPort.map { "launch: the run's page: http://127.0.0.1:\($0)/ (metrics at /metrics)\n" } ?? "")).utf8))
         let signals = onInterrupt { Task { await coordinator.stop() } }
         defer { signals.forEach { $0.cancel() } }
@@ -111,6 +124,17 @@ struct LaunchOptions: ParsableArguments {
         print("run directory: \(directory.path)")
         return summary
     }
+}
+
+/// How to start the processes the topology places on other hosts ("" when there are none).
+private func joinHint(_ launch: LaunchPlan) -> String {
+    launch.processes.compactMap { spec in
+        spec.host.map { host in
+            "launch: \(spec.name) runs on \(host.name) (\(host.address)): start it there with "
+                + "ribcity \(spec.role == .drivers ? "drivers" : "riders") --topology FILE --process "
+                + "\(spec.name.split(separator: "-").last ?? "0") --join \(launch.busPublish)\n"
+        }
+    }.joined()
 }
 
 /// `ribcity launch TOPOLOGY`: the whole city as real processes, supervised, with the monitor.

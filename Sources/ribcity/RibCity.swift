@@ -27,7 +27,7 @@ struct RibCity: AsyncParsableCommand {
             TopologyCommand.self, SimulateCommand.self,
             LaunchCommand.self, StressCommand.self, OverloadCommand.self, ReportCommand.self, CompareCommand.self,
             DispatchCommand.self,
-            DriversCommand.self, RidersCommand.self, MonitorCommand.self,
+            DriversCommand.self, RidersCommand.self, MonitorCommand.self, KeysCommand.self,
             BusCommand.self, BenchCommand.self, DemoPeerCommand.self, BenchPeerCommand.self,
         ]
     )

@@ -40,3 +40,29 @@ struct LaunchPlanTests {
         #expect(stages.flatMap { $0 } == metro.processes.map(\.name), "the stages keep the start order")
     }
 }
+
+@Suite("Launch plans across hosts")
+struct LaunchPlanHostsTests {
+    @Test("Processes on the coordinator's host are started by it; the others are marked with their host, to join")
+    func hosts() throws {
+        var topology = try TopologyReader.parse(
+            """
+            city: { grid: {} }
+            drivers: { processes: 3, host: [hub, fleet] }
+            riders: { processes: 1, host: town, demand: { synthetic: { peak_per_hour: 5 } } }
+            endpoints: { transport: tcp, base_port: 7000 }
+            hosts: [{ name: hub, address: 10.0.0.1 }, { name: fleet, address: 10.0.0.2 }, { name: town, address: 10.0.0.3 }]
+            """, file: "hosts.yaml", directory: "/")
+        topology.name = "hosts"
+        let plan = LaunchPlan(topology: topology, topologyPath: "/x/hosts.yaml", speed: nil, monitor: true)
+        let hosts = Dictionary(uniqueKeysWithValues: plan.processes.map { ($0.name, $0.host?.name ?? "-") })
+        #expect(
+            hosts == [
+                "dispatch": "-", "drivers-0": "-", "drivers-1": "fleet", "drivers-2": "-", "riders-0": "town", "monitor": "-",
+            ])
+        #expect(plan.sessions == "tcp://10.0.0.1:7000" && plan.busPublish == "tcp://10.0.0.1:7002")
+        let riders = try #require(plan.processes.first { $0.name == "riders-0" })
+        #expect(Supervisor.withoutTopology(riders.arguments).contains("--topology") == false)
+        #expect(Supervisor.withoutTopology(riders.arguments).first == "riders")
+    }
+}

@@ -49,6 +49,8 @@ struct RemoteMembers {
         /// The arguments to hand a start, while the run waits for one.
         var expected: [String]?
         var current: Start?
+        /// The last start given up for dead after a silence: it may only have been cut off.
+        var lost: Start?
         var starts: UInt32 = 0
     }
 
@@ -114,6 +116,7 @@ struct RemoteMembers {
             return actions + [reply { $0.waitingFor = "the coordinator to come to \(name) (start order, or its restart)" }]
         }
         member.starts += 1
+        member.lost = nil
         let start = Start(
             pid: request.pid, incarnation: request.incarnation, life: member.starts, machine: request.machine,
             lastHeard: now, arguments: arguments)
@@ -127,12 +130,26 @@ struct RemoteMembers {
         ]
     }
 
-    /// A `Ready` heard on the bus: the start of its life is alive.
-    mutating func heard(_ ready: Ready, now: ContinuousClock.Instant) {
-        guard var current = members[ready.processID]?.current, current.life == ready.life else { return }
+    /// A `Ready` heard on the bus: the start of its life is alive. One given up for dead after a
+    /// silence (a network cut, longer than the settings allow) is back, unless another start of
+    /// the process has joined since.
+    mutating func heard(_ ready: Ready, now: ContinuousClock.Instant) -> [Action] {
+        let name = ready.processID
+        guard var member = members[name] else { return [] }
+        if member.current == nil, var lost = member.lost, lost.life == ready.life {
+            let silence = (now - lost.lastHeard) / .seconds(1)
+            lost.lastHeard = now
+            member.current = lost
+            member.lost = nil
+            member.expected = nil
+            members[name] = member
+            return [.log("\(name) is back after \(Int(silence.rounded())) s of silence (life \(lost.life))")]
+        }
+        guard var current = member.current, current.life == ready.life else { return [] }
         current.lastHeard = now
         current.ready = true
-        members[ready.processID]?.current = current
+        members[name]?.current = current
+        return []
     }
 
     /// A joined process says it leaves.
@@ -155,6 +172,7 @@ struct RemoteMembers {
         for name in members.keys.sorted() {
             guard let current = members[name]?.current, now - current.lastHeard > settings.silence else { continue }
             members[name]?.current = nil
+            members[name]?.lost = current
             let seconds = (now - current.lastHeard) / .seconds(1)
             actions.append(.exited(exit(name, current, status: -1, lostFor: seconds, reason: "")))
         }

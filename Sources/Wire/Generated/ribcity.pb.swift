@@ -2071,6 +2071,10 @@ public nonisolated struct Stop: Sendable {
   /// mode's kills), instead of finishing in order.
   public var abrupt: Bool = false
 
+  /// To a process on another host: the life it is meant for (an earlier start's stop is not this
+  /// one's); 0: any life (the run is over).
+  public var life: UInt32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -5255,7 +5259,7 @@ nonisolated extension DispatchChecks: SwiftProtobuf.Message, SwiftProtobuf._Mess
 
 nonisolated extension Stop: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Stop"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}reason\0\u{1}abrupt\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}reason\0\u{1}abrupt\0\u{1}life\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5265,6 +5269,7 @@ nonisolated extension Stop: SwiftProtobuf.Message, SwiftProtobuf._MessageImpleme
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.reason) }()
       case 2: try { try decoder.decodeSingularBoolField(value: &self.abrupt) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.life) }()
       default: break
       }
     }
@@ -5277,12 +5282,16 @@ nonisolated extension Stop: SwiftProtobuf.Message, SwiftProtobuf._MessageImpleme
     if self.abrupt != false {
       try visitor.visitSingularBoolField(value: self.abrupt, fieldNumber: 2)
     }
+    if self.life != 0 {
+      try visitor.visitSingularUInt32Field(value: self.life, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Stop, rhs: Stop) -> Bool {
     if lhs.reason != rhs.reason {return false}
     if lhs.abrupt != rhs.abrupt {return false}
+    if lhs.life != rhs.life {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1,0 +1,151 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A process on a host of its own, kept running by a stand-in for the host's service manager:
+/// started again whenever it exits with a failure (systemd's `Restart=on-failure`).
+private final class ManagedProcess: Sendable {
+    private let task: Task<Int, any Error>
+    private let current: Current
+
+    private actor Current {
+        var process: Process?
+        func set(_ process: Process) { self.process = process }
+        func kill() { if let process { Foundation.kill(process.processIdentifier, SIGKILL) } }
+    }
+
+    /// Starts `make()` and keeps it going until it exits cleanly; counts its starts.
+    init(_ make: @escaping @Sendable () throws -> Process) {
+        let current = Current()
+        self.current = current
+        task = Task {
+            var starts = 0
+            while true {
+                let process = try make()
+                await current.set(process)
+                let status = await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
+                    process.terminationHandler = { done.resume(returning: $0.terminationStatus) }
+                    do { try process.run() } catch { done.resume(returning: -1) }
+                }
+                starts += 1
+                if status == 0 || Task.isCancelled { return starts }
+                try await Task.sleep(for: .milliseconds(500))
+            }
+        }
+    }
+
+    /// Kills the running start (SIGKILL), as a crash would.
+    func kill() async { await current.kill() }
+
+    /// How many times it was started, once it has exited cleanly.
+    func starts() async throws -> Int { try await task.value }
+
+    func stop() { task.cancel() }
+}
+
+@Suite(
+    "A city across hosts: network namespaces stand in for three machines",
+    .serialized,
+    .enabled(if: NetworkHosts.available, "needs root and `ip netns` (iproute2) with a kernel that allows network namespaces"))
+struct CityAcrossHostsTests {
+    @Test(
+        "Coordinator and dispatch on one host, drivers on a second, riders on a third: the city completes with every request accounted for, a crashed driver process restarted by its host rejoins, and a link cut for 4 s heals"
+    )
+    func cityAcrossThreeHosts() async throws {
+        let hosts = try NetworkHosts()
+        defer { hosts.remove() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-hosts-\(hosts.suffix)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let topology = directory.appendingPathComponent("city.yaml")
+        try """
+        name: across-\(hosts.suffix)
+        city: { grid: { width_m: 2000, height_m: 2000, block_m: 250, speed_kmh: 36 } }
+        clock: { speed: 60, duration: 15m }
+        seed: 7
+        dispatch: { strategy: batched, interval_s: 10, offer_timeout_s: 30 }
+        drivers: { processes: 2, per_process: 8, acceptance: [0.7, 1.0], response_s: [1, 5], host: fleet }
+        riders:
+          processes: 2
+          host: town
+          demand: { synthetic: { peak_per_hour: 240, min_trip_m: 400 } }
+          patience_s: [300, 600]
+          scheduled_share: 0
+        endpoints: { transport: tcp, base_port: 7550 }
+        hosts:
+          - { name: hub, address: \(NetworkHosts.hubAddress) }
+          - { name: fleet, address: 10.77.1.2 }
+          - { name: town, address: 10.77.2.2 }
+        """.write(to: topology, atomically: true, encoding: .utf8)
+        let keys = directory.appendingPathComponent("keys").path
+        let made = try await CommandRun.ribcity(["keys", "--topology", topology.path, "--out", keys])
+        #expect(made.status == 0, "\(made.output)")
+
+        let launchLog = directory.appendingPathComponent("launch.out")
+        let launch = try hosts.process(
+            on: "hub",
+            [
+                ribcityBinary!, "launch", topology.path, "--keys", keys, "--no-monitor", "--record", "--runs",
+                directory.appendingPathComponent("runs").path, "--wall-limit", "150",
+            ], log: launchLog)
+        let launched = Task {
+            await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
+                launch.terminationHandler = { done.resume(returning: $0.terminationStatus) }
+                do { try launch.run() } catch { done.resume(returning: -1) }
+            }
+        }
+        var joiners: [String: ManagedProcess] = [:]
+        for (role, host) in [("drivers", "fleet"), ("riders", "town")] {
+            for index in 0..<2 {
+                let name = "\(role)-\(index)"
+                joiners[name] = ManagedProcess {
+                    try hosts.process(
+                        on: host,
+                        [
+                            ribcityBinary!, role, "--topology", topology.path, "--process", "\(index)", "--join",
+                            "tcp://\(NetworkHosts.hubAddress):7552", "--join-timeout", "60",
+                        ], log: directory.appendingPathComponent("\(name).out"), environment: ["RIBCITY_KEYS": keys])
+                }
+            }
+        }
+        defer { joiners.values.forEach { $0.stop() } }
+        @Sendable func launchOutput() -> String { (try? String(contentsOf: launchLog, encoding: .utf8)) ?? "" }
+        try await within(60, "every host's processes joined") {
+            while !launchOutput().contains("riders-1 ready") { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        // A crash on the fleet host: its manager starts the process again, and it rejoins.
+        try await Task.sleep(for: .seconds(2))
+        await joiners["drivers-1"]!.kill()
+        // Then the hub loses both links for 4 s.
+        try await Task.sleep(for: .seconds(3))
+        try hosts.setLink(toward: "fleet", up: false)
+        try hosts.setLink(toward: "town", up: false)
+        try await Task.sleep(for: .seconds(4))
+        try hosts.setLink(toward: "fleet", up: true)
+        try hosts.setLink(toward: "town", up: true)
+
+        let status = try await within(180, "the run across hosts") { await launched.value }
+        let output = launchOutput()
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("verdict: every check passed"), "\(output)")
+        #expect(output.contains("every request accounted for"), "\(output)")
+        #expect(output.contains("drivers-1 joined from") && output.contains("life 2"), "\(output)")
+        #expect(output.contains("drivers-1 exited with status -1 (started again on its host); restarting"), "\(output)")
+        let runs = directory.appendingPathComponent("runs")
+        let run = try #require(try FileManager.default.contentsOfDirectory(atPath: runs.path).first)
+        let data = try Data(contentsOf: runs.appendingPathComponent(run).appendingPathComponent("summary.json"))
+        let summary = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let totals = (summary["kpis"] as? [String: Any])?["totals"] as? [String: Int] ?? [:]
+        #expect((totals["requests"] ?? 0) > 40, "\(totals)")
+        #expect((totals["completed"] ?? 0) > (totals["requests"] ?? 0) / 2, "\(totals)")
+        let processes = summary["processes"] as? [String: [String: Any]] ?? [:]
+        #expect(processes["drivers-1"]?["starts"] as? Int == 2, "\(processes)")
+        #expect(processes["riders-0"]?["starts"] as? Int == 1, "\(processes)")
+        // Every process on the other hosts left when the run ended, cleanly.
+        for name in ["drivers-0", "drivers-1", "riders-0", "riders-1"] {
+            let joiner = joiners[name]!
+            let starts = try await within(30, "\(name) ended") { try await joiner.starts() }
+            #expect(starts == (name == "drivers-1" ? 2 : 1), "\(name)")
+        }
+    }
+}
