@@ -394,7 +394,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoordinatorTests",
-            dependencies: ["Coordinator", "Monitor", "Topology", "Wire"],
+            dependencies: ["Coordinator", "Monitor", "Topology", "Wire", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict
         ),
         .testTarget(

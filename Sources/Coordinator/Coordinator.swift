@@ -96,8 +96,10 @@ public actor Coordinator {
             admit = { @Sendable publisher, frames in BusPolicy.refusal(publisher: publisher, frames: frames) }
         }
         let proxy = try await Proxy.start(
-            on: transport, frontend: .init(.xsub, bind: plan.busPublish, options: busOptions),
-            backend: .init(.xpub, bind: plan.busSubscribe, options: busOptions), admit: admit)
+            on: transport,
+            frontend: .init(.xsub, bind: plan.topology.endpoints.listening(on: plan.busPublish), options: busOptions),
+            backend: .init(.xpub, bind: plan.topology.endpoints.listening(on: plan.busSubscribe), options: busOptions),
+            admit: admit)
         let tap = try await transport.socket(.sub, options: .eventBus)
         try await tap.connect(plan.busSubscribe)
         // Everything that describes the run (not the chaos flood, which only loads the proxy, nor

@@ -226,6 +226,14 @@ extension Topology.Endpoints {
         }
     }
 
+    /// What a server binds to serve `endpoint`: the endpoint itself on one machine; across hosts,
+    /// its port on every interface of the coordinator's host (the address the others use may be a
+    /// name that is not one of its interfaces', such as a Kubernetes service).
+    public func listening(on endpoint: String) -> String {
+        guard !hosts.isEmpty, endpoint.hasPrefix("tcp://"), let colon = endpoint.lastIndex(of: ":") else { return endpoint }
+        return "tcp://*" + endpoint[colon...]
+    }
+
     /// Where the bus proxy takes publishers (XSUB) and serves subscribers (XPUB) for run `run`.
     public func bus(run: String, temporaryDirectory: String) -> (publish: String, subscribe: String) {
         switch transport {

@@ -91,7 +91,7 @@ struct DispatchCommand: AsyncParsableCommand {
         options.receiveHighWaterMark = 100
         let router = try await transport.socket(.router, options: options)
         let pub = try await transport.socket(.pub, options: .eventBus)
-        let sessionsAt = try await router.bind(sessions ?? endpoints.sessions)
+        let sessionsAt = try await router.bind(plan.endpoints.listening(on: sessions ?? endpoints.sessions))
         if publishTo != nil, bus != nil {
             throw ValidationError("--bus binds dispatch's own PUB; --publish-to connects it to a proxy: not both")
         }

@@ -27,7 +27,7 @@ struct RibCity: AsyncParsableCommand {
             TopologyCommand.self, SimulateCommand.self,
             LaunchCommand.self, StressCommand.self, OverloadCommand.self, ReportCommand.self, CompareCommand.self,
             DispatchCommand.self,
-            DriversCommand.self, RidersCommand.self, MonitorCommand.self, KeysCommand.self,
+            DriversCommand.self, RidersCommand.self, MonitorCommand.self, KeysCommand.self, DeployCommand.self,
             BusCommand.self, BenchCommand.self, DemoPeerCommand.self, BenchPeerCommand.self,
         ]
     )

@@ -170,6 +170,8 @@ struct TopologyTests {
         #expect(try TopologyReader.parse(text, file: "hosts.yaml", directory: "/") == topology, "\(text)")
         let oneMachine = try TopologyReader.parse(Self.valid, file: "tiny.yaml", directory: "/")
         #expect(oneMachine.hosts.isEmpty && oneMachine.hostOfDrivers(0) == nil)
+        #expect(topology.endpoints.listening(on: "tcp://10.77.1.1:6000") == "tcp://*:6000", "servers listen on every interface")
+        #expect(oneMachine.endpoints.listening(on: "tcp://127.0.0.1:6000") == "tcp://127.0.0.1:6000")
 
         let hosts = "hosts: [{ name: hub, address: 10.0.0.1 }, { name: b, address: 10.0.0.2 }]"
         let tcp = "endpoints: { transport: tcp }"
