@@ -215,3 +215,22 @@ struct TopologyTests {
         }
     }
 }
+
+@Suite("Shard plans: a topology's city split for dispatch shards by the demand it draws")
+struct ShardPlanTests {
+    @Test("Every ride and driver falls in one region; the shares add up; rides crossing a border are counted")
+    func downtown() throws {
+        let topology = try TopologyReader.read(path: topologies.appendingPathComponent("downtown.yaml").path)
+        let prepared = try PreparedTopology(topology)
+        let plan = ShardPlan(scenario: prepared.scenario, shards: 3)
+        #expect(plan.regions.regions.count == 3)
+        #expect(abs(plan.rideShare.reduce(0, +) - 1) < 1e-9 && abs(plan.driverShare.reduce(0, +) - 1) < 1e-9)
+        #expect(plan.rideShare.allSatisfy { $0 > 0.15 }, "\(plan.rideShare)")
+        let crossing = prepared.scenario.trips.filter {
+            plan.regions.region(ofZone: plan.zones.zone(of: $0.origin))
+                != plan.regions.region(ofZone: plan.zones.zone(of: $0.destination))
+        }.count
+        #expect(plan.crossingShare == Double(crossing) / Double(prepared.scenario.trips.count))
+        #expect(ShardPlan(scenario: prepared.scenario, shards: 1).crossingShare == 0)
+    }
+}
