@@ -14,6 +14,11 @@ extension DispatchEngine {
     /// the driver records that carry it, the waiting and scheduled sets, the count of unfinished
     /// requests, and every driver's plan.
     func brokenInvariant() -> String? {
+        for (id, record) in drivers where record.heldFor != nil {
+            guard record.online, record.offer == nil, record.stops.isEmpty else {
+                return "\(id) is held for \(record.heldFor!) but is \(record.state)"
+            }
+        }
         var unfinished = 0
         for (id, record) in requests {
             if !record.isFinished { unfinished += 1 }

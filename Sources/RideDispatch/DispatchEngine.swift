@@ -171,11 +171,39 @@ public final class DispatchEngine {
         record.leg = nil
         record.offer = nil
         record.online = false
+        // A driver who leaves is no one's to hold: the reservation finds it gone when used.
+        record.heldFor = nil
         drivers[id] = record
         refreshAvailability(of: id)
         publishState(of: id)
         matchIfOnArrival()
     }
+
+    /// A neighbouring shard holds an idle driver of this one for its request (sharded dispatch,
+    /// docs/ARCHITECTURE.md): until ``releaseHold(_:of:now:)`` the driver is offered nothing here,
+    /// counts as no supply for surge, and is not moved by rebalancing. Refused unless the driver
+    /// is online and idle (no plan, no offer) and not already held — the owner's own order decides.
+    public func hold(_ id: DriverID, for reservation: String, now time: Double) throws(DispatchRefusal) {
+        defer { checkInvariants() }
+        guard let record = drivers[id], record.online else { throw DispatchRefusal(reason: "\(id) is not online") }
+        advanceClock(time)
+        if let holder = record.heldFor { throw DispatchRefusal(reason: "\(id) is already held for \(holder)") }
+        guard record.isAvailable else { throw DispatchRefusal(reason: "\(id) is not idle (\(record.state))") }
+        updateDriver(id) { $0.heldFor = reservation }
+    }
+
+    /// Ends `reservation`'s hold on a driver (used, released or expired): it is free for matching
+    /// again. Refused when that reservation does not hold the driver.
+    public func releaseHold(_ id: DriverID, of reservation: String, now time: Double) throws(DispatchRefusal) {
+        defer { checkInvariants() }
+        guard drivers[id]?.heldFor == reservation else { throw DispatchRefusal(reason: "\(id) is not held for \(reservation)") }
+        advanceClock(time)
+        updateDriver(id) { $0.heldFor = nil }
+        matchIfOnArrival()
+    }
+
+    /// The reservation holding `driver`, if one does.
+    public func hold(of driver: DriverID) -> String? { drivers[driver]?.heldFor }
 
     /// A price and pickup estimate, without asking for the ride; `nil` when no road leads from
     /// the origin to the destination.

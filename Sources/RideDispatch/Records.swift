@@ -42,6 +42,9 @@ struct DriverRecord: Codable {
     var readyAt: Double = 0
     /// The state last published.
     var published: DriverState = .offline
+    /// A neighbouring shard's reservation that holds the driver for one of its requests (sharded
+    /// dispatch): until it is released the driver is offered nothing here.
+    var heldFor: String?
 
     /// An offer waiting for the driver's answer, and the plan it would give them.
     struct Offer: Codable {
@@ -65,7 +68,7 @@ struct DriverRecord: Codable {
     }
 
     /// Idle and free to be offered a ride (repositioning drivers are).
-    var isAvailable: Bool { online && stops.isEmpty && offer == nil }
+    var isAvailable: Bool { online && stops.isEmpty && offer == nil && heldFor == nil }
 
     /// The driver where they can start something new at `time`, for matching.
     func placed(at time: Double) -> PlacedDriver {
