@@ -227,12 +227,23 @@ public final class DispatchEngine {
 
     /// A rider asks for a ride. It is quoted, then matched now, at the next matching round, or
     /// (scheduled) in time for its pickup; a ride no road can serve is rejected at once.
-    public func submit(_ request: RideRequest, now time: Double) throws(DispatchRefusal) {
+    ///
+    /// `releasing`: a request handed over from a neighbouring shard under a reservation of one of
+    /// this shard's drivers — the hold ends as the request arrives, in one step, and the driver is
+    /// offered this request at once (unless no road leads to it within the pickup limit: then it
+    /// is matched as any other). Refused, changing nothing, unless that reservation holds that driver.
+    public func submit(
+        _ request: RideRequest, releasing hold: (driver: DriverID, reservation: String)? = nil, now time: Double
+    ) throws(DispatchRefusal) {
         defer { checkInvariants() }
         guard requests[request.id] == nil else { throw DispatchRefusal(reason: "\(request.id) was already submitted") }
         try validate(node: request.origin, "origin")
         try validate(node: request.destination, "destination")
+        if let hold, drivers[hold.driver]?.heldFor != hold.reservation {
+            throw DispatchRefusal(reason: "\(hold.driver) is not held for \(hold.reservation)")
+        }
         advanceClock(time)
+        if let hold { updateDriver(hold.driver) { $0.heldFor = nil } }
         unfinishedCount += 1
         surge.record(zone: zones.zone(of: request.origin), at: now)
         guard let quote = price(from: request.origin, to: request.destination, product: request.product, estimatingPickup: false)
@@ -256,8 +267,24 @@ public final class DispatchEngine {
         } else {
             waiting.insert(request.id)
             expectMatchDeadline(of: request.id)
+            // The driver held for it is offered it at once, whatever else waits here.
+            if let hold, let candidate = directCandidate(hold.driver, for: request) { offer(request.id, to: candidate) }
             matchIfOnArrival()
         }
+    }
+
+    /// `driver`, free, as the candidate for `request`: its time to the pickup, if a road leads
+    /// there within the pickup limit.
+    private func directCandidate(_ driver: DriverID, for request: RideRequest) -> Candidate? {
+        let record = driverRecord(driver)
+        guard record.isAvailable else { return nil }
+        let placed = record.placed(at: now)
+        guard let seconds = planner.travelTime(from: placed.node, to: request.origin).map({ $0 + (placed.time - now) }),
+            seconds <= configuration.maxPickupSeconds
+        else { return nil }
+        return Candidate(
+            driver: driver, seconds: seconds,
+            plan: [Stop(.pickup, request.id, at: request.origin), Stop(.dropoff, request.id, at: request.destination)])
     }
 
     /// A driver answers an offer.

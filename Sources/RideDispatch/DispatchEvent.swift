@@ -40,4 +40,6 @@ public struct TimedDispatchEvent: Sendable, Equatable {
 public struct DispatchRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     public let reason: String
     public var description: String { reason }
+
+    public init(reason: String) { self.reason = reason }
 }
