@@ -233,7 +233,7 @@ public actor Coordinator {
             }
             for spec in stage {
                 try await supervisor.waitUntilReady(spec.name, timeout: options.readyTimeout)
-                log("\(spec.name) ready (pid \(await supervisor.pid(of: spec.name) ?? 0))")
+                log("\(spec.name) ready (pid \(await supervisor.records[spec.name]?.pid ?? 0))")
             }
         }
         if let timeKeeper {
@@ -351,7 +351,7 @@ public actor Coordinator {
             name, executable: spec.executable, arguments: spec.arguments + spec.restartArguments(simulated),
             toTerminal: toTerminal(spec))
         try await supervisor.waitUntilReady(name, timeout: options.readyTimeout)
-        log("\(name) restarted (pid \(await supervisor.pid(of: name) ?? 0))")
+        log("\(name) restarted (pid \(await supervisor.records[name]?.pid ?? 0))")
         await timeKeeper?.joined(name, life: await life(of: name))
         if spec.role == .dispatch, let killed = dispatchKilledAt {
             dispatchKilledAt = nil
