@@ -41,7 +41,7 @@ struct HostOptions: ParsableArguments {
         guard let address = join.join else { return false }
         try await RunJoining(
             role: role, process: process, topologyPath: topology, address: address,
-            timeout: .milliseconds(Int64(join.joinTimeout * 1_000))
+            timeout: .milliseconds(Int64(join.joinTimeout * 1_000)), runSilence: .milliseconds(Int64(join.runSilence * 1_000))
         ).run()
         return true
     }

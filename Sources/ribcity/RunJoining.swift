@@ -18,6 +18,9 @@ struct JoinOptions: ParsableArguments {
 
     @Option(help: "With --join: give up when the coordinator has not accepted this process after this many seconds.")
     var joinTimeout: Double = 600
+
+    @Option(help: "With --join: leave the run (exit 1) when nothing of it has come for this many seconds (its coordinator died).")
+    var runSilence: Double = 60
 }
 
 /// A process that joins a run from another host: asks the coordinator for its part, runs it as
@@ -28,6 +31,8 @@ struct RunJoining {
     let topologyPath: String
     let address: String
     let timeout: Duration
+    /// How long the process waits without a word from the run before it leaves it.
+    let runSilence: Duration
 
     private var name: String { role == .drivers ? WireIDs.driverProcess(process) : WireIDs.riderProcess(process) }
 
@@ -36,6 +41,8 @@ struct RunJoining {
         case reply(JoinReply)
         case stop(Stop)
         case tick
+        /// Dispatch's health report, which comes every second through the coordinator's bus: the run is alive.
+        case runAlive
         /// The part the coordinator gave has ended.
         case finished
     }
@@ -58,8 +65,13 @@ struct RunJoining {
             throw ValidationError(
                 "--process \(process): the topology has \(processes) \(role == .drivers ? "driver" : "rider") processes")
         }
-        guard let crc = FileChecksum.crc32(ofFile: topologyPath) else { throw BadInput("\(topologyPath): cannot be read") }
         let subscriber = try Self.subscriberSide(of: address)
+        guard let crc = FileChecksum.crc32(ofFile: topologyPath) else { throw BadInput("\(topologyPath): cannot be read") }
+        if plan.usesCurve, (ProcessInfo.processInfo.environment[RunKeys.environmentVariable] ?? "").isEmpty {
+            throw ValidationError(
+                "\(topologyPath) talks over CURVE: set \(RunKeys.environmentVariable) to the run's key directory "
+                    + "(made by `ribcity keys`, the same on every host)")
+        }
         let transport = try Transport(name: name + "-join")
         try await secureRole(transport, as: name, sessions: nil, bus: [address, subscriber])
         let publisher = try await transport.socket(.pub, options: .eventBus)
@@ -74,6 +86,7 @@ struct RunJoining {
                 switch (try? Frames.Published(frames: message.frames))?.envelope.body {
                 case .joinReply(let reply)?: hear.yield(.reply(reply))
                 case .stop(let stop)?: hear.yield(.stop(stop))
+                case .processStatus?: hear.yield(.runAlive)
                 default: continue
                 }
             }
@@ -105,7 +118,7 @@ struct RunJoining {
             switch event {
             case .tick:
                 guard ContinuousClock.now < deadline else {
-                    throw ValidationError(
+                    throw JoinFailure(
                         "no coordinator accepted \(name) at \(address) within \(timeout)"
                             + (waitingFor.isEmpty
                                 ? ": is `ribcity launch` running there, and can this host reach it?"
@@ -114,19 +127,19 @@ struct RunJoining {
                 let envelope = Envelope(.joinRequest(request), from: stamper.next())
                 try await publisher.send(Message(Frames.Published(topic: Topic.joinRequest, envelope: envelope).frames))
             case .reply(let reply) where reply.incarnation == request.incarnation:
-                if !reply.refusal.isEmpty { throw ValidationError("the coordinator refused \(name): \(reply.refusal)") }
+                if !reply.refusal.isEmpty { throw JoinFailure("the coordinator refused \(name): \(reply.refusal)") }
                 if reply.accepted {
                     accepted = reply
                 } else if reply.waitingFor != waitingFor {
                     waitingFor = reply.waitingFor
                     print("\(name) waits for \(waitingFor)")
                 }
-            case .reply, .stop, .finished:
+            case .reply, .stop, .finished, .runAlive:
                 continue
             }
         }
         guard let accepted else { return }
-        ticking.cancel()
+        try await listener.subscribe(Topic.status(of: "dispatch"))
         setenv(ProcessLife.environmentVariable, "\(accepted.life)", 1)
         print("\(name) joined as life \(accepted.life): ribcity \(accepted.arguments.joined(separator: " "))")
         let part = try part(accepted.arguments)
@@ -136,10 +149,26 @@ struct RunJoining {
             hear.yield(.finished)
         }
         defer { watching.cancel() }
-        // A stop from the coordinator for this life (or any: the run is over): in order, as an interrupt would; abrupt, as a kill would.
+        // A stop from the coordinator for this life (or any: the run is over): in order, as an
+        // interrupt would; abrupt, as a kill would. A run gone silent (its coordinator died
+        // without a word) is left, as a failure: a service manager starts the process again, and
+        // it rejoins if a coordinator is there.
+        var lastHeard = ContinuousClock.now
+        var abandoned = false
         while let event = await events.next() {
-            if case .stop(let stop) = event, stop.life == accepted.life || stop.life == 0 {
+            switch event {
+            case .stop(let stop) where stop.life == accepted.life || stop.life == 0:
                 kill(getpid(), stop.abrupt ? SIGKILL : SIGTERM)
+            case .runAlive:
+                lastHeard = .now
+            case .tick where !abandoned && ContinuousClock.now - lastHeard > runSilence:
+                print(
+                    "\(name): nothing from the run at \(address) for \(runSilence) (no health report of dispatch's through its bus): leaving it"
+                )
+                abandoned = true
+                kill(getpid(), SIGTERM)
+            default:
+                break
             }
             if case .finished = event { break }
         }
@@ -150,6 +179,7 @@ struct RunJoining {
         }
         do {
             try await running.value
+            if abandoned { throw JoinFailure("\(name) left a run that went silent (\(address))") }
         } catch {
             exit.status = 1
             exit.reason = "\(error)"
@@ -172,7 +202,7 @@ struct RunJoining {
         where role == .riders && command.options.process == process && command.options.join.join == nil:
             return { try await command.run() }
         default:
-            throw ValidationError("the coordinator's answer does not start \(name): ribcity \(arguments.joined(separator: " "))")
+            throw JoinFailure("the coordinator's answer does not start \(name): ribcity \(arguments.joined(separator: " "))")
         }
     }
 
@@ -184,4 +214,11 @@ struct RunJoining {
             try await Task.sleep(for: .milliseconds(100))
         }
     }
+}
+
+/// Why a process could not join a run, or left it: a failure of the run (exit 1, no usage text),
+/// which a service manager answers by starting the process again.
+struct JoinFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
