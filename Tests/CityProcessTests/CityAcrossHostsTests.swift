@@ -4,7 +4,7 @@ import Testing
 
 /// A process on a host of its own, kept running by a stand-in for the host's service manager:
 /// started again whenever it exits with a failure (systemd's `Restart=on-failure`).
-private final class ManagedProcess: Sendable {
+final class ManagedProcess: Sendable {
     private let task: Task<Int, any Error>
     private let current: Current
 
@@ -48,6 +48,91 @@ private final class ManagedProcess: Sendable {
     .serialized,
     .enabled(if: NetworkHosts.available, "needs root and `ip netns` (iproute2) with a kernel that allows network namespaces"))
 struct CityAcrossHostsTests {
+    /// A small city, its drivers on `fleet` and its riders on `town` when `across`; on one host
+    /// (the same file without its hosts) otherwise.
+    static func topology(name: String, across: Bool) -> String {
+        """
+        name: \(name)
+        city: { grid: { width_m: 2000, height_m: 2000, block_m: 250, speed_kmh: 36 } }
+        clock: { speed: 60, duration: 15m }
+        seed: 7
+        dispatch: { strategy: batched, interval_s: 10, offer_timeout_s: 30 }
+        drivers: { processes: 2, per_process: 8, acceptance: [0.7, 1.0], response_s: [1, 5]\(across ? ", host: fleet" : "") }
+        riders:
+          processes: 2
+        \(across ? "  host: town\n" : "")  demand: { synthetic: { peak_per_hour: 240, min_trip_m: 400 } }
+          patience_s: [300, 600]
+          scheduled_share: 0
+        endpoints: { transport: tcp, base_port: 7550 }
+        """
+            + (across
+                ? """
+
+                hosts:
+                  - { name: hub, address: \(NetworkHosts.hubAddress) }
+                  - { name: fleet, address: 10.77.1.2 }
+                  - { name: town, address: 10.77.2.2 }
+                """ : "")
+    }
+
+    /// A run across the three hosts: the coordinator launched on `hub`, every other process
+    /// started on its host by a stand-in for its service manager.
+    struct RunAcross {
+        let hosts: NetworkHosts
+        let directory: URL
+        let launchLog: URL
+        let launched: Task<Int32, Never>
+        let joiners: [String: ManagedProcess]
+
+        init(hosts: NetworkHosts, directory: URL, topology: URL, extra: [String] = []) async throws {
+            self.hosts = hosts
+            self.directory = directory
+            let keys = directory.appendingPathComponent("keys").path
+            let made = try await CommandRun.ribcity(["keys", "--topology", topology.path, "--out", keys])
+            #expect(made.status == 0, "\(made.output)")
+            launchLog = directory.appendingPathComponent("launch.out")
+            let launch = try hosts.process(
+                on: "hub",
+                [
+                    ribcityBinary!, "launch", topology.path, "--keys", keys, "--no-monitor", "--record", "--runs",
+                    directory.appendingPathComponent("runs").path, "--wall-limit", "150",
+                ] + extra, log: launchLog)
+            launched = Task {
+                await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
+                    launch.terminationHandler = { done.resume(returning: $0.terminationStatus) }
+                    do { try launch.run() } catch { done.resume(returning: -1) }
+                }
+            }
+            var joiners: [String: ManagedProcess] = [:]
+            for (role, host) in [("drivers", "fleet"), ("riders", "town")] {
+                for index in 0..<2 {
+                    let name = "\(role)-\(index)"
+                    joiners[name] = ManagedProcess {
+                        try hosts.process(
+                            on: host,
+                            [
+                                ribcityBinary!, role, "--topology", topology.path, "--process", "\(index)", "--join",
+                                "tcp://\(NetworkHosts.hubAddress):7552", "--join-timeout", "60",
+                            ], log: directory.appendingPathComponent("\(name).out"), environment: ["RIBCITY_KEYS": keys])
+                    }
+                }
+            }
+            self.joiners = joiners
+        }
+
+        var output: String { (try? String(contentsOf: launchLog, encoding: .utf8)) ?? "" }
+
+        /// The run directory `launch` made.
+        var runDirectory: URL? {
+            let runs = directory.appendingPathComponent("runs")
+            return (try? FileManager.default.contentsOfDirectory(atPath: runs.path))?.first.map {
+                runs.appendingPathComponent($0)
+            }
+        }
+
+        func stop() { joiners.values.forEach { $0.stop() } }
+    }
+
     @Test(
         "Coordinator and dispatch on one host, drivers on a second, riders on a third: the city completes with every request accounted for, a crashed driver process restarted by its host rejoins, and a link cut for 4 s heals"
     )
@@ -58,64 +143,17 @@ struct CityAcrossHostsTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let topology = directory.appendingPathComponent("city.yaml")
-        try """
-        name: across-\(hosts.suffix)
-        city: { grid: { width_m: 2000, height_m: 2000, block_m: 250, speed_kmh: 36 } }
-        clock: { speed: 60, duration: 15m }
-        seed: 7
-        dispatch: { strategy: batched, interval_s: 10, offer_timeout_s: 30 }
-        drivers: { processes: 2, per_process: 8, acceptance: [0.7, 1.0], response_s: [1, 5], host: fleet }
-        riders:
-          processes: 2
-          host: town
-          demand: { synthetic: { peak_per_hour: 240, min_trip_m: 400 } }
-          patience_s: [300, 600]
-          scheduled_share: 0
-        endpoints: { transport: tcp, base_port: 7550 }
-        hosts:
-          - { name: hub, address: \(NetworkHosts.hubAddress) }
-          - { name: fleet, address: 10.77.1.2 }
-          - { name: town, address: 10.77.2.2 }
-        """.write(to: topology, atomically: true, encoding: .utf8)
-        let keys = directory.appendingPathComponent("keys").path
-        let made = try await CommandRun.ribcity(["keys", "--topology", topology.path, "--out", keys])
-        #expect(made.status == 0, "\(made.output)")
-
-        let launchLog = directory.appendingPathComponent("launch.out")
-        let launch = try hosts.process(
-            on: "hub",
-            [
-                ribcityBinary!, "launch", topology.path, "--keys", keys, "--no-monitor", "--record", "--runs",
-                directory.appendingPathComponent("runs").path, "--wall-limit", "150",
-            ], log: launchLog)
-        let launched = Task {
-            await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
-                launch.terminationHandler = { done.resume(returning: $0.terminationStatus) }
-                do { try launch.run() } catch { done.resume(returning: -1) }
-            }
-        }
-        var joiners: [String: ManagedProcess] = [:]
-        for (role, host) in [("drivers", "fleet"), ("riders", "town")] {
-            for index in 0..<2 {
-                let name = "\(role)-\(index)"
-                joiners[name] = ManagedProcess {
-                    try hosts.process(
-                        on: host,
-                        [
-                            ribcityBinary!, role, "--topology", topology.path, "--process", "\(index)", "--join",
-                            "tcp://\(NetworkHosts.hubAddress):7552", "--join-timeout", "60",
-                        ], log: directory.appendingPathComponent("\(name).out"), environment: ["RIBCITY_KEYS": keys])
-                }
-            }
-        }
-        defer { joiners.values.forEach { $0.stop() } }
+        try Self.topology(name: "across-\(hosts.suffix)", across: true).write(to: topology, atomically: true, encoding: .utf8)
+        let run = try await RunAcross(hosts: hosts, directory: directory, topology: topology)
+        defer { run.stop() }
+        let launchLog = run.launchLog
         @Sendable func launchOutput() -> String { (try? String(contentsOf: launchLog, encoding: .utf8)) ?? "" }
         try await within(60, "every host's processes joined") {
             while !launchOutput().contains("riders-1 ready") { try await Task.sleep(for: .milliseconds(100)) }
         }
         // A crash on the fleet host: its manager starts the process again, and it rejoins.
         try await Task.sleep(for: .seconds(2))
-        await joiners["drivers-1"]!.kill()
+        await run.joiners["drivers-1"]!.kill()
         // Then the hub loses both links for 4 s.
         try await Task.sleep(for: .seconds(3))
         try hosts.setLink(toward: "fleet", up: false)
@@ -124,6 +162,7 @@ struct CityAcrossHostsTests {
         try hosts.setLink(toward: "fleet", up: true)
         try hosts.setLink(toward: "town", up: true)
 
+        let launched = run.launched
         let status = try await within(180, "the run across hosts") { await launched.value }
         let output = launchOutput()
         #expect(status == 0, "\(output)")
@@ -131,9 +170,7 @@ struct CityAcrossHostsTests {
         #expect(output.contains("every request accounted for"), "\(output)")
         #expect(output.contains("drivers-1 joined from") && output.contains("life 2"), "\(output)")
         #expect(output.contains("drivers-1 exited with status -1 (started again on its host); restarting"), "\(output)")
-        let runs = directory.appendingPathComponent("runs")
-        let run = try #require(try FileManager.default.contentsOfDirectory(atPath: runs.path).first)
-        let data = try Data(contentsOf: runs.appendingPathComponent(run).appendingPathComponent("summary.json"))
+        let data = try Data(contentsOf: try #require(run.runDirectory).appendingPathComponent("summary.json"))
         let summary = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let totals = (summary["kpis"] as? [String: Any])?["totals"] as? [String: Int] ?? [:]
         #expect((totals["requests"] ?? 0) > 40, "\(totals)")
@@ -143,9 +180,37 @@ struct CityAcrossHostsTests {
         #expect(processes["riders-0"]?["starts"] as? Int == 1, "\(processes)")
         // Every process on the other hosts left when the run ended, cleanly.
         for name in ["drivers-0", "drivers-1", "riders-0", "riders-1"] {
-            let joiner = joiners[name]!
+            let joiner = run.joiners[name]!
             let starts = try await within(30, "\(name) ended") { try await joiner.starts() }
             #expect(starts == (name == "drivers-1" ? 2 : 1), "\(name)")
         }
+    }
+
+    @Test("In virtual time a city across three hosts records byte for byte what the same city records on one")
+    func virtualAcrossIsTheSame() async throws {
+        let hosts = try NetworkHosts()
+        defer { hosts.remove() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-hosts-\(hosts.suffix)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let across = directory.appendingPathComponent("across.yaml")
+        let one = directory.appendingPathComponent("one.yaml")
+        try Self.topology(name: "virtual", across: true).write(to: across, atomically: true, encoding: .utf8)
+        try Self.topology(name: "virtual", across: false).write(to: one, atomically: true, encoding: .utf8)
+        let alone = try await CommandRun.ribcity([
+            "launch", one.path, "--virtual", "--record", "--no-monitor", "--runs", directory.appendingPathComponent("one").path,
+        ])
+        #expect(alone.status == 0, "\(alone.output)")
+        let run = try await RunAcross(hosts: hosts, directory: directory, topology: across, extra: ["--virtual"])
+        defer { run.stop() }
+        let launched = run.launched
+        let status = try await within(120, "the virtual run across hosts") { await launched.value }
+        #expect(status == 0, "\(run.output)")
+        let runs = directory.appendingPathComponent("one")
+        let oneRun = try #require(try FileManager.default.contentsOfDirectory(atPath: runs.path).first)
+        let onOne = try Data(contentsOf: runs.appendingPathComponent(oneRun).appendingPathComponent("events.pb"))
+        let onThree = try Data(contentsOf: try #require(run.runDirectory).appendingPathComponent("events.pb"))
+        #expect(onOne.count > 10_000)
+        #expect(onOne == onThree, "\(onOne.count) bytes on one host, \(onThree.count) across three")
     }
 }
