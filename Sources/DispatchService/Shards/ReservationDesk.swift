@@ -55,24 +55,26 @@ public struct ReservationDesk: Sendable, Equatable, Codable {
         return .granted(id: id, driver: driver, expires: reservation.expires)
     }
 
-    /// The asking shard hands its request over under reservation `id`: the request is this shard's,
-    /// submitted to its engine as the hold ends, in one step, and offered to the reserved driver.
-    /// Refused for a reservation not in force (expired, never granted, its driver gone offline) or
-    /// a request the engine refuses: the asker keeps its request.
+    /// The asking shard hands its request over under reservation `id`: the request is this
+    /// shard's from now on. With the reservation in force it is submitted as the hold ends, in one
+    /// step, and offered to the reserved driver at once; with the reservation gone (it expired while
+    /// the handover was on its way, or its driver went offline) it is submitted and matched like
+    /// any request here — the asker has let it go, so it is never refused for that. Refused only
+    /// when the engine refuses the request itself.
     public mutating func handOver(_ id: String, request: RideRequest, now: Double, engine: DispatchEngine) throws(DispatchRefusal)
     {
-        guard let reservation = active[id] else { throw DispatchRefusal(reason: "reservation \(id) is not in force") }
-        guard reservation.request == request.id else {
-            throw DispatchRefusal(
-                reason: "reservation \(id) holds \(reservation.driver) for \(reservation.request), not \(request.id)")
+        let reservation = active.removeValue(forKey: id)
+        if let reservation, reservation.request == request.id, engine.hold(of: reservation.driver) == id {
+            do {
+                try engine.submit(request, releasing: (reservation.driver, id), now: now)
+                return
+            } catch {
+                try? engine.releaseHold(reservation.driver, of: id, now: now)
+                throw error
+            }
         }
-        guard engine.hold(of: reservation.driver) == id else {
-            // The driver went offline while held: the hold went with it, and the asker keeps its request.
-            active[id] = nil
-            throw DispatchRefusal(reason: "\(reservation.driver) is no longer held for \(id)")
-        }
-        try engine.submit(request, releasing: (reservation.driver, id), now: now)
-        active[id] = nil
+        if let reservation { try? engine.releaseHold(reservation.driver, of: id, now: now) }
+        try engine.submit(request, now: now)
     }
 
     /// The asking shard does not need the driver after all (its request was matched at home, or
