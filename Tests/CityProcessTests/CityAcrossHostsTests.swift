@@ -84,19 +84,18 @@ struct CityAcrossHostsTests {
         let launched: Task<Int32, Never>
         let joiners: [String: ManagedProcess]
 
-        init(hosts: NetworkHosts, directory: URL, topology: URL, extra: [String] = []) async throws {
+        init(hosts: NetworkHosts, directory: URL, topology: URL, command: String = "launch", extra: [String] = []) async throws {
             self.hosts = hosts
             self.directory = directory
             let keys = directory.appendingPathComponent("keys").path
             let made = try await CommandRun.ribcity(["keys", "--topology", topology.path, "--out", keys])
             #expect(made.status == 0, "\(made.output)")
-            launchLog = directory.appendingPathComponent("launch.out")
+            launchLog = directory.appendingPathComponent("\(command).out")
             let launch = try hosts.process(
                 on: "hub",
-                [
-                    ribcityBinary!, "launch", topology.path, "--keys", keys, "--no-monitor", "--record", "--runs",
-                    directory.appendingPathComponent("runs").path, "--wall-limit", "150",
-                ] + extra, log: launchLog)
+                [ribcityBinary!, command, topology.path, "--keys", keys, "--no-monitor"]
+                    + (command == "launch" ? ["--record"] : [])
+                    + ["--runs", directory.appendingPathComponent("runs").path, "--wall-limit", "150"] + extra, log: launchLog)
             launched = Task {
                 await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
                     launch.terminationHandler = { done.resume(returning: $0.terminationStatus) }
@@ -122,10 +121,10 @@ struct CityAcrossHostsTests {
 
         var output: String { (try? String(contentsOf: launchLog, encoding: .utf8)) ?? "" }
 
-        /// The run directory `launch` made.
+        /// The run directory `launch` made (the newest, when there are several).
         var runDirectory: URL? {
             let runs = directory.appendingPathComponent("runs")
-            return (try? FileManager.default.contentsOfDirectory(atPath: runs.path))?.first.map {
+            return (try? FileManager.default.contentsOfDirectory(atPath: runs.path))?.sorted().last.map {
                 runs.appendingPathComponent($0)
             }
         }
@@ -212,5 +211,37 @@ struct CityAcrossHostsTests {
         let onThree = try Data(contentsOf: try #require(run.runDirectory).appendingPathComponent("events.pb"))
         #expect(onOne.count > 10_000)
         #expect(onOne == onThree, "\(onOne.count) bytes on one host, \(onThree.count) across three")
+    }
+
+    @Test(
+        "A virtual-time chaos seed across hosts replays byte for byte: processes on other hosts killed by abrupt stops at simulated instants, started again by their hosts, the same faults, recording and verdict twice"
+    )
+    func virtualStressAcrossReplays() async throws {
+        let hosts = try NetworkHosts()
+        defer { hosts.remove() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-hosts-\(hosts.suffix)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let topology = directory.appendingPathComponent("city.yaml")
+        try Self.topology(name: "chaos", across: true).write(to: topology, atomically: true, encoding: .utf8)
+        var recordings: [Data] = []
+        var faults: [String] = []
+        for attempt in 0..<2 {
+            let attemptDirectory = directory.appendingPathComponent("attempt-\(attempt)")
+            try FileManager.default.createDirectory(at: attemptDirectory, withIntermediateDirectories: true)
+            let run = try await RunAcross(
+                hosts: hosts, directory: attemptDirectory, topology: topology, command: "stress",
+                extra: ["--virtual", "--kill-every", "3", "--seed", "5"])
+            defer { run.stop() }
+            let launched = run.launched
+            let status = try await within(150, "virtual stress across hosts") { await launched.value }
+            let output = run.output
+            #expect(status == 0, "\(output)")
+            #expect(output.contains("verdict: every check passed"), "\(output)")
+            faults.append(output.split(separator: "\n").first { $0.hasPrefix("faults injected:") }.map(String.init) ?? "")
+            recordings.append(try Data(contentsOf: try #require(run.runDirectory).appendingPathComponent("events.pb")))
+        }
+        #expect(faults[0].contains("kills (") && faults[0] == faults[1], "\(faults)")
+        #expect(recordings[0].count > 10_000 && recordings[0] == recordings[1], "\(recordings.map(\.count)) bytes")
     }
 }
