@@ -63,6 +63,8 @@ public actor Supervisor {
     private var remote: RemoteMembers
     private var publish: (@Sendable (_ topic: String, _ body: Envelope.OneOf_Body) async -> Void)?
     private let log: @Sendable (String) -> Void
+    /// Earlier starts of remote processes to stop, should they still run.
+    private var stale: [(name: String, life: UInt32)] = []
 
     /// `readiness` is fed from the bus: a process is ready when its `Ready` has been seen there.
     /// Sets variables of every process's environment from now on.
@@ -114,6 +116,17 @@ public actor Supervisor {
             }
         }
         for answer in carryOut(actions) { await publish?(Topic.joinReply(to: answer.processID), .joinReply(answer)) }
+        for (name, life) in stale {
+            await publish?(
+                Topic.stop(of: name),
+                .stop(
+                    Stop.with {
+                        $0.reason = "a newer start of \(name) has replaced this one"
+                        $0.abrupt = true
+                        $0.life = life
+                    }))
+        }
+        stale = []
     }
 
     /// Records the starts and exits the remote members decided, and logs what they say; returns
@@ -136,6 +149,8 @@ public actor Supervisor {
                 exitWaiters.removeValue(forKey: exit.name)?.forEach { $0.resume() }
             case .log(let line):
                 log(line)
+            case .stopStale(let name, let life):
+                stale.append((name, life))
             }
         }
         return answers

@@ -77,6 +77,7 @@ struct RemoteMembersTests {
         _ = members.join(request(incarnation: 1), now: at(0))
         let again = members.join(request(incarnation: 2), now: at(5))
         #expect(exits(again).map(\.reason) == ["started again on its host"])
+        #expect(again.contains(.stopStale(name: "drivers-1", life: 1)), "the old start is stopped, should it still run")
         #expect(exits(again).first?.isClean == false)
         #expect(answers(again).first?.accepted == false && members.current("drivers-1") == nil)
         members.expect("drivers-1", arguments: ["a", "--after", "300"])
@@ -99,9 +100,24 @@ struct RemoteMembersTests {
         let back = members.heard(ready(life: 1), now: at(14))
         #expect(back == [.log("drivers-1 is back after 13 s of silence (life 1)")])
         #expect(members.current("drivers-1")?.life == 1)
-        #expect(
-            answers(members.join(request(incarnation: 3), now: at(15))).first?.accepted == false,
-            "no restart is expected any more")
+        // Another start of it asks: the one that came back is taken for dead, and stopped should it still run.
+        let another = members.join(request(incarnation: 3), now: at(15))
+        #expect(answers(another).first?.accepted == false, "no restart is expected any more")
+        #expect(another.contains(.stopStale(name: "drivers-1", life: 1)))
+    }
+
+    @Test("A start given up for dead and replaced by a newer one is stopped, should it only have been cut off")
+    func lostAndReplaced() {
+        var members = members()
+        members.expect("drivers-1", arguments: [])
+        _ = members.join(request(incarnation: 1), now: at(0))
+        #expect(exits(members.check(now: at(12))).count == 1)
+        members.expect("drivers-1", arguments: [])
+        let replaced = members.join(request(incarnation: 2), now: at(13))
+        #expect(replaced.contains(.stopStale(name: "drivers-1", life: 1)))
+        #expect(answers(replaced).first?.accepted == true && answers(replaced).first?.life == 2)
+        #expect(members.heard(ready(life: 1), now: at(14)).isEmpty, "the old start's word changes nothing any more")
+        #expect(members.current("drivers-1")?.life == 2)
     }
 
     @Test("A process that says it leaves, or is killed, is no longer running; a goodbye from an earlier life changes nothing")

@@ -32,6 +32,9 @@ struct RemoteMembers {
         case exited(Supervisor.Exit)
         /// Something the run's log should say.
         case log(String)
+        /// Stop this earlier start of a process at once, should it still run (a second copy
+        /// started by mistake, one cut off by the network): a newer start has replaced it.
+        case stopStale(name: String, life: UInt32)
     }
 
     /// One start of a remote process, accepted into the run.
@@ -107,15 +110,17 @@ struct RemoteMembers {
         }
         var actions: [Action] = []
         if let current = member.current {
-            // Its host started it again: the start the run knew is gone.
+            // Its host started it again: the start the run knew is gone (and is stopped, should it not be).
             member.current = nil
             actions.append(.exited(exit(name, current, status: -1, lostFor: nil, reason: "started again on its host")))
+            actions.append(.stopStale(name: name, life: current.life))
         }
         guard let arguments = member.expected else {
             members[name] = member
             return actions + [reply { $0.waitingFor = "the coordinator to come to \(name) (start order, or its restart)" }]
         }
         member.starts += 1
+        if let lost = member.lost { actions.append(.stopStale(name: name, life: lost.life)) }
         member.lost = nil
         let start = Start(
             pid: request.pid, incarnation: request.incarnation, life: member.starts, machine: request.machine,
