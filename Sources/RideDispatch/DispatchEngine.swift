@@ -202,6 +202,15 @@ public final class DispatchEngine {
         matchIfOnArrival()
     }
 
+    /// The idle drivers (not held, no offer, no plan) who could reach `node` soonest, at most
+    /// `limit`, with their driving time, fastest first; only those within the pickup limit. What a
+    /// shard answers a neighbour that asks for candidates across the border; it reserves nothing.
+    public func nearestIdle(to node: Int, limit: Int, now time: Double) -> [(driver: DriverID, seconds: Double)] {
+        guard graph.positions.indices.contains(node) else { return [] }
+        advanceClock(time)
+        return nearestAvailable(to: node, excluding: [], limit: limit)
+    }
+
     /// The reservation holding `driver`, if one does.
     public func hold(of driver: DriverID) -> String? { drivers[driver]?.heldFor }
 

@@ -106,6 +106,21 @@ public struct DispatchRegions: Sendable, Equatable {
     /// The region (shard) of zone `zone`.
     public func region(ofZone zone: Int) -> Int { regionOfZone[zone] }
 
+    /// The other regions with a zone within `reach` zones of zone `zone` (Chebyshev distance on the
+    /// grid): the neighbours worth asking for a driver for a pickup there, nearest first.
+    public func regions(near zone: Int, within reach: Int) -> [Int] {
+        let (column, row) = (zone % columns, zone / columns)
+        let home = regionOfZone[zone]
+        var distance: [Int: Int] = [:]
+        for (index, region) in regions.enumerated() where index != home {
+            let dx = max(0, region.columns.lowerBound - column, column - (region.columns.upperBound - 1))
+            let dy = max(0, region.rows.lowerBound - row, row - (region.rows.upperBound - 1))
+            let away = max(dx, dy)
+            if away <= reach { distance[index] = away }
+        }
+        return distance.keys.sorted { (distance[$0]!, $0) < (distance[$1]!, $1) }
+    }
+
     /// The regions that share a border with region `index`.
     public func neighbours(of index: Int) -> [Int] {
         regions.indices.filter { $0 != index && regions[$0].touches(regions[index]) }
