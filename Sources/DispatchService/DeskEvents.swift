@@ -32,6 +32,8 @@ extension DispatchDesk {
             toDriver(driver, legCancelled(driver, leg)) + [bus(Topic.dispatchDriver, .legStopped, driver: driver)]
         case .pickedUp(let id, let driver): pickedUp(id, by: driver, at: timed.time)
         case .finished(let id, let outcome, let driver): finished(id, outcome, driver: driver, at: timed.time)
+        case .handedOut(let id, let shard):
+            [bus(Topic.dispatchRequest, .requestHandedOver, request: id) { $0.shard = UInt32(shard) }]
         case .driverState(let driver, let state): [driverState(driver, state)]
         case .surge(let zone, let multiplier): [surge(zone, multiplier)]
         }

@@ -42,7 +42,7 @@ extension DispatchEngine {
                 guard let stops = drivers[driver]?.stops, stops.contains(where: { $0.request == id && $0.kind == .dropoff }),
                     !stops.contains(where: { $0.request == id && $0.kind == .pickup })
                 else { return "\(id) is aboard \(driver)'s car, whose plan does not drop it off (or still picks it up)" }
-            case .scheduled, .finished:
+            case .scheduled, .finished, .frozen, .handedOut:
                 guard !waiting.contains(id) else { return "\(id) is \(record.phase) but in matching" }
             }
         }

@@ -103,7 +103,9 @@ public final class DispatchEngine {
         case .offered(let driver)?: .offered(driver)
         case .assigned(let driver)?: .assigned(driver)
         case .aboard(let driver)?: .aboard(driver)
-        case .finished?, nil: nil
+        // To its rider a request asked for across a border still waits.
+        case .frozen?: .waiting
+        case .finished?, .handedOut?, nil: nil
         }
     }
     /// Requests not yet ended, in id order.
@@ -365,6 +367,8 @@ public final class DispatchEngine {
         switch (record.phase, party) {
         case (.finished, _):
             throw DispatchRefusal(reason: "\(requestID) has already ended")
+        case (.handedOut(let shard), _):
+            throw DispatchRefusal(reason: "\(requestID) was handed over to shard \(shard)")
         case (.aboard, _):
             throw DispatchRefusal(reason: "\(requestID): the rider is aboard; the trip ends at the dropoff")
         case (.assigned(let driver), .driver):
@@ -383,9 +387,43 @@ public final class DispatchEngine {
             finish(requestID, .cancelled(by: party, reason: reason), driver: driver)
             publishState(of: driver)
             matchIfOnArrival()
-        case (.waiting, _), (.scheduled, _):
+        case (.waiting, _), (.scheduled, _), (.frozen, _):
             finish(requestID, .cancelled(by: party, reason: reason), driver: nil)
         }
+    }
+
+    /// A waiting request is asked for across a border (sharded dispatch): it is matched to nobody
+    /// here until ``thaw(_:now:)`` or ``handOut(_:to:now:)``; its wait limit does not run meanwhile.
+    public func freeze(_ id: RequestID, now time: Double) throws(DispatchRefusal) {
+        defer { checkInvariants() }
+        guard let record = requests[id] else { throw DispatchRefusal(reason: "\(id) is unknown") }
+        guard record.phase == .waiting else { throw DispatchRefusal(reason: "\(id) is not waiting for a match") }
+        advanceClock(time)
+        updateRequest(id) { $0.phase = .frozen }
+        waiting.remove(id)
+    }
+
+    /// A frozen request was not taken across the border: it waits here again, its wait limit
+    /// counted from when it first waited.
+    public func thaw(_ id: RequestID, now time: Double) throws(DispatchRefusal) {
+        defer { checkInvariants() }
+        guard requests[id]?.phase == .frozen else { throw DispatchRefusal(reason: "\(id) is not frozen") }
+        advanceClock(time)
+        updateRequest(id) { $0.phase = .waiting }
+        waiting.insert(id)
+        expectMatchDeadline(of: id)
+        matchIfOnArrival()
+    }
+
+    /// A frozen request leaves for shard `shard`, which owns it from now on: over for this engine,
+    /// without an outcome (it ends at the shard that has it last).
+    public func handOut(_ id: RequestID, to shard: Int, now time: Double) throws(DispatchRefusal) {
+        defer { checkInvariants() }
+        guard requests[id]?.phase == .frozen else { throw DispatchRefusal(reason: "\(id) is not frozen") }
+        advanceClock(time)
+        updateRequest(id) { $0.phase = .handedOut(shard: shard) }
+        unfinishedCount -= 1
+        emit(.handedOut(id, shard: shard))
     }
 
     /// Runs every timer due by `time`: offer timeouts, scheduled rides entering matching,

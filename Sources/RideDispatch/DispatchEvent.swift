@@ -26,6 +26,9 @@ public enum DispatchEvent: Sendable, Equatable {
     case legCancelled(DriverID, leg: Int)
     case pickedUp(RequestID, DriverID)
     case finished(RequestID, RequestOutcome, DriverID?)
+    /// The request left for another shard (sharded dispatch), which owns it from then on: not an
+    /// ending — the request ends once, at the shard that has it last.
+    case handedOut(RequestID, shard: Int)
     case driverState(DriverID, DriverState)
     case surge(zone: Int, multiplier: Double)
 }

@@ -105,6 +105,12 @@ public final class InvariantChecker {
                 driversEarnedCents += fare.driverEarnsCents
                 platformCents += fare.platformCents
             }
+        case .handedOut(let id, _):
+            // Over here without an ending: what comes after is the other shard's, and nothing of it
+            // may come here any more (it counts as over).
+            if !finished.insert(id).inserted { fail("\(id) was handed over after it ended") }
+            if products[id] == nil { fail("\(id) was handed over but was never requested") }
+            for (holder, offered) in offers where offered == id { offers[holder] = nil }
         case .driverState(let driver, .offline):
             if let open = load[driver], !open.isEmpty { fail("\(driver) went offline still holding \(open.sorted())") }
         case .scheduled, .drive, .legCancelled, .pickedUp, .driverState, .surge:

@@ -63,6 +63,10 @@ public final class KPIRecorder {
                 report.driverSeconds[previous.state, default: 0] += time - previous.since
             }
             stateSince[driver] = (state, time)
+        case .handedOut(let id, _):
+            // Counted where it ends: the shard it was handed to counts it again when it arrives.
+            report.requests -= 1
+            requestedAt[id] = nil
         case .scheduled, .offered, .declined, .requeued, .surge, .drive, .legCancelled:
             break
         }

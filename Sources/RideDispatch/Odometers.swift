@@ -67,7 +67,7 @@ public struct Odometers: Sendable {
             if state == .idle || state == .offline { closeLeg(of: driver, at: time) }
         case .legCancelled(let driver, _):
             closeLeg(of: driver, at: time)
-        case .requested, .scheduled, .offered, .declined, .matched, .requeued, .finished, .surge:
+        case .requested, .scheduled, .offered, .declined, .matched, .requeued, .finished, .surge, .handedOut:
             break
         }
     }

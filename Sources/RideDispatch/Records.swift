@@ -9,6 +9,10 @@ struct RequestRecord: Codable {
         case assigned(DriverID)
         case aboard(DriverID)
         case finished(RequestOutcome)
+        /// Asked for across a border (sharded dispatch): matched to nobody here until thawed or handed out.
+        case frozen
+        /// Handed over to another shard, which owns it from then on: over for this one, without an outcome.
+        case handedOut(shard: Int)
     }
 
     let request: RideRequest
@@ -21,9 +25,12 @@ struct RequestRecord: Codable {
     /// Drivers who declined or let the offer expire: not offered this request again.
     var declinedBy: Set<DriverID> = []
 
+    /// Over for this engine: ended, or handed over to another shard.
     var isFinished: Bool {
-        if case .finished = phase { return true }
-        return false
+        switch phase {
+        case .finished, .handedOut: true
+        default: false
+        }
     }
 }
 

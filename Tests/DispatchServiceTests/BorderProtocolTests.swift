@@ -68,6 +68,12 @@ struct BorderProtocolTests {
         var configuration = DispatchConfiguration()
         configuration.strategy = .greedy(interval: 10)
         let owner = DispatchEngine(planner: PathFinder(graph: Self.city.build()), configuration: configuration)
+        // The asking shard's engine: its requests freeze, thaw, leave or are cancelled as the protocol says.
+        var askingConfiguration = configuration
+        askingConfiguration.maxMatchWaitSeconds = 1_000_000
+        let asker = DispatchEngine(planner: PathFinder(graph: Self.city.build()), configuration: askingConfiguration)
+        let askerChecks = InvariantChecker(poolCapacity: 2)
+        let ownerChecks = InvariantChecker(poolCapacity: 2)
         let drivers = (1...5).map { DriverID($0) }
         for (index, driver) in drivers.enumerated() {
             try owner.driverOnline(driver, at: Self.city.node(x: index, y: 8 - index), now: 0)
@@ -92,11 +98,15 @@ struct BorderProtocolTests {
                         "seed \(seed): \(request) handed over while \(String(describing: home[request]))")
                     home[request] = .handedOver
                     handedOver[request, default: 0] += 1
+                    #expect(throws: Never.self) { try asker.handOut(request, to: 1, now: now) }
                     toOwner.send(.handOver(id: reservation, request: requests[request]!), now: now, random: &random)
                 case .release(let reservation, _):
                     toOwner.send(.release(id: reservation), now: now, random: &random)
                 case .matchAtHome(let request):
-                    if home[request] == .frozen { home[request] = .waiting }
+                    if home[request] == .frozen {
+                        home[request] = .waiting
+                        #expect(throws: Never.self) { try asker.thaw(request, now: now) }
+                    }
                 }
             }
         }
@@ -111,15 +121,18 @@ struct BorderProtocolTests {
                     id: id, rider: step, origin: Self.city.node(x: Int.random(in: 0...8, using: &random), y: 4),
                     destination: Self.city.node(x: 8, y: 0))
                 home[id] = .waiting
+                try asker.submit(requests[id]!, now: now)
             case 1, 2:
                 if let id = home.filter({ $0.value == .waiting }).keys.sorted().first {
                     home[id] = .frozen
+                    try asker.freeze(id, now: now)
                     carryOut(asks.ask(for: id, driver: drivers.randomElement(using: &random)!, owner: 1, now: now), now: now)
                 }
             case 3:
                 if let (id, state) = home.filter({ $0.value == .waiting || $0.value == .frozen }).randomElement(using: &random) {
                     if state == .frozen { carryOut(asks.cancelled(id), now: now) }
                     home[id] = .cancelled
+                    try asker.cancel(id, by: .rider, reason: "changed my mind", now: now)
                 }
             case 4:
                 // Matched at home by one of the asking shard's own drivers: only a request not frozen.
@@ -146,6 +159,9 @@ struct BorderProtocolTests {
             for answer in toAsker.deliver(now: now, random: &random) { carryOut(asks.answered(answer), now: now) }
             _ = desk.expire(now: now, engine: owner)
             owner.advance(to: now)
+            asker.advance(to: now)
+            askerChecks.record(asker.takeEvents())
+            ownerChecks.record(owner.takeEvents())
             for driver in drivers {
                 let holder = desk.active.values.first { $0.driver == driver }?.id
                 #expect(
@@ -170,6 +186,9 @@ struct BorderProtocolTests {
             for answer in toAsker.deliver(now: now, random: &random) { carryOut(asks.answered(answer), now: now) }
             _ = desk.expire(now: now, engine: owner)
             owner.advance(to: now)
+            asker.advance(to: now)
+            askerChecks.record(asker.takeEvents())
+            ownerChecks.record(owner.takeEvents())
             if now > 3_000 { break }
         }
         #expect(asks.asks.isEmpty && desk.active.isEmpty, "seed \(seed): asks or reservations left")
@@ -178,6 +197,16 @@ struct BorderProtocolTests {
         for (request, _) in handedOver { #expect(owner.request(request) != nil, "seed \(seed): \(request) lost on its way") }
         let others = home.filter { $0.value != .handedOver }.keys
         for request in others { #expect(owner.request(request) == nil, "seed \(seed): \(request) is at both shards") }
+        for (request, _) in handedOver {
+            #expect(
+                asker.progress(of: request) == nil && asker.outcome(of: request) == nil, "seed \(seed): \(request) still here")
+        }
+        for (request, state) in home where state == .cancelled {
+            #expect(asker.outcome(of: request)?.kind == "cancelled", "seed \(seed)")
+        }
+        #expect(
+            askerChecks.violations.isEmpty && ownerChecks.violations.isEmpty,
+            "seed \(seed): \(askerChecks.violations + ownerChecks.violations)")
         #expect(handedOver.count > 3, "seed \(seed): only \(handedOver.count) handovers")
     }
 }

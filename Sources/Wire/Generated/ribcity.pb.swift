@@ -433,6 +433,10 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
   /// monitor moves its cars along the streets.
   case legStarted // = 21
   case legStopped // = 22
+
+  /// Sharded dispatch: the request left this shard for the one named in `shard`, which owns it
+  /// from then on. Not an ending: the request ends once, at the shard that has it last.
+  case requestHandedOver // = 23
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -463,6 +467,7 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
     case 20: self = .fareSplit
     case 21: self = .legStarted
     case 22: self = .legStopped
+    case 23: self = .requestHandedOver
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -491,6 +496,7 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
     case .fareSplit: return 20
     case .legStarted: return 21
     case .legStopped: return 22
+    case .requestHandedOver: return 23
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -519,6 +525,7 @@ public nonisolated enum DispatchEventKind: SwiftProtobuf.Enum, Swift.CaseIterabl
     .fareSplit,
     .legStarted,
     .legStopped,
+    .requestHandedOver,
   ]
 
 }
@@ -1879,6 +1886,12 @@ public nonisolated struct DispatchEvent: @unchecked Sendable {
     set {_uniqueStorage()._arriveAtMs = newValue}
   }
 
+  /// REQUEST_HANDED_OVER: the shard the request went to.
+  public var shard: UInt32 {
+    get {_storage._shard}
+    set {_uniqueStorage()._shard = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2349,7 +2362,7 @@ nonisolated extension StopKind: SwiftProtobuf._ProtoNameProviding {
 }
 
 nonisolated extension DispatchEventKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DISPATCH_EVENT_KIND_UNSPECIFIED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CREATED\0\u{1}DISPATCH_EVENT_KIND_OFFER_SENT\0\u{1}DISPATCH_EVENT_KIND_OFFER_ACCEPTED\0\u{1}DISPATCH_EVENT_KIND_OFFER_DECLINED\0\u{1}DISPATCH_EVENT_KIND_OFFER_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_ARRIVED\0\u{1}DISPATCH_EVENT_KIND_TRIP_STARTED\0\u{1}DISPATCH_EVENT_KIND_TRIP_COMPLETED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CANCELLED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_REJECTED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_STATE_CHANGED\0\u{1}DISPATCH_EVENT_KIND_SESSION_OPENED\0\u{1}DISPATCH_EVENT_KIND_SESSION_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_SURGE_UPDATED\0\u{2}\u{2}DISPATCH_EVENT_KIND_SESSION_CLOSED\0\u{1}DISPATCH_EVENT_KIND_ETA_SHARED\0\u{1}DISPATCH_EVENT_KIND_SPLIT_INVITED\0\u{1}DISPATCH_EVENT_KIND_SPLIT_ANSWERED\0\u{1}DISPATCH_EVENT_KIND_FARE_SPLIT\0\u{1}DISPATCH_EVENT_KIND_LEG_STARTED\0\u{1}DISPATCH_EVENT_KIND_LEG_STOPPED\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DISPATCH_EVENT_KIND_UNSPECIFIED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CREATED\0\u{1}DISPATCH_EVENT_KIND_OFFER_SENT\0\u{1}DISPATCH_EVENT_KIND_OFFER_ACCEPTED\0\u{1}DISPATCH_EVENT_KIND_OFFER_DECLINED\0\u{1}DISPATCH_EVENT_KIND_OFFER_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_ARRIVED\0\u{1}DISPATCH_EVENT_KIND_TRIP_STARTED\0\u{1}DISPATCH_EVENT_KIND_TRIP_COMPLETED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_CANCELLED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_REJECTED\0\u{1}DISPATCH_EVENT_KIND_DRIVER_STATE_CHANGED\0\u{1}DISPATCH_EVENT_KIND_SESSION_OPENED\0\u{1}DISPATCH_EVENT_KIND_SESSION_EXPIRED\0\u{1}DISPATCH_EVENT_KIND_SURGE_UPDATED\0\u{2}\u{2}DISPATCH_EVENT_KIND_SESSION_CLOSED\0\u{1}DISPATCH_EVENT_KIND_ETA_SHARED\0\u{1}DISPATCH_EVENT_KIND_SPLIT_INVITED\0\u{1}DISPATCH_EVENT_KIND_SPLIT_ANSWERED\0\u{1}DISPATCH_EVENT_KIND_FARE_SPLIT\0\u{1}DISPATCH_EVENT_KIND_LEG_STARTED\0\u{1}DISPATCH_EVENT_KIND_LEG_STOPPED\0\u{1}DISPATCH_EVENT_KIND_REQUEST_HANDED_OVER\0")
 }
 
 nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
@@ -4674,7 +4687,7 @@ nonisolated extension LegDone: SwiftProtobuf.Message, SwiftProtobuf._MessageImpl
 
 nonisolated extension DispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".DispatchEvent"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{3}request_id\0\u{3}trip_id\0\u{3}rider_id\0\u{3}driver_id\0\u{3}trip_state\0\u{3}driver_state\0\u{1}location\0\u{3}fare_cents\0\u{3}surge_multiplier\0\u{3}pickup_wait_s\0\u{3}cancelled_by\0\u{1}reason\0\u{1}zone\0\u{3}session_id\0\u{1}dropoff\0\u{1}product\0\u{3}dropoff_zone\0\u{3}trip_metres\0\u{3}driver_earns_cents\0\u{3}empty_metres\0\u{3}loaded_metres\0\u{1}contacts\0\u{1}accepted\0\u{1}shares\0\u{3}route_nodes\0\u{3}depart_at_ms\0\u{3}arrive_at_ms\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{3}request_id\0\u{3}trip_id\0\u{3}rider_id\0\u{3}driver_id\0\u{3}trip_state\0\u{3}driver_state\0\u{1}location\0\u{3}fare_cents\0\u{3}surge_multiplier\0\u{3}pickup_wait_s\0\u{3}cancelled_by\0\u{1}reason\0\u{1}zone\0\u{3}session_id\0\u{1}dropoff\0\u{1}product\0\u{3}dropoff_zone\0\u{3}trip_metres\0\u{3}driver_earns_cents\0\u{3}empty_metres\0\u{3}loaded_metres\0\u{1}contacts\0\u{1}accepted\0\u{1}shares\0\u{3}route_nodes\0\u{3}depart_at_ms\0\u{3}arrive_at_ms\0\u{1}shard\0")
 
   fileprivate class _StorageClass {
     var _kind: DispatchEventKind = .unspecified
@@ -4705,6 +4718,7 @@ nonisolated extension DispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._Messa
     var _routeNodes: [UInt32] = []
     var _departAtMs: Int64 = 0
     var _arriveAtMs: Int64 = 0
+    var _shard: UInt32 = 0
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -4743,6 +4757,7 @@ nonisolated extension DispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._Messa
       _routeNodes = source._routeNodes
       _departAtMs = source._departAtMs
       _arriveAtMs = source._arriveAtMs
+      _shard = source._shard
     }
   }
 
@@ -4789,6 +4804,7 @@ nonisolated extension DispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._Messa
         case 26: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._routeNodes) }()
         case 27: try { try decoder.decodeSingularInt64Field(value: &_storage._departAtMs) }()
         case 28: try { try decoder.decodeSingularInt64Field(value: &_storage._arriveAtMs) }()
+        case 29: try { try decoder.decodeSingularUInt32Field(value: &_storage._shard) }()
         default: break
         }
       }
@@ -4885,6 +4901,9 @@ nonisolated extension DispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._Messa
       if _storage._arriveAtMs != 0 {
         try visitor.visitSingularInt64Field(value: _storage._arriveAtMs, fieldNumber: 28)
       }
+      if _storage._shard != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._shard, fieldNumber: 29)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -4922,6 +4941,7 @@ nonisolated extension DispatchEvent: SwiftProtobuf.Message, SwiftProtobuf._Messa
         if _storage._routeNodes != rhs_storage._routeNodes {return false}
         if _storage._departAtMs != rhs_storage._departAtMs {return false}
         if _storage._arriveAtMs != rhs_storage._arriveAtMs {return false}
+        if _storage._shard != rhs_storage._shard {return false}
         return true
       }
       if !storagesAreEqual {return false}
