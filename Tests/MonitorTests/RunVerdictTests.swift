@@ -193,3 +193,37 @@ struct RunVerdictTests {
         }
     }
 }
+
+@Suite("The verdict across dispatch shards: a request handed over ends once, at the shard that has it last")
+struct ShardVerdictTests {
+    func row(_ verdict: RunVerdict, _ check: String) -> VerdictRow? { verdict.rows.first { $0.check == check } }
+
+    /// Two shards, each a sender of its own: `first` hands `r-1` over to `second`, which completes it.
+    func handedOver(endAtBoth: Bool = false, arrives: Bool = true) -> [Envelope] {
+        var first = Recording.reported()
+        var second = Recording()
+        second.stamper = SequenceStamper(sender: "dispatch-1-bus")
+        first.add(.requestCreated, request: "r-1")
+        first.add(.requestHandedOver, request: "r-1")
+        if arrives { second.ride("r-1", driver: "d-7") }
+        if endAtBoth { first.add(.requestCancelled, request: "r-1") }
+        first.ride("r-2", driver: "d-1")
+        return first.envelopes + second.envelopes
+    }
+
+    @Test("Created at one shard, handed over, created again and completed at the other: every check passes")
+    func across() {
+        let verdict = RunVerdict(recording: handedOver(), poolCapacity: 2)
+        #expect(verdict.passed, "\(verdict.table)")
+        #expect(row(verdict, "every request ended exactly once")?.detail == "2 requests, each ended once")
+    }
+
+    @Test("Lost on its way: it stays open; ended at both shards: it ended twice")
+    func lostOrTwice() {
+        let lost = RunVerdict(recording: handedOver(arrives: false), poolCapacity: 2)
+        #expect(row(lost, "no trip stuck")?.passed == false)
+        #expect(row(lost, "no trip stuck")?.detail == "1 still open, first r-1")
+        let twice = RunVerdict(recording: handedOver(endAtBoth: true), poolCapacity: 2)
+        #expect(row(twice, "every request ended exactly once")?.passed == false)
+    }
+}
