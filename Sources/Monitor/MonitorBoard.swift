@@ -32,6 +32,9 @@ public struct MonitorBoard: Sendable {
     public static let minutesKept: Int64 = 30
     /// Requests per pickup zone over the run.
     public private(set) var zoneRequests: [String: Int] = [:]
+    /// Where and when each open request was counted (its minute and zone), so that one handed
+    /// over to another dispatch shard is counted once: where it ends.
+    private var countedAt: [String: (minute: Int64, zone: String)] = [:]
     /// The coordinator's latest notices (processes ready, restarted, killed), newest last.
     public private(set) var notices: [String] = []
     public static let noticesKept = 5
@@ -72,6 +75,7 @@ public struct MonitorBoard: Sendable {
         if event.kind == .requestCreated {
             minutes[minute, default: (0, 0)].requests += 1
             if !event.zone.isEmpty { zoneRequests[event.zone, default: 0] += 1 }
+            countedAt[event.requestID] = (minute, event.zone)
         }
         if event.kind == .tripCompleted { minutes[minute, default: (0, 0)].completed += 1 }
         recent.append((envelope.simTimeMs, event.kind))
@@ -82,7 +86,16 @@ public struct MonitorBoard: Sendable {
         case .tripStarted:
             openRequests[event.requestID] = .onTrip
             pickupWaits.add(Double(event.pickupWaitS))
-        case .tripCompleted, .requestCancelled, .requestRejected: openRequests[event.requestID] = nil
+        case .tripCompleted, .requestCancelled, .requestRejected:
+            openRequests[event.requestID] = nil
+            countedAt[event.requestID] = nil
+        case .requestHandedOver:
+            // Still open; the shard it went to counts it again as it arrives.
+            totals[.requestCreated, default: 0] -= 1
+            if let counted = countedAt.removeValue(forKey: event.requestID) {
+                minutes[counted.minute, default: (0, 0)].requests -= 1
+                if !counted.zone.isEmpty { zoneRequests[counted.zone, default: 0] -= 1 }
+            }
         case .driverStateChanged:
             drivers[event.driverID] = event.driverState
             if event.hasLocation { driverPositions[event.driverID] = event.location }

@@ -35,6 +35,30 @@ struct MonitorBoardTests {
         #expect(MonitorReport(board).processes["drivers-0"]?.maxLagSeconds == 60)
     }
 
+    @Test("A request handed over between dispatch shards is counted once, where it ends, and stays open meanwhile")
+    mutating func handedOver() {
+        var board = MonitorBoard()
+        var second = SequenceStamper(sender: "dispatch-1-bus")
+        board.apply(
+            envelope(.requestCreated, at: 2) {
+                $0.requestID = "r-1"; $0.zone = "zone-1"
+            })
+        board.apply(
+            envelope(.requestHandedOver, at: 65) {
+                $0.requestID = "r-1"; $0.shard = 1
+            })
+        #expect(board.openRequests["r-1"] == .matching)
+        let arrived = Wire.DispatchEvent.with {
+            $0.kind = .requestCreated; $0.requestID = "r-1"; $0.zone = "zone-2"
+        }
+        board.apply(Envelope(.dispatchEvent(arrived), from: second.next(), simTimeMs: 66_000))
+        #expect(board.totals[.requestCreated] == 1)
+        #expect(board.minutes[0]?.requests == 0 && board.minutes[1]?.requests == 1)
+        #expect(board.zoneRequests["zone-1"] == 0 && board.zoneRequests["zone-2"] == 1)
+        board.apply(envelope(.tripCompleted, at: 300) { $0.requestID = "r-1" })
+        #expect(board.openRequests.isEmpty)
+    }
+
     @Test("Drivers and requests by state, per-minute counts, pickup waits, surge")
     mutating func states() {
         var board = MonitorBoard()
