@@ -75,6 +75,16 @@ struct CityAcrossHostsTests {
                 """ : "")
     }
 
+    /// Makes the three hosts and a directory for a test's files, runs `body`, and removes both.
+    static func withHosts(_ body: (NetworkHosts, URL) async throws -> Void) async throws {
+        let hosts = try NetworkHosts()
+        defer { hosts.remove() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-hosts-\(hosts.suffix)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await body(hosts, directory)
+    }
+
     /// A run across the three hosts: the coordinator launched on `hub`, every other process
     /// started on its host by a stand-in for its service manager.
     struct RunAcross {
@@ -136,112 +146,104 @@ struct CityAcrossHostsTests {
         "Coordinator and dispatch on one host, drivers on a second, riders on a third: the city completes with every request accounted for, a crashed driver process restarted by its host rejoins, and a link cut for 4 s heals"
     )
     func cityAcrossThreeHosts() async throws {
-        let hosts = try NetworkHosts()
-        defer { hosts.remove() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-hosts-\(hosts.suffix)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let topology = directory.appendingPathComponent("city.yaml")
-        try Self.topology(name: "across-\(hosts.suffix)", across: true).write(to: topology, atomically: true, encoding: .utf8)
-        let run = try await RunAcross(hosts: hosts, directory: directory, topology: topology)
-        defer { run.stop() }
-        let launchLog = run.launchLog
-        @Sendable func launchOutput() -> String { (try? String(contentsOf: launchLog, encoding: .utf8)) ?? "" }
-        try await within(60, "every host's processes joined") {
-            while !launchOutput().contains("riders-1 ready") { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        // A crash on the fleet host: its manager starts the process again, and it rejoins.
-        try await Task.sleep(for: .seconds(2))
-        await run.joiners["drivers-1"]!.kill()
-        // Then the hub loses both links for 4 s.
-        try await Task.sleep(for: .seconds(3))
-        try hosts.setLink(toward: "fleet", up: false)
-        try hosts.setLink(toward: "town", up: false)
-        try await Task.sleep(for: .seconds(4))
-        try hosts.setLink(toward: "fleet", up: true)
-        try hosts.setLink(toward: "town", up: true)
+        try await Self.withHosts { hosts, directory in
+            let topology = directory.appendingPathComponent("city.yaml")
+            try Self.topology(name: "across-\(hosts.suffix)", across: true).write(to: topology, atomically: true, encoding: .utf8)
+            let run = try await RunAcross(hosts: hosts, directory: directory, topology: topology)
+            defer { run.stop() }
+            let launchLog = run.launchLog
+            @Sendable func launchOutput() -> String { (try? String(contentsOf: launchLog, encoding: .utf8)) ?? "" }
+            try await within(60, "every host's processes joined") {
+                while !launchOutput().contains("riders-1 ready") { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            // A crash on the fleet host: its manager starts the process again, and it rejoins.
+            try await Task.sleep(for: .seconds(2))
+            await run.joiners["drivers-1"]!.kill()
+            // Then the hub loses both links for 4 s.
+            try await Task.sleep(for: .seconds(3))
+            try hosts.setLink(toward: "fleet", up: false)
+            try hosts.setLink(toward: "town", up: false)
+            try await Task.sleep(for: .seconds(4))
+            try hosts.setLink(toward: "fleet", up: true)
+            try hosts.setLink(toward: "town", up: true)
 
-        let launched = run.launched
-        let status = try await within(180, "the run across hosts") { await launched.value }
-        let output = launchOutput()
-        #expect(status == 0, "\(output)")
-        #expect(output.contains("verdict: every check passed"), "\(output)")
-        #expect(output.contains("every request accounted for"), "\(output)")
-        #expect(output.contains("drivers-1 joined from") && output.contains("life 2"), "\(output)")
-        #expect(output.contains("drivers-1 exited with status -1 (started again on its host); restarting"), "\(output)")
-        let data = try Data(contentsOf: try #require(run.runDirectory).appendingPathComponent("summary.json"))
-        let summary = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let totals = (summary["kpis"] as? [String: Any])?["totals"] as? [String: Int] ?? [:]
-        #expect((totals["requests"] ?? 0) > 40, "\(totals)")
-        #expect((totals["completed"] ?? 0) > (totals["requests"] ?? 0) / 2, "\(totals)")
-        let processes = summary["processes"] as? [String: [String: Any]] ?? [:]
-        #expect(processes["drivers-1"]?["starts"] as? Int == 2, "\(processes)")
-        #expect(processes["riders-0"]?["starts"] as? Int == 1, "\(processes)")
-        // Every process on the other hosts left when the run ended, cleanly.
-        for name in ["drivers-0", "drivers-1", "riders-0", "riders-1"] {
-            let joiner = run.joiners[name]!
-            let starts = try await within(30, "\(name) ended") { try await joiner.starts() }
-            #expect(starts == (name == "drivers-1" ? 2 : 1), "\(name)")
+            let launched = run.launched
+            let status = try await within(180, "the run across hosts") { await launched.value }
+            let output = launchOutput()
+            #expect(status == 0, "\(output)")
+            #expect(output.contains("verdict: every check passed"), "\(output)")
+            #expect(output.contains("every request accounted for"), "\(output)")
+            #expect(output.contains("drivers-1 joined from") && output.contains("life 2"), "\(output)")
+            #expect(output.contains("drivers-1 exited with status -1 (started again on its host); restarting"), "\(output)")
+            let data = try Data(contentsOf: try #require(run.runDirectory).appendingPathComponent("summary.json"))
+            let summary = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let totals = (summary["kpis"] as? [String: Any])?["totals"] as? [String: Int] ?? [:]
+            #expect((totals["requests"] ?? 0) > 40, "\(totals)")
+            #expect((totals["completed"] ?? 0) > (totals["requests"] ?? 0) / 2, "\(totals)")
+            let processes = summary["processes"] as? [String: [String: Any]] ?? [:]
+            #expect(processes["drivers-1"]?["starts"] as? Int == 2, "\(processes)")
+            #expect(processes["riders-0"]?["starts"] as? Int == 1, "\(processes)")
+            // Every process on the other hosts left when the run ended, cleanly.
+            for name in ["drivers-0", "drivers-1", "riders-0", "riders-1"] {
+                let joiner = run.joiners[name]!
+                let starts = try await within(30, "\(name) ended") { try await joiner.starts() }
+                #expect(starts == (name == "drivers-1" ? 2 : 1), "\(name)")
+            }
         }
     }
 
     @Test("In virtual time a city across three hosts records byte for byte what the same city records on one")
     func virtualAcrossIsTheSame() async throws {
-        let hosts = try NetworkHosts()
-        defer { hosts.remove() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-hosts-\(hosts.suffix)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let across = directory.appendingPathComponent("across.yaml")
-        let one = directory.appendingPathComponent("one.yaml")
-        try Self.topology(name: "virtual", across: true).write(to: across, atomically: true, encoding: .utf8)
-        try Self.topology(name: "virtual", across: false).write(to: one, atomically: true, encoding: .utf8)
-        let alone = try await CommandRun.ribcity([
-            "launch", one.path, "--virtual", "--record", "--no-monitor", "--runs", directory.appendingPathComponent("one").path,
-        ])
-        #expect(alone.status == 0, "\(alone.output)")
-        let run = try await RunAcross(hosts: hosts, directory: directory, topology: across, extra: ["--virtual"])
-        defer { run.stop() }
-        let launched = run.launched
-        let status = try await within(120, "the virtual run across hosts") { await launched.value }
-        #expect(status == 0, "\(run.output)")
-        let runs = directory.appendingPathComponent("one")
-        let oneRun = try #require(try FileManager.default.contentsOfDirectory(atPath: runs.path).first)
-        let onOne = try Data(contentsOf: runs.appendingPathComponent(oneRun).appendingPathComponent("events.pb"))
-        let onThree = try Data(contentsOf: try #require(run.runDirectory).appendingPathComponent("events.pb"))
-        #expect(onOne.count > 10_000)
-        #expect(onOne == onThree, "\(onOne.count) bytes on one host, \(onThree.count) across three")
+        try await Self.withHosts { hosts, directory in
+            let across = directory.appendingPathComponent("across.yaml")
+            let one = directory.appendingPathComponent("one.yaml")
+            try Self.topology(name: "virtual", across: true).write(to: across, atomically: true, encoding: .utf8)
+            try Self.topology(name: "virtual", across: false).write(to: one, atomically: true, encoding: .utf8)
+            let alone = try await CommandRun.ribcity([
+                "launch", one.path, "--virtual", "--record", "--no-monitor", "--runs",
+                directory.appendingPathComponent("one").path,
+            ])
+            #expect(alone.status == 0, "\(alone.output)")
+            let run = try await RunAcross(hosts: hosts, directory: directory, topology: across, extra: ["--virtual"])
+            defer { run.stop() }
+            let launched = run.launched
+            let status = try await within(120, "the virtual run across hosts") { await launched.value }
+            #expect(status == 0, "\(run.output)")
+            let runs = directory.appendingPathComponent("one")
+            let oneRun = try #require(try FileManager.default.contentsOfDirectory(atPath: runs.path).first)
+            let onOne = try Data(contentsOf: runs.appendingPathComponent(oneRun).appendingPathComponent("events.pb"))
+            let onThree = try Data(contentsOf: try #require(run.runDirectory).appendingPathComponent("events.pb"))
+            #expect(onOne.count > 10_000)
+            #expect(onOne == onThree, "\(onOne.count) bytes on one host, \(onThree.count) across three")
+        }
     }
 
     @Test(
         "A virtual-time chaos seed across hosts replays byte for byte: processes on other hosts killed by abrupt stops at simulated instants, started again by their hosts, the same faults, recording and verdict twice"
     )
     func virtualStressAcrossReplays() async throws {
-        let hosts = try NetworkHosts()
-        defer { hosts.remove() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-hosts-\(hosts.suffix)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let topology = directory.appendingPathComponent("city.yaml")
-        try Self.topology(name: "chaos", across: true).write(to: topology, atomically: true, encoding: .utf8)
-        var recordings: [Data] = []
-        var faults: [String] = []
-        for attempt in 0..<2 {
-            let attemptDirectory = directory.appendingPathComponent("attempt-\(attempt)")
-            try FileManager.default.createDirectory(at: attemptDirectory, withIntermediateDirectories: true)
-            let run = try await RunAcross(
-                hosts: hosts, directory: attemptDirectory, topology: topology, command: "stress",
-                extra: ["--virtual", "--kill-every", "3", "--seed", "5"])
-            defer { run.stop() }
-            let launched = run.launched
-            let status = try await within(150, "virtual stress across hosts") { await launched.value }
-            let output = run.output
-            #expect(status == 0, "\(output)")
-            #expect(output.contains("verdict: every check passed"), "\(output)")
-            faults.append(output.split(separator: "\n").first { $0.hasPrefix("faults injected:") }.map(String.init) ?? "")
-            recordings.append(try Data(contentsOf: try #require(run.runDirectory).appendingPathComponent("events.pb")))
+        try await Self.withHosts { hosts, directory in
+            let topology = directory.appendingPathComponent("city.yaml")
+            try Self.topology(name: "chaos", across: true).write(to: topology, atomically: true, encoding: .utf8)
+            var recordings: [Data] = []
+            var faults: [String] = []
+            for attempt in 0..<2 {
+                let attemptDirectory = directory.appendingPathComponent("attempt-\(attempt)")
+                try FileManager.default.createDirectory(at: attemptDirectory, withIntermediateDirectories: true)
+                let run = try await RunAcross(
+                    hosts: hosts, directory: attemptDirectory, topology: topology, command: "stress",
+                    extra: ["--virtual", "--kill-every", "3", "--seed", "5"])
+                defer { run.stop() }
+                let launched = run.launched
+                let status = try await within(150, "virtual stress across hosts") { await launched.value }
+                let output = run.output
+                #expect(status == 0, "\(output)")
+                #expect(output.contains("verdict: every check passed"), "\(output)")
+                faults.append(output.split(separator: "\n").first { $0.hasPrefix("faults injected:") }.map(String.init) ?? "")
+                recordings.append(try Data(contentsOf: try #require(run.runDirectory).appendingPathComponent("events.pb")))
+            }
+            #expect(faults[0].contains("kills (") && faults[0] == faults[1], "\(faults)")
+            #expect(recordings[0].count > 10_000 && recordings[0] == recordings[1], "\(recordings.map(\.count)) bytes")
         }
-        #expect(faults[0].contains("kills (") && faults[0] == faults[1], "\(faults)")
-        #expect(recordings[0].count > 10_000 && recordings[0] == recordings[1], "\(recordings.map(\.count)) bytes")
     }
 }

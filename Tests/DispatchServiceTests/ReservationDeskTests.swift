@@ -103,7 +103,7 @@ struct ReservationDeskTests {
                     grants += 1
                 }
             case 2:
-                if let (held, id) = holder.randomElement(using: &random) {
+                if let (held, id) = holder.sorted(by: { $0.key < $1.key }).randomElement(using: &random) {
                     let reserved = try #require(desk.active[id])
                     let request = RideRequest(
                         id: reserved.request, rider: 0, origin: Self.node(Int.random(in: 0...8, using: &random), 4),
@@ -113,7 +113,7 @@ struct ReservationDeskTests {
                     handovers += 1
                 }
             case 3:
-                if let (held, id) = holder.randomElement(using: &random) {
+                if let (held, id) = holder.sorted(by: { $0.key < $1.key }).randomElement(using: &random) {
                     desk.release(id, now: now, engine: engine)
                     holder[held] = nil
                 }
