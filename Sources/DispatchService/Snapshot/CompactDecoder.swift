@@ -64,6 +64,10 @@ final class CompactSource: Decoder {
         let count = Int(try integer(UInt32.self))
         let size = count * MemoryLayout<Element>.stride
         guard size <= bytes.endIndex - offset else { throw corrupted("\(count) \(Element.self)s with fewer bytes left") }
+        // Not through unsafeUninitializedCapacity when empty: with a capacity of 0 it writes the
+        // count into the empty-array singleton that every thread shares (ThreadSanitizer sees two
+        // decoders race on it).
+        guard count > 0 else { return [] }
         let array = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
             bytes.withUnsafeBytes { source in
                 let start = offset - bytes.startIndex
