@@ -63,8 +63,6 @@ public actor Supervisor {
     private var remote: RemoteMembers
     private var publish: (@Sendable (_ topic: String, _ body: Envelope.OneOf_Body) async -> Void)?
     private let log: @Sendable (String) -> Void
-    /// Earlier starts of remote processes to stop, should they still run.
-    private var stale: [(name: String, life: UInt32)] = []
 
     /// `readiness` is fed from the bus: a process is ready when its `Ready` has been seen there.
     /// Sets variables of every process's environment from now on.
@@ -115,29 +113,18 @@ public actor Supervisor {
             default: continue
             }
         }
-        for answer in carryOut(actions) { await publish?(Topic.joinReply(to: answer.processID), .joinReply(answer)) }
-        for (name, life) in stale {
-            await publish?(
-                Topic.stop(of: name),
-                .stop(
-                    Stop.with {
-                        $0.reason = "a newer start of \(name) has replaced this one"
-                        $0.abrupt = true
-                        $0.life = life
-                    }))
-        }
-        stale = []
+        for (topic, body) in carryOut(actions) { await publish?(topic, body) }
     }
 
     /// Records the starts and exits the remote members decided, and logs what they say; returns
-    /// the answers to publish.
+    /// what to publish (answers to joins, stops of replaced starts).
     @discardableResult
-    private func carryOut(_ actions: [RemoteMembers.Action]) -> [JoinReply] {
-        var answers: [JoinReply] = []
+    private func carryOut(_ actions: [RemoteMembers.Action]) -> [(topic: String, body: Envelope.OneOf_Body)] {
+        var publications: [(topic: String, body: Envelope.OneOf_Body)] = []
         for action in actions {
             switch action {
             case .answer(let reply):
-                answers.append(reply)
+                publications.append((Topic.joinReply(to: reply.processID), .joinReply(reply)))
                 if reply.accepted, records[reply.processID]?.starts != Int(reply.life) {
                     var record = records[reply.processID] ?? Record()
                     record.starts = Int(reply.life)
@@ -150,10 +137,26 @@ public actor Supervisor {
             case .log(let line):
                 log(line)
             case .stopStale(let name, let life):
-                stale.append((name, life))
+                publications.append(
+                    Self.stop(name, life: life, abrupt: true, reason: "a newer start of \(name) has replaced this one"))
             }
         }
-        return answers
+        return publications
+    }
+
+    /// A `Stop` for the start of `name` of life `life` (0: any start, the run is over).
+    private static func stop(
+        _ name: String, life: UInt32, abrupt: Bool, reason: String
+    ) -> (topic: String, body: Envelope.OneOf_Body) {
+        (
+            Topic.stop(of: name),
+            .stop(
+                Stop.with {
+                    $0.reason = reason
+                    $0.abrupt = abrupt
+                    $0.life = life
+                })
+        )
     }
 
     /// What starts the line the supervisor writes into a process's log before restarting it.
@@ -238,16 +241,11 @@ public actor Supervisor {
     /// SIGKILL (it counts as dead at once), in order for SIGTERM; other signals do not reach it.
     public func signal(_ name: String, _ signal: Int32) async {
         if remote.isRemote(name) {
-            guard remote.current(name) != nil, signal == SIGKILL || signal == SIGTERM else { return }
+            guard let current = remote.current(name), signal == SIGKILL || signal == SIGTERM else { return }
             let abrupt = signal == SIGKILL
-            await publish?(
-                Topic.stop(of: name),
-                .stop(
-                    Stop.with {
-                        $0.reason = abrupt ? "killed by the coordinator" : "the run is over"
-                        $0.abrupt = abrupt
-                        $0.life = remote.current(name)?.life ?? 0
-                    }))
+            let stop = Self.stop(
+                name, life: current.life, abrupt: abrupt, reason: abrupt ? "killed by the coordinator" : "the run is over")
+            await publish?(stop.topic, stop.body)
             if abrupt { carryOut(remote.killed(name)) }
             return
         }
@@ -266,13 +264,8 @@ public actor Supervisor {
             }
             await signal(name, SIGKILL)
             // A start the run gave up for dead may still be alive, cut off: the run is over for it too.
-            await publish?(
-                Topic.stop(of: name),
-                .stop(
-                    Stop.with {
-                        $0.reason = "the run is over"
-                        $0.life = 0
-                    }))
+            let stop = Self.stop(name, life: 0, abrupt: false, reason: "the run is over")
+            await publish?(stop.topic, stop.body)
             return
         }
         guard running[name] != nil else { return }

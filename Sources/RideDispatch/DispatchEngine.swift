@@ -288,14 +288,10 @@ public final class DispatchEngine {
     /// there within the pickup limit.
     private func directCandidate(_ driver: DriverID, for request: RideRequest) -> Candidate? {
         let record = driverRecord(driver)
-        guard record.isAvailable else { return nil }
-        let placed = record.placed(at: now)
-        guard let seconds = planner.travelTime(from: placed.node, to: request.origin).map({ $0 + (placed.time - now) }),
-            seconds <= configuration.maxPickupSeconds
-        else { return nil }
-        return Candidate(
-            driver: driver, seconds: seconds,
-            plan: [Stop(.pickup, request.id, at: request.origin), Stop(.dropoff, request.id, at: request.destination)])
+        guard record.isAvailable, let seconds = pickupSeconds(from: record.placed(at: now), to: request.origin) else {
+            return nil
+        }
+        return Candidate(driver: driver, seconds: seconds, plan: soloPlan(request))
     }
 
     /// A driver answers an offer.

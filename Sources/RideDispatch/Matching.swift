@@ -22,14 +22,23 @@ extension DispatchEngine {
         to node: Int, excluding excluded: Set<DriverID>, limit: Int? = nil
     ) -> [(driver: DriverID, seconds: Double)] {
         let nearest = nearestAvailableByLine(to: node, excluding: excluded, limit: limit ?? configuration.candidatesPerRequest)
-        let planner = self.planner
         return nearest.compactMap { placed -> (driver: DriverID, seconds: Double)? in
-            guard let seconds = planner.travelTime(from: placed.node, to: node).map({ $0 + (placed.time - now) }),
-                seconds <= configuration.maxPickupSeconds
-            else { return nil }
-            return (placed.id, seconds)
+            pickupSeconds(from: placed, to: node).map { (placed.id, $0) }
         }
         .sorted { ($0.seconds, $0.driver) < ($1.seconds, $1.driver) }
+    }
+
+    /// How soon a driver where they can start from reaches `node`, if within the pickup limit.
+    func pickupSeconds(from placed: PlacedDriver, to node: Int) -> Double? {
+        guard let seconds = planner.travelTime(from: placed.node, to: node).map({ $0 + (placed.time - now) }),
+            seconds <= configuration.maxPickupSeconds
+        else { return nil }
+        return seconds
+    }
+
+    /// The plan of a driver who takes `request` alone: its pickup, then its drop-off.
+    func soloPlan(_ request: RideRequest) -> [Stop] {
+        [Stop(.pickup, request.id, at: request.origin), Stop(.dropoff, request.id, at: request.destination)]
     }
 
     /// The `limit` available drivers nearest to `node` in a straight line, where they can start
@@ -69,9 +78,7 @@ extension DispatchEngine {
                 configuration.candidatesPerRequest
             }
         var found = nearestAvailable(to: request.origin, excluding: record.declinedBy, limit: limit).map {
-            Candidate(
-                driver: $0.driver, seconds: $0.seconds,
-                plan: [Stop(.pickup, id, at: request.origin), Stop(.dropoff, id, at: request.destination)])
+            Candidate(driver: $0.driver, seconds: $0.seconds, plan: soloPlan(request))
         }
         if request.product == .pool {
             // Only the nearest sharing drivers are worth the dozens of route queries an insertion costs.

@@ -16,9 +16,15 @@ public enum ShardLink<Payload: Sendable & Equatable & Codable> {
     /// The sending end: numbers what it sends, keeps it until acknowledged, resends what waited
     /// too long.
     public struct Sender: Sendable, Equatable, Codable {
+        /// A message sent and not yet acknowledged, and when it was last sent (seconds).
+        public struct Pending: Sendable, Equatable, Codable {
+            public let message: Numbered
+            public var lastSent: Double
+        }
+
         public private(set) var sent: UInt64 = 0
-        /// Sent and not acknowledged, oldest first, with when each was last sent (seconds).
-        public private(set) var unacknowledged: [(message: Numbered, lastSent: Double)] = []
+        /// Sent and not acknowledged, oldest first.
+        public private(set) var unacknowledged: [Pending] = []
         /// How long a message waits for its acknowledgement before it is sent again.
         public let resendAfter: Double
 
@@ -31,7 +37,7 @@ public enum ShardLink<Payload: Sendable & Equatable & Codable> {
         public mutating func send(_ payload: Payload, now: Double) -> Numbered {
             sent += 1
             let message = Numbered(sequence: sent, payload: payload)
-            unacknowledged.append((message, now))
+            unacknowledged.append(Pending(message: message, lastSent: now))
             return message
         }
 
@@ -49,35 +55,6 @@ public enum ShardLink<Payload: Sendable & Equatable & Codable> {
                 again.append(unacknowledged[index].message)
             }
             return again
-        }
-
-        public static func == (lhs: Sender, rhs: Sender) -> Bool {
-            lhs.sent == rhs.sent && lhs.resendAfter == rhs.resendAfter
-                && lhs.unacknowledged.map(\.message) == rhs.unacknowledged.map(\.message)
-                && lhs.unacknowledged.map(\.lastSent) == rhs.unacknowledged.map(\.lastSent)
-        }
-
-        private enum CodingKeys: String, CodingKey { case sent, messages, lastSent, resendAfter }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            sent = try container.decode(UInt64.self, forKey: .sent)
-            resendAfter = try container.decode(Double.self, forKey: .resendAfter)
-            let messages = try container.decode([Numbered].self, forKey: .messages)
-            let times = try container.decode([Double].self, forKey: .lastSent)
-            guard messages.count == times.count else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .lastSent, in: container, debugDescription: "\(messages.count) messages, \(times.count) times")
-            }
-            unacknowledged = Array(zip(messages, times)).map { ($0, $1) }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(sent, forKey: .sent)
-            try container.encode(resendAfter, forKey: .resendAfter)
-            try container.encode(unacknowledged.map(\.message), forKey: .messages)
-            try container.encode(unacknowledged.map(\.lastSent), forKey: .lastSent)
         }
     }
 
