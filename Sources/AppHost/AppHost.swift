@@ -6,7 +6,8 @@ import SimulatedTime
 import Wire
 import ZeroMQ
 
-/// A rider or driver process: many apps, each on its own actor, over one session with dispatch.
+/// A rider or driver process: many apps, each on its own actor, over one session with dispatch
+/// (one per shard when dispatch is sharded, each app's messages to the shard that owns it).
 /// Starts apps when their time comes, hands each what dispatch sends it (by rider or driver id),
 /// ticks them so their people act, sends what they send (requests with the session's Lazy Pirate
 /// retries, replies routed back to the app), heartbeats, publishes its health on the bus, and
@@ -51,7 +52,14 @@ public actor AppHost {
     public nonisolated let role: Role
     public nonisolated let processID: String
     public internal(set) var totals = Totals()
+    /// The session with dispatch (shard 0's when sharded: its clock is the host's).
     let session: SessionClient
+    /// One session per dispatch shard, in shard order (just ``session`` for one dispatch).
+    let sessions: [SessionClient]
+    /// Which shard each app talks to.
+    var routing: ShardRouting
+    /// Each driver app's last DriverOnline, to bring it online at the shard it is handed to.
+    var onlineAs: [String: DriverOnline] = [:]
     let bus: Socket?
     let settings: Settings
     var schedule: [ScheduledApp]
@@ -88,9 +96,24 @@ public actor AppHost {
         role: Role, processID: String, session: SessionClient, bus: Socket?,
         schedule: [ScheduledApp], settings: Settings = Settings()
     ) {
+        self.init(
+            role: role, processID: processID, sessions: [session], routing: .single, bus: bus, schedule: schedule,
+            settings: settings)
+    }
+
+    /// A host of a sharded dispatch: one session per shard, in shard order, all on one transport.
+    public init(
+        role: Role, processID: String, sessions: [SessionClient], routing: ShardRouting, bus: Socket?,
+        schedule: [ScheduledApp], settings: Settings = Settings()
+    ) {
+        precondition(!sessions.isEmpty && sessions.count == routing.shards, "one session per shard")
+        precondition(
+            sessions.allSatisfy { $0.executor === sessions[0].executor }, "every shard's session on the host's one transport")
         self.role = role
         self.processID = processID
-        self.session = session
+        self.session = sessions[0]
+        self.sessions = sessions
+        self.routing = routing
         self.bus = bus
         self.settings = settings
         self.schedule = schedule.sorted { $0.at > $1.at }
@@ -107,14 +130,16 @@ public actor AppHost {
     /// Connects, runs until ``stop()`` (or, with `endWhenAllFinished`, until every app is done),
     /// then stops every app and closes the session.
     public func run() async throws {
-        try await session.connect()
+        for shard in sessions { try await shard.connect() }
         guard let clock = await session.clock else { throw SessionClient.Failure.closed }
         self.clock = clock
         released = LeakDetector(budget: .milliseconds(Int64(settings.leakBudget * 1000))) {
             .milliseconds(Int64(clock.now() * 1000))
         }
-        let reader = Task(executorPreference: session.executor) { [session] in
-            for await envelope in session.incoming { await self.deliver(envelope) }
+        let readers = sessions.map { shard in
+            Task(executorPreference: session.executor) {
+                for await envelope in shard.incoming { await self.deliver(envelope) }
+            }
         }
         var lastHeartbeat = ContinuousClock.now
         var lastStatus = ContinuousClock.now - settings.status
@@ -129,7 +154,7 @@ public actor AppHost {
             await step(at: clock.now(), sweep: sweep)
             if ContinuousClock.now - lastHeartbeat >= settings.heartbeat {
                 lastHeartbeat = .now
-                await send(.heartbeat(Heartbeat()))
+                for shard in sessions.indices { await send(.heartbeat(Heartbeat()), to: shard) }
             }
             if ContinuousClock.now - lastStatus >= settings.status {
                 lastStatus = .now
@@ -144,8 +169,8 @@ public actor AppHost {
         }
         live = [:]
         await publishStatus(at: clock.now())
-        reader.cancel()
-        await session.close(reason: stopping ? "stopped" : "every app finished")
+        readers.forEach { $0.cancel() }
+        for shard in sessions { await shard.close(reason: stopping ? "stopped" : "every app finished") }
     }
 
     /// Starts apps whose time has come and ticks those due (every live app on a sweep).
@@ -194,12 +219,15 @@ public actor AppHost {
                 await sendInWindow(message, for: app)
                 continue
             }
+            // The shard is chosen now, in the order the app sent: a ride request's pickup names it.
+            let shard = routing.shard(for: message.body, of: app.id)
+            if case .driverOnline(let online) = message.body { onlineAs[app.id] = online }
             switch message {
-            case .message(let body): await send(body)
+            case .message(let body): await send(body, to: shard)
             case .request(let body):
                 totals.messagesOut += 1
                 inFlight[app.id, default: 0] += 1
-                Task { await self.request(body, for: app) }
+                Task { await self.request(body, for: app, at: shard) }
             }
         }
         // An app's answer may arrive after it was released (a reply it was waiting for): then
@@ -213,6 +241,8 @@ public actor AppHost {
         }
         if output.finished, live[app.id] != nil {
             live[app.id] = nil
+            routing.forget(app.id)
+            onlineAs[app.id] = nil
             wakes.remove(app.id)
             totals.finished += 1
             appLeaks += await app.leakCount()
@@ -220,10 +250,10 @@ public actor AppHost {
         }
     }
 
-    private func request(_ body: Envelope.OneOf_Body, for app: any HostedApp) async {
+    private func request(_ body: Envelope.OneOf_Body, for app: any HostedApp, at shard: Int) async {
         let reply: Envelope.OneOf_Body
         do {
-            reply = try await session.request(body).body ?? .error(ErrorReply.with { $0.reason = "an empty reply" })
+            reply = try await ask(body, for: app.id, at: shard)
         } catch {
             totals.failedRequests += 1
             reply = .error(ErrorReply.with { $0.reason = "\(error)" })
@@ -245,9 +275,47 @@ public actor AppHost {
         if let app = releasing.removeValue(forKey: id) { released?.expectDeallocate(app, path: id) }
     }
 
-    private func send(_ body: Envelope.OneOf_Body) async {
+    /// Sends a request to `shard` and returns the reply. Sharded, it follows the shards' word: a
+    /// shard that is not the owner names the one that is, and the request goes there; a driver
+    /// handed over in the reply is brought online at its new shard before the app hears the reply.
+    private func ask(_ body: Envelope.OneOf_Body, for app: String, at shard: Int) async throws -> Envelope.OneOf_Body {
+        var shard = shard
+        for _ in 0..<sessions.count {
+            let reply = try await sessions[shard].request(body).body ?? .error(ErrorReply.with { $0.reason = "an empty reply" })
+            switch reply {
+            case .error(let error)
+            where error.code == .notOwner && Int(error.shard) != shard && Int(error.shard) < sessions.count:
+                shard = Int(error.shard)
+                routing.handOver(app, to: shard)
+            case .ack(let ack) where ack.hasHandover:
+                try await takeOver(ack.handover, of: app)
+                return .ack(Ack())
+            default:
+                return reply
+            }
+        }
+        throw SessionClient.Failure.refused("no shard owns what \(app) asked")
+    }
+
+    /// A driver's shard let it go to another: the host brings it online there as it stands.
+    private func takeOver(_ handover: DriverHandover, of app: String) async throws {
+        let shard = Int(handover.shard)
+        guard sessions.indices.contains(shard) else { throw SessionClient.Failure.refused("a handover to shard \(shard)") }
+        routing.handOver(app, to: shard)
+        var online = onlineAs[app] ?? DriverOnline.with { $0.driverID = handover.driverID }
+        online.location = handover.location
+        onlineAs[app] = online
+        totals.messagesOut += 1
+        let reply = try await sessions[shard].request(.driverOnline(online))
+        totals.messagesIn += 1
+        if case .error(let error)? = reply.body {
+            throw SessionClient.Failure.refused("\(handover.driverID) handed to shard \(shard): \(error.reason)")
+        }
+    }
+
+    private func send(_ body: Envelope.OneOf_Body, to shard: Int) async {
         do {
-            try await session.send(body)
+            try await sessions[shard].send(body)
             totals.messagesOut += 1
         } catch {
             totals.failedRequests += 1

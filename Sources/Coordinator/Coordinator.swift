@@ -193,7 +193,7 @@ public actor Coordinator {
         await proxy.stop()
         await transport.shutdown()
         // A killed process leaves its ipc socket files behind: the run's are the run's to remove.
-        for endpoint in [plan.sessions, plan.busPublish, plan.busSubscribe] where endpoint.hasPrefix("ipc://") {
+        for endpoint in plan.sessions + [plan.busPublish, plan.busSubscribe] where endpoint.hasPrefix("ipc://") {
             try? FileManager.default.removeItem(atPath: String(endpoint.dropFirst("ipc://".count)))
         }
         var summary = RunSummary(
@@ -249,7 +249,8 @@ public actor Coordinator {
         let malformed = Task { [plan, options] in
             guard let garbageTransport else { return 0 }
             var garbage = MalformedSender(
-                endpoint: plan.sessions, perSecond: options.chaos.malformedPerSecond,
+                // Sharded, the first shard takes the garbage (each shard's reader is the same code).
+                endpoint: plan.sessions[0], perSecond: options.chaos.malformedPerSecond,
                 random: SeededGenerator(seed: options.chaos.seed &+ 1))
             return await garbage.run(on: garbageTransport)
         }
@@ -259,7 +260,7 @@ public actor Coordinator {
         let forger = Task { [plan, options] in
             guard let forgerTransport else { return Forger.Tally() }
             var forger = Forger(
-                sessions: plan.sessions, bus: plan.busSubscribe,
+                sessions: plan.sessions[0], bus: plan.busSubscribe,
                 // Without CURVE the bus cannot know who publishes: forging there proves nothing.
                 busPublish: plan.topology.usesCurve ? plan.busPublish : nil, perSecond: options.chaos.forgePerSecond,
                 random: SeededGenerator(seed: options.chaos.seed &+ 2))
@@ -422,7 +423,8 @@ extension Coordinator {
     /// Every name a run of `topology` may need a key for: each process it can have, the
     /// coordinator, and stress mode's hostile clients (what `ribcity keys` makes beforehand).
     public static func keyNames(for topology: Topology) -> [String] {
-        ["recorder", "dispatch"] + (0..<topology.drivers.processes).map(WireIDs.driverProcess)
+        ["recorder"] + WireIDs.dispatchProcesses(topology.dispatchShards)
+            + (0..<topology.drivers.processes).map(WireIDs.driverProcess)
             + (0..<topology.riders.processes).map(WireIDs.riderProcess)
             + ["monitor", "web", "coordinator", Forger.keyName, MalformedSender.keyName]
     }

@@ -10,8 +10,9 @@ public struct LaunchPlan: Sendable {
     /// The topology file every process reads (each host its own copy of it).
     public let topologyPath: String
     public let processes: [ProcessSpec]
-    /// Where dispatch serves sessions, and the bus proxy's two sides (hosted by the coordinator).
-    public let sessions: String
+    /// Where each dispatch shard serves sessions (one endpoint unless the topology shards
+    /// dispatch), and the bus proxy's two sides (hosted by the coordinator).
+    public let sessions: [String]
     public let busPublish: String
     public let busSubscribe: String
     public let speed: Double
@@ -28,7 +29,7 @@ public struct LaunchPlan: Sendable {
     }
 
     /// The processes in start order, in stages the coordinator starts together and waits for
-    /// together: the driver processes as one stage, the rider processes as the next (each loads
+    /// together: the dispatch shards as one stage, the driver processes as the next, the rider processes as the next (each loads
     /// the city and draws the demand, seconds apiece on whole Manhattan, and the machine's cores
     /// can do that side by side); every other process alone, so that dispatch is up before any
     /// host and the hosts before the monitor. Drivers stay ahead of riders: on the wall clock a
@@ -36,7 +37,7 @@ public struct LaunchPlan: Sendable {
     public var startStages: [[ProcessSpec]] {
         var stages: [[ProcessSpec]] = []
         for spec in processes {
-            if [.drivers, .riders].contains(spec.role), let last = stages.last?.last, last.role == spec.role {
+            if [.dispatch, .drivers, .riders].contains(spec.role), let last = stages.last?.last, last.role == spec.role {
                 stages[stages.count - 1].append(spec)
             } else {
                 stages.append([spec])
@@ -75,9 +76,12 @@ public struct LaunchPlan: Sendable {
         let speed = speed ?? topology.speed
         self.speed = speed
         // ipc sockets are named after the run, so two runs of one topology never share them.
-        let dispatch = topology.endpoints.dispatch(run: run ?? topology.name, temporaryDirectory: temporaryDirectory)
+        let shards = topology.dispatchShards
+        let sessions = topology.endpoints.shardSessions(shards, run: run ?? topology.name, temporaryDirectory: temporaryDirectory)
         let bus = topology.endpoints.bus(run: run ?? topology.name, temporaryDirectory: temporaryDirectory)
-        sessions = dispatch.sessions
+        self.sessions = sessions
+        // Every client of dispatch is told each shard's endpoint, in shard order.
+        let allSessions = sessions.flatMap { ["--sessions", $0] }
         busPublish = bus.publish
         busSubscribe = bus.subscribe
         let common = ["--topology", topologyPath, "--speed", "\(speed)"]
@@ -96,21 +100,23 @@ public struct LaunchPlan: Sendable {
                     ],
                     restart: .supervised))
         }
-        processes += [
-            ProcessSpec(
-                name: "dispatch", role: .dispatch,
-                arguments: ["dispatch"] + common + participant + ["--sessions", dispatch.sessions, "--publish-to", bus.publish]
-                    + (journal.map { ["--journal", $0] } ?? []) + dispatchArguments,
-                restart: journal == nil ? .never : .supervised)
-        ]
+        for shard in 0..<shards {
+            processes.append(
+                ProcessSpec(
+                    name: WireIDs.dispatchProcess(shard: shard, of: shards), role: .dispatch,
+                    arguments: ["dispatch"] + common + participant + ["--sessions", sessions[shard], "--publish-to", bus.publish]
+                        + (shards > 1 ? ["--shard", "\(shard)"] : [])
+                        + (journal.map { ["--journal", Self.journal($0, shard: shard, of: shards)] } ?? []) + dispatchArguments,
+                    restart: journal == nil ? .never : .supervised))
+        }
         // On another host than the coordinator's, a process is started there and joins.
         let elsewhere = { (host: Topology.Host?) in host == topology.hosts.first ? nil : host }
         for index in 0..<topology.drivers.processes {
             var spec = ProcessSpec(
                 name: WireIDs.driverProcess(index), role: .drivers,
                 arguments: ["drivers"] + common + follower + [
-                    "--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish,
-                ] + hostArguments,
+                    "--process", "\(index)", "--publish-to", bus.publish,
+                ] + allSessions + hostArguments,
                 restart: .supervised)
             spec.host = elsewhere(topology.hostOfDrivers(index))
             processes.append(spec)
@@ -119,9 +125,9 @@ public struct LaunchPlan: Sendable {
             var spec = ProcessSpec(
                 name: WireIDs.riderProcess(index), role: .riders,
                 arguments: ["riders"] + common + follower + [
-                    "--process", "\(index)", "--sessions", dispatch.sessions, "--publish-to", bus.publish,
+                    "--process", "\(index)", "--publish-to", bus.publish,
                 ]
-                    + hostArguments + riderArguments,
+                    + allSessions + hostArguments + riderArguments,
                 restart: .supervised, finishesRun: true,
                 restartArguments: { time in ["--after", "\(time)"] })
             spec.host = elsewhere(topology.hostOfRiders(index))
@@ -133,8 +139,7 @@ public struct LaunchPlan: Sendable {
                     name: "monitor", role: .monitor,
                     arguments: [
                         "monitor", "--topology", topologyPath, "--bus", bus.subscribe, "--publish-to", bus.publish,
-                        "--sessions", dispatch.sessions,
-                    ]
+                    ] + allSessions
                         + (monitorJSON ? ["--json"] : []) + (runDirectory.map { ["--run-directory", $0] } ?? []),
                     restart: .supervised))
         }
@@ -144,10 +149,18 @@ public struct LaunchPlan: Sendable {
                     name: "web", role: .monitor, executable: web.program,
                     arguments: [
                         "--topology", topologyPath, "--port", "\(web.port)", "--bus", bus.subscribe, "--publish-to", bus.publish,
-                        "--sessions", dispatch.sessions,
-                    ] + (runDirectory.map { ["--run-directory", $0] } ?? []),
+                    ] + allSessions + (runDirectory.map { ["--run-directory", $0] } ?? []),
                     restart: .supervised, outlivesRun: true))
         }
         self.processes = processes
+    }
+
+    /// Shard `shard`'s journal: the run's journal path itself with one shard; with several,
+    /// `NAME-K.EXT` beside it, so that each shard restores from its own.
+    public static func journal(_ path: String, shard: Int, of shards: Int) -> String {
+        guard shards > 1 else { return path }
+        let ext = (path as NSString).pathExtension
+        let stem = (path as NSString).deletingPathExtension
+        return ext.isEmpty ? "\(stem)-\(shard)" : "\(stem)-\(shard).\(ext)"
     }
 }

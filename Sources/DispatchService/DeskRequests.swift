@@ -50,6 +50,7 @@ extension DispatchDesk {
 
     private func quote(_ request: QuoteRequest, _ reply: Reply, at time: Double) throws(DeskFailure) -> [Outgoing] {
         let origin = try node(request.pickup, "pickup")
+        try requireOwn(origin, "pickup")
         let destination = try node(request.dropoff, "dropoff")
         guard let quote = engine.quote(from: origin, to: destination, product: WireMapping.product(request.product), now: time)
         else {
@@ -77,6 +78,8 @@ extension DispatchDesk {
         guard !ride.requestID.isEmpty, !ride.riderID.isEmpty else {
             throw DeskFailure(code: .malformed, reason: "RideRequest needs request_id and rider_id")
         }
+        // Another shard's ride is refused before this one remembers anything of it.
+        if requests[ride.requestID] == nil { try requireOwn(try node(ride.pickup, "pickup"), "pickup") }
         sessions[session]?.riders.insert(ride.riderID)
         riderLines[ride.riderID, default: RiderLine()].session = session
         let received = reply.with(.requestReceived(RequestReceived.with { $0.requestID = ride.requestID }))
@@ -119,6 +122,7 @@ extension DispatchDesk {
     ) throws(DeskFailure) -> [Outgoing] {
         guard !online.driverID.isEmpty else { throw DeskFailure(code: .malformed, reason: "DriverOnline needs driver_id") }
         let at = try node(online.location, "location")
+        try requireOwn(at, "location")
         let driver = drivers.id(for: online.driverID)
         if let previous = driverLines[online.driverID]?.session, previous != session {
             // The driver's app came back on another session (its process restarted): the old
@@ -154,6 +158,9 @@ extension DispatchDesk {
     private func legDone(_ done: LegDone, _ reply: Reply, at time: Double) throws(DeskFailure) -> [Outgoing] {
         let driver = try knownDriver(done.driverID)
         try refuse { () throws(DispatchRefusal) in try engine.arrived(driver: driver, leg: Int(done.leg), now: time) }
+        if let handover = handOverIfElsewhere(driver, named: done.driverID, at: time) {
+            return reply.with(.ack(Ack.with { $0.handover = handover }))
+        }
         return reply.acknowledged
     }
 

@@ -9,15 +9,17 @@ import ZeroMQ
 /// Not `Sendable`: the dispatch server's actor owns it.
 final class DispatchCore {
     let desk: DispatchDesk
-    var stampers = Stampers()
+    var stampers: Stampers
     var malformed = WireErrorCounts()
     /// How late (simulated seconds) sessions' messages arrived, by their stamps, since last reset.
     var lateness: Double = 0
     /// A `Stop` came from a session allowed to send one (tools end a dispatch this way).
     var stopRequested: Bool { desk.stopRequested }
 
-    init(desk: DispatchDesk) {
+    /// - Parameter process: the dispatch process's name, which its senders carry.
+    init(desk: DispatchDesk, process: String = "dispatch") {
         self.desk = desk
+        stampers = Stampers(process: process)
     }
 
     /// Acts on one entry, adding what it sends to `out`.

@@ -24,6 +24,9 @@ public final class DispatchDesk {
         public var legGrace: Double = 60
         /// Which process owns each of the city's riders and drivers (the topology's split).
         public var owners: AppOwners = .firstClaim
+        /// Sharded dispatch: this desk's shard and the map of who owns what; nil for the one
+        /// dispatch of an unsharded city.
+        public var shard: DeskShard?
         public init() {}
     }
 
@@ -64,6 +67,8 @@ public final class DispatchDesk {
     public internal(set) var forbiddenCount = 0
     /// A `Stop` came from a session allowed to send one.
     public internal(set) var stopRequested = false
+    /// Sharded: drivers this shard let go to the shard where they stood idle.
+    public internal(set) var driversHandedOver = 0
 
     public init(engine: DispatchEngine, settings: Settings = Settings()) {
         self.engine = engine
@@ -140,9 +145,10 @@ public final class DispatchDesk {
             try authorize(envelope, session: session)
             replies = try handle(envelope, session: sessionID, peer: peer, at: time)
         } catch {
-            refused += 1
+            // Another shard's business is not a refusal: the host asked the wrong shard, and is told which.
+            if error.code != .notOwner { refused += 1 }
             if error.code == .forbidden { forbiddenCount += 1 }
-            replies = [self.error(to: peer, envelope, error.code, error.reason)]
+            replies = [self.error(to: peer, envelope, error.code, error.reason, shard: error.shard)]
         }
         if let key { memory.remember(key, replies) }
         return replies + translate(engine.takeEvents())
@@ -371,13 +377,14 @@ public final class DispatchDesk {
 
     // MARK: Errors
 
-    func error(to peer: [UInt8], _ envelope: Envelope, _ code: ErrorCode, _ reason: String) -> Outgoing {
+    func error(to peer: [UInt8], _ envelope: Envelope, _ code: ErrorCode, _ reason: String, shard: Int? = nil) -> Outgoing {
         .toPeer(
             peer: peer,
             body: .error(
                 ErrorReply.with {
                     $0.code = code
                     $0.reason = reason
+                    if let shard { $0.shard = UInt32(shard) }
                 }), inReplyTo: envelope.messageID)
     }
 }
@@ -386,4 +393,12 @@ public final class DispatchDesk {
 struct DeskFailure: Error {
     let code: ErrorCode
     let reason: String
+    /// With ``ErrorCode/notOwner``: the shard that owns what was asked about.
+    var shard: Int?
+
+    init(code: ErrorCode, reason: String, shard: Int? = nil) {
+        self.code = code
+        self.reason = reason
+        self.shard = shard
+    }
 }

@@ -17,6 +17,8 @@ public actor DispatchServer {
     /// Dispatch runs on its transport's I/O thread (see ``ZeroMQ/IOExecutor``).
     public nonisolated var unownedExecutor: UnownedSerialExecutor { router.executor.asUnownedSerialExecutor() }
     public nonisolated let speed: Double
+    /// "dispatch", or a shard's "dispatch-K": its health reports' name and its senders'.
+    public nonisolated let processName: String
     let core: DispatchCore
     private var desk: DispatchDesk { core.desk }
     let router: Socket
@@ -44,6 +46,8 @@ public actor DispatchServer {
     private var republish: [Message] = []
     /// Events published on the bus over the run, by kind (a restored dispatch's included).
     public var published: [DispatchEventKind: Int] { core.stampers.eventsByKind }
+    /// Sharded: drivers this shard handed to another (a restored shard's included).
+    public var driversHandedOver: Int { desk.driversHandedOver }
     /// The fault layer on what dispatch sends to sessions (stress mode), with what it did so far.
     public internal(set) var faults: FaultInjector
     var stopped = false
@@ -85,10 +89,12 @@ public actor DispatchServer {
         self.faults = FaultInjector(faults)
         var settings = settings
         settings.speed = speed
+        processName = settings.shard.map { $0.process($0.index) } ?? "dispatch"
         core = DispatchCore(
             desk: DispatchDesk(
                 engine: DispatchEngine(travel: travel, configuration: configuration),
-                settings: settings))
+                settings: settings),
+            process: processName)
         self.router = router
         self.bus = bus
         self.speed = speed
@@ -320,7 +326,7 @@ public actor DispatchServer {
     func publishStatus() async throws {
         let stats = router.statistics()
         let status = ProcessStatus.current(
-            role: .dispatch, processID: "dispatch", messagesIn: stats.received, messagesOut: stats.sent,
+            role: .dispatch, processID: processName, messagesIn: stats.received, messagesOut: stats.sent,
             apps: desk.engine.driverCount, lagSeconds: max(lateness, core.lateness)
         ) {
             $0.malformed = UInt64(core.malformed.total)
@@ -331,7 +337,7 @@ public actor DispatchServer {
         lateness = 0
         core.lateness = 0
         let envelope = core.statusEnvelope(status, at: simulatedTime)
-        try await bus.send(Message(Frames.Published(topic: Topic.status(of: "dispatch"), envelope: envelope).frames))
+        try await bus.send(Message(Frames.Published(topic: Topic.status(of: processName), envelope: envelope).frames))
     }
 
     /// Published messages go to the PUB in the order they were stamped, routed ones to the
@@ -383,17 +389,26 @@ extension DispatchServer {
 
 /// The sequence stampers of dispatch's replies and of its bus events.
 struct Stampers: Codable {
-    var replies = SequenceStamper(sender: "dispatch")
-    var events = SequenceStamper(sender: "dispatch-bus")
-    var status = SequenceStamper(sender: "dispatch-status")
+    var replies: SequenceStamper
+    var events: SequenceStamper
+    var status: SequenceStamper
     /// Answers to frames that were not messages.
-    var refusals = SequenceStamper(sender: "dispatch-refusals")
+    var refusals: SequenceStamper
     /// Bus events stamped over the run, by kind: the run's totals, which a snapshot carries.
     var eventsByKind: [DispatchEventKind: Int] = [:]
     /// The last bus events stamped (up to ``DispatchServer/republishLimit``): a dispatch that
     /// died may have stamped them and not published them yet; the one restored publishes them
     /// again (subscribers drop those they saw by sequence).
     var recentEvents = Deque<RecentEvent>()
+
+    /// The stampers of dispatch process `process` ("dispatch", or a shard's "dispatch-K"): each a
+    /// sender of its own, so that sequence numbers are contiguous per shard.
+    init(process: String = "dispatch") {
+        replies = SequenceStamper(sender: process)
+        events = SequenceStamper(sender: process + "-bus")
+        status = SequenceStamper(sender: process + "-status")
+        refusals = SequenceStamper(sender: process + "-refusals")
+    }
 
     struct RecentEvent: Codable, Sendable {
         let topic: String

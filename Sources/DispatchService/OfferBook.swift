@@ -17,10 +17,11 @@ struct OfferBook: Codable {
 
     subscript(name: String) -> Open? { open[name] }
 
-    /// Records an offer of `request` to `driver` and returns its new name.
-    mutating func make(_ request: RequestID, to driver: DriverID) -> String {
+    /// Records an offer of `request` to `driver` and returns its new name: `prefix` and a number
+    /// (sharded, the prefix names the shard, so that no two shards' offers share a name).
+    mutating func make(_ request: RequestID, to driver: DriverID, prefix: String = "offer-") -> String {
         issued += 1
-        let name = "offer-\(issued)"
+        let name = "\(prefix)\(issued)"
         open[name] = Open(request: request, driver: driver)
         return name
     }

@@ -4,6 +4,8 @@ import Wire
 public actor BoardKeeper {
     private var board = MonitorBoard()
     private var snapshotParts: [Wire.DispatchEvent] = []
+    /// The dispatch processes whose snapshots the board holds.
+    private var snapshotsFrom: Set<String> = []
     public private(set) var stopped = false
     /// Whether anything has come from the run yet: a snapshot from dispatch or a bus event.
     public private(set) var heardFromTheRun = false
@@ -21,12 +23,17 @@ public actor BoardKeeper {
         board.forgetOld()
     }
 
-    /// Collects a snapshot's chunks; the last one applies them all.
-    public func snapshot(_ chunk: SnapshotChunk) {
+    /// Collects a snapshot's chunks; the last one applies them all. A sharded dispatch sends one
+    /// snapshot per shard, one after the other: `from` is the shard's process ("dispatch-K"),
+    /// and every shard's after the first adds to the board.
+    public func snapshot(_ chunk: SnapshotChunk, from process: String = "dispatch") {
         heardFromTheRun = true
         snapshotParts += chunk.state
         guard chunk.last else { return }
-        board.apply(snapshot: snapshotParts, sequenceAt: chunk.sequenceAt, totals: chunk.totals)
+        board.apply(
+            snapshot: snapshotParts, sequenceAt: chunk.sequenceAt, totals: chunk.totals, sender: process + "-bus",
+            merging: snapshotsFrom.contains { $0 != process })
+        snapshotsFrom.insert(process)
         snapshotParts = []
     }
 

@@ -42,13 +42,15 @@ public struct MonitorBoard: Sendable {
     /// Events at or below the snapshot's sequence, already counted in it.
     public private(set) var skippedBeforeSnapshot = 0
     private var recent = Deque<(timeMs: Int64, kind: DispatchEventKind)>()
-    private var snapshotAt: (sender: String, sequence: UInt64)?
+    /// Each dispatch's snapshot (one per shard), by its bus sender: its events up to the
+    /// sequence were in it.
+    private var snapshotAt: [String: UInt64] = [:]
 
     public init() {}
 
     /// Applies one published envelope (bus events of any sender).
     public mutating func apply(_ envelope: Envelope) {
-        if let snapshotAt, envelope.sender == snapshotAt.sender, envelope.sequence <= snapshotAt.sequence {
+        if let sequence = snapshotAt[envelope.sender], envelope.sequence <= sequence {
             skippedBeforeSnapshot += 1
             return
         }
@@ -111,14 +113,20 @@ public struct MonitorBoard: Sendable {
     /// Replaces what is known with dispatch's snapshot, current to bus sequence `sequenceAt` of
     /// `sender`; bus events up to it are then skipped, later ones applied. `totals`, dispatch's
     /// own count of each kind of event over the run, become the board's whole-run totals (what
-    /// the board saw before is in them).
+    /// the board saw before is in them). With `merging`, the snapshot is one more shard's: it adds
+    /// to what the other shards' snapshots gave instead of replacing it.
     public mutating func apply(
-        snapshot events: [Wire.DispatchEvent], sequenceAt: UInt64, totals: [EventCount] = [], sender: String = "dispatch-bus"
+        snapshot events: [Wire.DispatchEvent], sequenceAt: UInt64, totals: [EventCount] = [], sender: String = "dispatch-bus",
+        merging: Bool = false
     ) {
-        drivers = [:]
-        openRequests = [:]
+        if !merging {
+            drivers = [:]
+            openRequests = [:]
+            snapshotAt = [:]
+        }
         if !totals.isEmpty {
-            self.totals = Dictionary(totals.map { ($0.kind, Int(clamping: $0.count)) }, uniquingKeysWith: +)
+            let shard = Dictionary(totals.map { ($0.kind, Int(clamping: $0.count)) }, uniquingKeysWith: +)
+            self.totals = merging ? self.totals.merging(shard, uniquingKeysWith: +) : shard
         }
         for event in events {
             switch event.kind {
@@ -127,7 +135,7 @@ public struct MonitorBoard: Sendable {
             default: break
             }
         }
-        snapshotAt = (sender, sequenceAt)
+        snapshotAt[sender] = sequenceAt
         sequences.resume(sender: sender, after: sequenceAt)
     }
 

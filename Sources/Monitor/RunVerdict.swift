@@ -104,10 +104,12 @@ public struct RunVerdict: Codable, Sendable, Equatable {
             VerdictRow(
                 check: "leak detectors at zero", passed: leaky == nil,
                 detail: leaky.map { "\($0.key): \($0.value.leaks) leaks" } ?? "\(statuses.count) processes reported 0"))
-        rows.append(Self.dispatchChecks(statuses["dispatch"]))
+        // Every dispatch process: the one, or each shard ("dispatch-K").
+        let dispatches = statuses.filter { WireIDs.role(ofProcess: $0.key) == .dispatch }.sorted { $0.key < $1.key }
+        rows.append(Self.dispatchChecks(dispatches.isEmpty ? [nil] : dispatches.map(\.value)))
         if let row = splits.row { rows.append(row) }
         if malformedSent > 0 {
-            let counted = statuses["dispatch"].map { Int($0.malformed) } ?? 0
+            let counted = dispatches.reduce(0) { $0 + Int($1.value.malformed) }
             rows.append(
                 VerdictRow(
                     check: "malformed input counted and survived", passed: counted >= malformedSent - malformedMayBeLost,
@@ -117,22 +119,30 @@ public struct RunVerdict: Codable, Sendable, Equatable {
         self.rows = rows
     }
 
-    /// Dispatch's own checks, from its last health report on the bus (a restored dispatch replays
-    /// the whole run through its checker, so its last report speaks for the whole run).
-    static func dispatchChecks(_ status: ProcessStatus?) -> VerdictRow {
+    /// Dispatch's own checks, from each dispatch process's last health report on the bus (a
+    /// restored dispatch replays the whole run through its checker, so its last report speaks for
+    /// the whole run); sharded, every shard's must hold. A nil status: one that never reported.
+    static func dispatchChecks(_ statuses: [ProcessStatus?]) -> VerdictRow {
         let check = "dispatch's own checks (fares conserved, no double booking)"
-        guard let status, status.hasChecks else {
-            return VerdictRow(check: check, passed: false, detail: "dispatch did not report its checks on the bus")
+        for status in statuses {
+            let name = status.map { $0.processID.isEmpty ? "dispatch" : $0.processID } ?? "dispatch"
+            let which = statuses.count > 1 ? name + ": " : ""
+            guard let status, status.hasChecks else {
+                return VerdictRow(check: check, passed: false, detail: "\(name) did not report its checks on the bus")
+            }
+            let checks = status.checks
+            if checks.violations > 0 {
+                return VerdictRow(
+                    check: check, passed: false, detail: "\(which)\(checks.violations) broken, first: \(checks.firstViolation)")
+            }
+            if checks.unexpectedRefusals > 0 {
+                return VerdictRow(
+                    check: check, passed: false,
+                    detail: "\(which)\(checks.unexpectedRefusals) engine refusals dispatch did not expect")
+            }
         }
-        let checks = status.checks
-        if checks.violations > 0 {
-            return VerdictRow(check: check, passed: false, detail: "\(checks.violations) broken, first: \(checks.firstViolation)")
-        }
-        if checks.unexpectedRefusals > 0 {
-            return VerdictRow(
-                check: check, passed: false, detail: "\(checks.unexpectedRefusals) engine refusals dispatch did not expect")
-        }
-        return VerdictRow(check: check, passed: true, detail: "held")
+        return VerdictRow(
+            check: check, passed: true, detail: statuses.count > 1 ? "held in all \(statuses.count) shards" : "held")
     }
 
     /// Adds a row (restarts, the run's outcome).

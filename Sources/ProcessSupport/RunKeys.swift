@@ -1,4 +1,5 @@
 import Foundation
+import Wire
 import ZeroMQ
 
 /// A run's CURVE keys: one pair per process, made by the coordinator at launch in the run's
@@ -54,11 +55,14 @@ public enum RunKeys {
         return admitted
     }
 
-    /// Which process serves each endpoint a process connects to: dispatch the sessions
-    /// endpoint, the coordinator (whose proxy is the bus) every bus endpoint.
-    public static func servers(sessions: String?, bus: [String?]) -> [String: String] {
+    /// Which process serves each endpoint a process connects to: each dispatch shard its
+    /// sessions endpoint (given in shard order), the coordinator (whose proxy is the bus) every
+    /// bus endpoint.
+    public static func servers(sessions: [String], bus: [String?]) -> [String: String] {
         var servers: [String: String] = [:]
-        if let sessions { servers[sessions] = "dispatch" }
+        for (shard, endpoint) in sessions.enumerated() {
+            servers[endpoint] = WireIDs.dispatchProcess(shard: shard, of: sessions.count)
+        }
         for case let endpoint? in bus { servers[endpoint] = "coordinator" }
         return servers
     }

@@ -12,6 +12,8 @@ public struct ShardPlan: Sendable {
     public let driverShare: [Double]
     /// The share of the rides whose drop-off is in another region than their pickup.
     public let crossingShare: Double
+    /// The map of who owns what, for the dispatch shards and the hosts.
+    public var map: ShardMap { ShardMap(zones: zones, regions: regions) }
 
     /// The plan for `shards` shards of `scenario`'s city, in zones of the scenario's surge grid.
     public init(scenario: Scenario, shards: Int) {

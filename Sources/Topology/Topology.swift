@@ -19,6 +19,9 @@ public struct Topology: Sendable, Equatable {
     public var startSecondOfDay: Double
     public var seed: UInt64
     public var dispatch: DispatchConfiguration
+    /// `dispatch: { shards: N }`: how many dispatch processes split the city's map between them,
+    /// each owning one region (docs/ARCHITECTURE.md, "Sharded dispatch"); 1 by default.
+    public var dispatchShards = 1
     public var drivers: DriverPlan
     public var riders: RiderPlan
     /// Optional features by name, for the apps: on for which share of them, failing how often.
@@ -224,6 +227,23 @@ extension Topology.Endpoints {
         case .tcp:
             return ("tcp://\(host):\(basePort)", "tcp://\(host):\(basePort + 1)")
         }
+    }
+
+    /// Where dispatch shard `shard` of `shards` serves sessions: the one dispatch's endpoint for
+    /// shard 0 (and an unsharded run); after it, ipc paths named by shard, or the ports after the
+    /// bus proxy's (`basePort + 3 + shard`).
+    public func sessions(ofShard shard: Int, run: String, temporaryDirectory: String) -> String {
+        let first = dispatch(run: run, temporaryDirectory: temporaryDirectory).sessions
+        guard shard > 0 else { return first }
+        switch transport {
+        case .ipc: return first + "-\(shard)"
+        case .tcp: return "tcp://\(host):\(basePort + 3 + shard)"
+        }
+    }
+
+    /// Every dispatch shard's sessions endpoint, in shard order.
+    public func shardSessions(_ shards: Int, run: String, temporaryDirectory: String) -> [String] {
+        (0..<max(1, shards)).map { sessions(ofShard: $0, run: run, temporaryDirectory: temporaryDirectory) }
     }
 
     /// What a server binds to serve `endpoint`: the endpoint itself on one machine; across hosts,

@@ -74,7 +74,9 @@ public enum TopologyReader {
         try network?.finish()
         let seed = UInt64(try top.int("seed", in: 0...Int.max) ?? 1)
 
-        let dispatch = try readDispatch(&top, dwell: calibration?.file.model)
+        var shards = 1
+        let dispatch = try readDispatch(
+            &top, dwell: calibration?.file.model, shards: &shards, virtual: clockMode == .virtual)
         guard var driverSection = try top.fields("drivers") else { throw top.error("drivers", "is required") }
         var drivers = Topology.DriverPlan()
         drivers.processes = try driverSection.int("processes", in: 1...64) ?? drivers.processes
@@ -201,6 +203,7 @@ public enum TopologyReader {
         topology.latencyMs = Int64(latencyMs)
         topology.curve = curve
         topology.hosts = hosts
+        topology.dispatchShards = shards
         return topology
     }
 
@@ -259,7 +262,7 @@ public enum TopologyReader {
 
     /// Dispatch's settings; dwell times default to the calibration's, if there is one.
     private static func readDispatch(
-        _ top: inout YAMLFields, dwell: TravelTimeModel?
+        _ top: inout YAMLFields, dwell: TravelTimeModel?, shards: inout Int, virtual: Bool
     ) throws(TopologyError)
         -> DispatchConfiguration
     {
@@ -267,6 +270,10 @@ public enum TopologyReader {
         configuration.pickupDwellSeconds = dwell?.pickupDwellSeconds ?? 0
         configuration.dropoffDwellSeconds = dwell?.dropoffDwellSeconds ?? 0
         guard var section = try top.fields("dispatch") else { return configuration }
+        shards = try section.int("shards", in: 1...64) ?? 1
+        if shards > 1, virtual {
+            throw section.error("shards", "sharded dispatch runs in wall-clock mode for now: drop clock.mode: virtual, or shards")
+        }
         configuration.pickupDwellSeconds =
             try section.double("pickup_dwell_s", in: 0...3_600) ?? configuration.pickupDwellSeconds
         configuration.dropoffDwellSeconds =

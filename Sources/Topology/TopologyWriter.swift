@@ -28,6 +28,7 @@ public enum TopologyWriter {
         lines.append("network: { latency_ms: \(topology.latencyMs) }")
         lines.append("seed: \(topology.seed)")
         lines += dispatch(topology.dispatch)
+        if topology.dispatchShards > 1 { lines.append("  shards: \(topology.dispatchShards)") }
         let drivers = topology.drivers
         lines.append(
             "drivers: { processes: \(drivers.processes), per_process: \(drivers.perProcess), "

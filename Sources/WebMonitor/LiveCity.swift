@@ -117,9 +117,13 @@ public struct LiveCity: Sendable {
         }
     }
 
-    /// Applies dispatch's snapshot (a page's server that joined late).
-    public mutating func apply(snapshot events: [Wire.DispatchEvent], sequenceAt: UInt64, totals: [EventCount]) {
-        board.apply(snapshot: events, sequenceAt: sequenceAt, totals: totals)
+    /// Applies dispatch's snapshot (a page's server that joined late); sharded, one shard's
+    /// (`sender` its bus sender), `merging` for every shard's after the first.
+    public mutating func apply(
+        snapshot events: [Wire.DispatchEvent], sequenceAt: UInt64, totals: [EventCount], sender: String = "dispatch-bus",
+        merging: Bool = false
+    ) {
+        board.apply(snapshot: events, sequenceAt: sequenceAt, totals: totals, sender: sender, merging: merging)
         version += 1
         for driver in board.drivers.keys { driverLog.record(driver, at: version) }
         for request in board.openRequests.keys { requestLog.record(request, at: version) }

@@ -216,9 +216,12 @@ public actor WebHub {
         inspections.removeValue(forKey: request)?.resume(returning: nil)
     }
 
-    /// Dispatch's snapshot, for a web monitor that joined a run under way.
-    public func apply(snapshot chunk: SnapshotChunk) {
-        city.apply(snapshot: chunk.state, sequenceAt: chunk.sequenceAt, totals: chunk.totals)
+    /// Dispatch's snapshot, for a web monitor that joined a run under way; sharded, shard
+    /// `process`'s, `merging` for every shard's after the first.
+    public func apply(snapshot chunk: SnapshotChunk, from process: String = "dispatch", merging: Bool = false) {
+        city.apply(
+            snapshot: chunk.state, sequenceAt: chunk.sequenceAt, totals: chunk.totals, sender: process + "-bus",
+            merging: merging)
         cityChanged()
     }
 

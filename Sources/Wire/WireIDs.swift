@@ -31,6 +31,16 @@ public enum WireIDs {
     /// The `index`th rider process of a city (from 0).
     public static func riderProcess(_ index: Int) -> String { "riders-\(index)" }
 
+    /// Dispatch shard `shard` of `shards`: "dispatch" when there is one, "dispatch-K" otherwise.
+    public static func dispatchProcess(shard: Int, of shards: Int) -> String {
+        shards > 1 ? "dispatch-\(shard)" : "dispatch"
+    }
+
+    /// Every dispatch process of a city with `shards` shards, in shard order.
+    public static func dispatchProcesses(_ shards: Int) -> [String] {
+        (0..<max(1, shards)).map { dispatchProcess(shard: $0, of: shards) }
+    }
+
     /// The `index`th driver process of a city (from 0).
     public static func driverProcess(_ index: Int) -> String { "drivers-\(index)" }
 
@@ -40,6 +50,7 @@ public enum WireIDs {
     public static func role(ofProcess name: String) -> Role {
         if name.hasPrefix("riders-") { return .riders }
         if name.hasPrefix("drivers-") { return .drivers }
+        if name.hasPrefix("dispatch-"), Int(name.dropFirst("dispatch-".count)) != nil { return .dispatch }
         switch name {
         case "dispatch": return .dispatch
         case "monitor", "web": return .monitor

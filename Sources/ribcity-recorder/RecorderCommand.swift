@@ -47,7 +47,7 @@ struct Record: AsyncParsableCommand {
         try await recorder.describe(try facts(fact))
         let transport = try Transport(name: "recorder-io")
         // In a run with keys: a CURVE client of the coordinator's bus.
-        try await RunKeys.secure(transport, as: "recorder", servers: RunKeys.servers(sessions: nil, bus: [bus, publishTo]))
+        try await RunKeys.secure(transport, as: "recorder", servers: RunKeys.servers(sessions: [], bus: [bus, publishTo]))
         let subscriber = try await transport.socket(.sub, options: .eventBus)
         try await subscriber.connect(bus)
         for prefix in [Topic.dispatch, Topic.status] { try await subscriber.subscribe(prefix) }

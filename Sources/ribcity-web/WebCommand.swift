@@ -38,8 +38,11 @@ struct WebCommand: AsyncParsableCommand {
     @Option(help: "The bus proxy's publisher endpoint, where the web monitor says it is ready (default: from the topology).")
     var publishTo: String?
 
-    @Option(help: "Dispatch's sessions endpoint, for the snapshot of a run under way (default: from the topology).")
-    var sessions: String?
+    @Option(
+        help:
+            "Dispatch's sessions endpoint, for the snapshot of a run under way; once per shard, in shard order, when dispatch is sharded (default: from the topology)."
+    )
+    var sessions: [String] = []
 
     @Option(help: "The run's directory: its summary.json goes to the pages when the run ends.")
     var runDirectory: String?
@@ -61,12 +64,15 @@ struct WebCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         let graph = try plan.city.load()
-        let endpoints = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
+        let shardSessions =
+            sessions.isEmpty
+            ? plan.endpoints.shardSessions(plan.dispatchShards, run: plan.name, temporaryDirectory: NSTemporaryDirectory())
+            : sessions
         let busOut = bus ?? plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory()).subscribe
         let busIn = publishTo ?? plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory()).publish
         let transport = try Transport(name: "web-io")
         try await RunKeys.secure(
-            transport, as: "web", servers: RunKeys.servers(sessions: sessions ?? endpoints.sessions, bus: [busOut, busIn]))
+            transport, as: "web", servers: RunKeys.servers(sessions: shardSessions, bus: [busOut, busIn]))
         let publisher = try await transport.socket(.pub, options: .eventBus)
         try await publisher.connect(busIn)
         let hub = WebHub(
@@ -78,9 +84,14 @@ struct WebCommand: AsyncParsableCommand {
         let sub = try await transport.socket(.sub, options: .eventBus)
         try await sub.connect(busOut)
         for topic in [Topic.dispatch, Topic.status, Topic.notice, Topic.inspectReply] { try await sub.subscribe(topic) }
-        let dealer = try await transport.socket(.dealer)
-        try await dealer.connect(sessions ?? endpoints.sessions)
-        try await askForSnapshot(on: dealer, as: "web")
+        var opened: [(process: String, socket: Socket)] = []
+        for (shard, endpoint) in shardSessions.enumerated() {
+            let dealer = try await transport.socket(.dealer)
+            try await dealer.connect(endpoint)
+            try await askForSnapshot(on: dealer, as: "web")
+            opened.append((WireIDs.dispatchProcess(shard: shard, of: shardSessions.count), dealer))
+        }
+        let dealers = opened
         let (served, announce) = AsyncStream<Int>.makeStream()
         let app = WebServer.application(hub: hub, host: host, port: port) { port in
             announce.yield(port)
@@ -98,11 +109,13 @@ struct WebCommand: AsyncParsableCommand {
             group.addTask {
                 // Dispatch's snapshot (the Clone pattern) for a run under way, whenever it comes;
                 // a run started with the web monitor tells it everything on the bus from the start.
-                while true {
-                    let reply = try Frames.direct(await dealer.receive().frames)
-                    if case .snapshotChunk(let chunk)? = reply.body {
-                        await hub.apply(snapshot: chunk)
-                        if chunk.last { return }
+                for (index, (process, dealer)) in dealers.enumerated() {
+                    while true {
+                        let reply = try Frames.direct(await dealer.receive().frames)
+                        if case .snapshotChunk(let chunk)? = reply.body {
+                            await hub.apply(snapshot: chunk, from: process, merging: index > 0)
+                            if chunk.last { break }
+                        }
                     }
                 }
             }

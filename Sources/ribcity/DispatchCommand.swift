@@ -26,6 +26,9 @@ struct DispatchCommand: AsyncParsableCommand {
     @Option(help: "Endpoint for sessions (default: from the topology).")
     var sessions: String?
 
+    @Option(help: "Sharded dispatch (dispatch: {shards: N} in the topology): the shard this process is, from 0.")
+    var shard = 0
+
     @Option(help: "Endpoint for the event bus PUB (default: from the topology).")
     var bus: String?
 
@@ -72,9 +75,19 @@ struct DispatchCommand: AsyncParsableCommand {
         } catch let error as CityImportError {
             throw BadInput(error.description)
         }
+        guard (0..<plan.dispatchShards).contains(shard) else {
+            throw ValidationError(
+                "--shard \(shard): the topology has \(plan.dispatchShards) dispatch shards (0 to \(plan.dispatchShards - 1))")
+        }
+        if plan.dispatchShards > 1, virtualTime.isVirtual(plan) {
+            throw ValidationError("sharded dispatch runs in wall-clock mode for now: drop --virtual")
+        }
+        let name = WireIDs.dispatchProcess(shard: shard, of: plan.dispatchShards)
+        let map = try shardMap(of: plan)
         let endpoints = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
-        let transport = try Transport(name: "dispatch-io")
-        try await secureRole(transport, as: "dispatch", sessions: nil, bus: [publishTo, virtualTime.subscribeTo])
+        let ownSessions = plan.endpoints.sessions(ofShard: shard, run: plan.name, temporaryDirectory: NSTemporaryDirectory())
+        let transport = try Transport(name: name + "-io")
+        try await secureRole(transport, as: name, sessions: [], bus: [publishTo, virtualTime.subscribeTo])
         var options = SocketOptions()
         options.routerMandatory = true
         // A session that stops reading must not hold up everyone else's messages: after half a
@@ -91,7 +104,7 @@ struct DispatchCommand: AsyncParsableCommand {
         options.receiveHighWaterMark = 100
         let router = try await transport.socket(.router, options: options)
         let pub = try await transport.socket(.pub, options: .eventBus)
-        let sessionsAt = try await router.bind(plan.endpoints.listening(on: sessions ?? endpoints.sessions))
+        let sessionsAt = try await router.bind(plan.endpoints.listening(on: sessions ?? ownSessions))
         if publishTo != nil, bus != nil {
             throw ValidationError("--bus binds dispatch's own PUB; --publish-to connects it to a proxy: not both")
         }
@@ -123,6 +136,7 @@ struct DispatchCommand: AsyncParsableCommand {
         var settings = DispatchDesk.Settings()
         // A session acts only for its own process's share of the city (docs/ARCHITECTURE.md, threat model).
         settings.owners = .split(of: plan)
+        settings.shard = map.map { DeskShard(index: shard, map: $0) }
         let server = DispatchServer(
             travel: plan.travelTimes(on: graph), configuration: plan.dispatch, settings: settings,
             router: router, bus: pub, speed: speed, journal: journalFile, wallOriginMs: origin,
@@ -136,11 +150,11 @@ struct DispatchCommand: AsyncParsableCommand {
             let contents = restoring.journal
             let began = ContinuousClock.now
             let recovery = try await server.restore(from: restoring)
-            for skipped in recovery.skippedSnapshots { print("dispatch passed over a snapshot: \(skipped)") }
+            for skipped in recovery.skippedSnapshots { print("\(name) passed over a snapshot: \(skipped)") }
             print(
                 String(
                     format:
-                        "dispatch restored from %@: %@%d of %d entries (%d bytes%@) replayed to %.1f s simulated in %.2f s wall; "
+                        name + " restored from %@: %@%d of %d entries (%d bytes%@) replayed to %.1f s simulated in %.2f s wall; "
                         + "%d requests, %d sessions; resumed at %.1f s",
                     journal,
                     recovery.snapshot.map {
@@ -156,10 +170,10 @@ struct DispatchCommand: AsyncParsableCommand {
         // The replayed entries are done with: their memory goes back before the run goes on.
         point = nil
         print(
-            "dispatch pid \(getpid()) ready: \(graph.nodeCount) road nodes; sessions on \(sessionsAt), events on \(busAt); "
+            "\(name) pid \(getpid()) ready: \(graph.nodeCount) road nodes; sessions on \(sessionsAt), events on \(busAt); "
                 + "\(server.speed)× wall time"
         )
-        let readiness = ReadinessAnnouncer(role: .dispatch, processID: "dispatch", endpoints: [sessionsAt], publisher: pub)
+        let readiness = ReadinessAnnouncer(role: .dispatch, processID: name, endpoints: [sessionsAt], publisher: pub)
         let signals = onInterrupt { Task { await server.stop() } }
         if let clock = virtualClock {
             print("dispatch runs in virtual time: life \(clock.life), latency \(clock.latency.wireMilliseconds) ms")
@@ -172,30 +186,31 @@ struct DispatchCommand: AsyncParsableCommand {
         signals.forEach { $0.cancel() }
         let counts = await server.counts
         print(
-            "dispatch stopped: \(counts.malformed) malformed, \(counts.refused) refused (\(counts.forbidden) forbidden), \(counts.rateLimited) over the rate limit, "
+            "\(name) stopped: \(counts.malformed) malformed, \(counts.refused) refused (\(counts.forbidden) forbidden), \(counts.rateLimited) over the rate limit, "
                 + "\(counts.undeliverable) undeliverable messages"
         )
         let published = await server.published
         print(
-            "dispatch totals: \(published[.requestCreated] ?? 0) requests, \(published[.tripCompleted] ?? 0) completed, "
+            "\(name) totals: \(published[.requestCreated] ?? 0) requests, \(published[.tripCompleted] ?? 0) completed, "
                 + "\(published[.requestCancelled] ?? 0) cancelled, \(published[.requestRejected] ?? 0) rejected, "
                 + "\(published[.offerAccepted] ?? 0) matched"
+                + (plan.dispatchShards > 1 ? ", \(await server.driversHandedOver) handovers" : "")
         )
         let snapshots = await server.snapshotsWritten
         if snapshots.count + snapshots.failures > 0 {
             print(
                 String(
-                    format: "dispatch snapshots: %d written (the last %d bytes in %.3f s), %d failed%@", snapshots.count,
+                    format: name + " snapshots: %d written (the last %d bytes in %.3f s), %d failed%@", snapshots.count,
                     snapshots.lastBytes, snapshots.lastSeconds, snapshots.failures,
                     snapshots.lastFailure.map { ", the last: \($0)" } ?? ""))
         }
         if !faults.isEmpty {
-            print("dispatch message faults: \(await server.faults.summary)")
+            print("\(name) message faults: \(await server.faults.summary)")
         }
         let violations = await server.violations
         print(
             violations.isEmpty
-                ? "dispatch invariants: held" : "dispatch invariants: \(violations.count) broken, first: \(violations[0])")
+                ? "\(name) invariants: held" : "\(name) invariants: \(violations.count) broken, first: \(violations[0])")
         await transport.shutdown()
     }
 }

@@ -1,7 +1,9 @@
 import AppHost
 import ArgumentParser
+import City
 import Foundation
 import ProcessSupport
+import RideDispatch
 import Scenarios
 import SessionClient
 import Simulation
@@ -17,8 +19,11 @@ struct HostOptions: ParsableArguments {
     @Option(help: "Which process of its role this is, from 0.")
     var process = 0
 
-    @Option(help: "Dispatch's sessions endpoint (default: from the topology).")
-    var sessions: String?
+    @Option(
+        help:
+            "Dispatch's sessions endpoint; once per shard, in shard order, when dispatch is sharded (default: from the topology)."
+    )
+    var sessions: [String] = []
 
     @Option(help: "The bus proxy's publisher endpoint, for health reports (default: from the topology).")
     var publishTo: String?
@@ -62,11 +67,23 @@ func runHost(
     }
     let apps = schedule(prepared)
     let name = (role == .drivers ? "drivers-" : "riders-") + "\(options.process)"
-    let dispatchAt = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
+    let shardSessions =
+        options.sessions.isEmpty
+        ? plan.endpoints.shardSessions(plan.dispatchShards, run: plan.name, temporaryDirectory: NSTemporaryDirectory())
+        : options.sessions
+    guard shardSessions.count == plan.dispatchShards else {
+        throw ValidationError(
+            "--sessions given \(shardSessions.count) times; the topology's dispatch has \(plan.dispatchShards) shards: one for each, in order"
+        )
+    }
+    if plan.dispatchShards > 1, options.virtualTime.isVirtual(plan) {
+        throw ValidationError("sharded dispatch runs in wall-clock mode for now: drop --virtual")
+    }
+    let routing = try hostRouting(plan, options: options, prepared: prepared)
     let busAt = plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
     let transport = try Transport(name: name + "-io")
     try await secureRole(
-        transport, as: name, sessions: options.sessions ?? dispatchAt.sessions,
+        transport, as: name, sessions: shardSessions,
         bus: [options.publishTo ?? busAt.publish, options.virtualTime.subscribeTo ?? busAt.subscribe])
     let bus = try await transport.socket(.pub, options: .eventBus)
     try await bus.connect(options.publishTo ?? busAt.publish)
@@ -80,18 +97,24 @@ func runHost(
     // Each process draws its own faults: the seed is mixed with the process number.
     sessionSettings.faults = try options.faults.faults(
         stream: UInt64(options.process) &* 7_919 &+ (role == .drivers ? 0 : 104_729))
-    let session = SessionClient(
-        transport: transport, endpoint: options.sessions ?? dispatchAt.sessions,
-        hello: Hello.with {
-            $0.role = role
-            $0.sessionID = "\(name)-\(getpid())"
-            $0.pid = getpid()
-            $0.process = name
-        }, settings: sessionSettings)
+    // One session per shard, each its own (the same session id at two shards would be one
+    // session to neither), all on this process's transport.
+    let sessions = shardSessions.enumerated().map { shard, endpoint in
+        SessionClient(
+            transport: transport, endpoint: endpoint,
+            hello: Hello.with {
+                $0.role = role
+                $0.sessionID = "\(name)-\(getpid())" + (shardSessions.count > 1 ? "-\(shard)" : "")
+                $0.pid = getpid()
+                $0.process = name
+            }, settings: sessionSettings)
+    }
     var settings = settings
     if options.trace { settings.trace = { print($0) } }
-    let host = AppHost(role: role, processID: name, session: session, bus: bus, schedule: apps, settings: settings)
-    print("\(name) pid \(getpid()) ready: \(apps.count) apps to run; dispatch at \(options.sessions ?? dispatchAt.sessions)")
+    let host = AppHost(
+        role: role, processID: name, sessions: sessions, routing: routing, bus: bus, schedule: apps, settings: settings)
+    print(
+        "\(name) pid \(getpid()) ready: \(apps.count) apps to run; dispatch at \(shardSessions.joined(separator: ", "))")
     let readiness = ReadinessAnnouncer(role: role, processID: name, publisher: bus)
     let signals = onInterrupt { Task { await host.stop() } }
     defer { signals.forEach { $0.cancel() } }
@@ -107,7 +130,7 @@ func runHost(
         var dealerOptions = SocketOptions()
         dealerOptions.routingID = Array(WireIDs.session(ofProcess: name, life: clock.life).utf8)
         let dealer = try await transport.socket(.dealer, options: dealerOptions)
-        try await dealer.connect(options.sessions ?? dispatchAt.sessions)
+        try await dealer.connect(shardSessions[0])
         let speed = options.speed ?? plan.speed
         print("\(name) runs in virtual time: life \(clock.life), latency \(clock.latency.wireMilliseconds) ms")
         try await host.runVirtual(
@@ -127,7 +150,9 @@ func runHost(
             + "\(totals.leaks) leaks"
     )
     if !sessionSettings.faults.isEmpty {
-        print("\(name) message faults: \(await session.faults.summary); \(await session.reconnects) reconnects")
+        for session in sessions {
+            print("\(name) message faults: \(await session.faults.summary); \(await session.reconnects) reconnects")
+        }
     }
     await transport.shutdown()
 }
@@ -186,5 +211,17 @@ struct RidersCommand: AsyncParsableCommand {
         try await runHost(role: .riders, options: options, plan: plan, settings: settings) { prepared in
             CityApps.riders(of: prepared, process: options.process, of: plan.riders.processes, after: after)
         }
+    }
+}
+
+/// Which shard a host's apps talk to: shard 0 for one dispatch; sharded, the shard whose region
+/// holds a position, by the map every process computes from the topology as written.
+private func hostRouting(_ plan: Topology, options: HostOptions, prepared: PreparedTopology) throws -> ShardRouting {
+    guard plan.dispatchShards > 1 else { return .single }
+    let written = try readTopology(options.topology)
+    guard let map = try shardMap(of: written, prepared: written == plan ? prepared : nil) else { return .single }
+    let snap = SnapIndex(graph: prepared.scenario.graph)
+    return ShardRouting(shards: map.shards) { position in
+        map.shard(ofNode: snap.nearestNode(to: GeoPoint(position)).node)
     }
 }

@@ -3,6 +3,7 @@ import Coordinator
 import Foundation
 import ProcessSupport
 import Topology
+import Wire
 
 /// What `launch` and `stress` share: the topology, speed, run directory, monitor and limits.
 struct LaunchOptions: ParsableArguments {
@@ -60,6 +61,9 @@ struct LaunchOptions: ParsableArguments {
         var resolved = plan
         if let speed { resolved.speed = speed }
         if virtual { resolved.clockMode = .virtual }
+        if virtual, plan.dispatchShards > 1 {
+            throw ValidationError("sharded dispatch runs in wall-clock mode for now: drop --virtual (or dispatch.shards)")
+        }
         let directory = try RunDirectory(
             parent: runs, name: plan.name, topologyFile: topology, resolved: TopologyWriter.yaml(resolved))
         let recorder = programBesideRibcity("ribcity-recorder")
@@ -114,7 +118,7 @@ struct LaunchOptions: ParsableArguments {
                     + (launch.virtual ? "virtual time" : "\(launch.speed)× wall time") + "; "
                     + "run directory \(directory.path)\n"
                     + "launch: to watch it from elsewhere: ribcity monitor --topology \(topology) --bus \(launch.busSubscribe) "
-                    + "--sessions \(launch.sessions) --publish-to \(launch.busPublish)\n"
+                    + launch.sessions.map { "--sessions \($0) " }.joined() + "--publish-to \(launch.busPublish)\n"
                     + joinHint(launch)
                     + (webPort.map { "launch: the run's page: http://127.0.0.1:\($0)/ (metrics at /metrics)\n" } ?? "")).utf8))
         let signals = onInterrupt { Task { await coordinator.stop() } }
@@ -229,9 +233,11 @@ struct StressCommand: AsyncParsableCommand {
     func run() async throws {
         let hostArguments = try FaultOptions.arguments(messageFaults, seed: seed)
         let dispatchArguments = try FaultOptions.arguments(dispatchFaults, seed: seed)
+        // Sharded, the first shard is the one killed (the others serve on).
+        let dispatch = WireIDs.dispatchProcess(shard: 0, of: try readTopology(options.topology).dispatchShards)
         let summary = try await options.run(record: true, hostArguments: hostArguments, dispatchArguments: dispatchArguments) {
             options in
-            for seconds in killDispatch { options.kills.append(("dispatch", .milliseconds(Int64(seconds * 1000)))) }
+            for seconds in killDispatch { options.kills.append((dispatch, .milliseconds(Int64(seconds * 1000)))) }
             options.chaos = ChaosPlan(
                 killEvery: killEvery.map { .milliseconds(Int64($0 * 1000)) },
                 malformedPerSecond: malformedRate,

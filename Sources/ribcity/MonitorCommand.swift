@@ -31,8 +31,11 @@ struct MonitorCommand: AsyncParsableCommand {
     @Option(help: "The bus proxy's publisher endpoint, where the monitor says it is ready (default: from the topology).")
     var publishTo: String?
 
-    @Option(help: "Dispatch's sessions endpoint, for the snapshot (default: from the topology).")
-    var sessions: String?
+    @Option(
+        help:
+            "Dispatch's sessions endpoint, for the snapshot; once per shard, in shard order, when dispatch is sharded (default: from the topology)."
+    )
+    var sessions: [String] = []
 
     @Flag(help: "Print one JSON object per interval instead of a line.")
     var json = false
@@ -55,10 +58,14 @@ struct MonitorCommand: AsyncParsableCommand {
     func run() async throws {
         let plan = try readTopology(topology)
         let endpoints = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
+        let shardSessions =
+            sessions.isEmpty
+            ? plan.endpoints.shardSessions(plan.dispatchShards, run: plan.name, temporaryDirectory: NSTemporaryDirectory())
+            : sessions
         let transport = try Transport(name: "monitor-io")
         let busIn = plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory()).publish
         try await secureRole(
-            transport, as: "monitor", sessions: sessions ?? endpoints.sessions, bus: [bus ?? endpoints.bus, publishTo ?? busIn])
+            transport, as: "monitor", sessions: shardSessions, bus: [bus ?? endpoints.bus, publishTo ?? busIn])
         let sub = try await transport.socket(.sub, options: .eventBus)
         try await sub.connect(bus ?? endpoints.bus)
         try await sub.subscribe(Topic.dispatch)
@@ -66,9 +73,14 @@ struct MonitorCommand: AsyncParsableCommand {
         try await sub.subscribe(Topic.notice)
         let keeper = BoardKeeper()
         let terminal = isatty(STDOUT_FILENO) == 1
-        let dealer = try await transport.socket(.dealer)
-        try await dealer.connect(sessions ?? endpoints.sessions)
-        try await askForSnapshot(on: dealer, as: "monitor")
+        var opened: [(process: String, socket: Socket)] = []
+        for (shard, endpoint) in shardSessions.enumerated() {
+            let dealer = try await transport.socket(.dealer)
+            try await dealer.connect(endpoint)
+            try await askForSnapshot(on: dealer, as: "monitor")
+            opened.append((WireIDs.dispatchProcess(shard: shard, of: shardSessions.count), dealer))
+        }
+        let dealers = opened
         // To standard error: the log keeps it even when the dashboard has the terminal.
         FileHandle.standardError.write(Data("monitor pid \(getpid()) ready: following \(bus ?? endpoints.bus)\n".utf8))
         let readiness = try await ReadinessAnnouncer(role: .monitor, processID: "monitor", bus: publishTo ?? busIn, on: transport)
@@ -78,19 +90,21 @@ struct MonitorCommand: AsyncParsableCommand {
                 arguments: [
                     "--topology", topology, "--port", String(port), "--bus", bus ?? endpoints.bus, "--publish-to",
                     publishTo ?? busIn,
-                    "--sessions", sessions ?? endpoints.sessions,
-                ] + (runDirectory.map { ["--run-directory", $0] } ?? []))
+                ] + shardSessions.flatMap { ["--sessions", $0] } + (runDirectory.map { ["--run-directory", $0] } ?? []))
         }
         defer { page?.stop() }
         let signals = onInterrupt { Task { await keeper.stop() } }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                // The snapshot first (the Clone pattern): bus events wait in the SUB's queue meanwhile.
-                while true {
-                    let reply = try Frames.direct(await dealer.receive().frames)
-                    if case .snapshotChunk(let chunk)? = reply.body {
-                        await keeper.snapshot(chunk)
-                        if chunk.last { break }
+                // The snapshots first (the Clone pattern), a shard's after another's: bus events
+                // wait in the SUB's queue meanwhile.
+                for (process, dealer) in dealers {
+                    while true {
+                        let reply = try Frames.direct(await dealer.receive().frames)
+                        if case .snapshotChunk(let chunk)? = reply.body {
+                            await keeper.snapshot(chunk, from: process)
+                            if chunk.last { break }
+                        }
                     }
                 }
                 for try await batch in sub.batches() {
@@ -117,7 +131,7 @@ struct MonitorCommand: AsyncParsableCommand {
                         FileHandle.standardError.write(
                             Data(
                                 ("monitor: nothing to watch after \(waited) s — no snapshot from dispatch at "
-                                    + "\(sessions ?? endpoints.sessions) and no events on \(bus ?? endpoints.bus). Is a run of "
+                                    + "\(shardSessions.joined(separator: ", ")) and no events on \(bus ?? endpoints.bus). Is a run of "
                                     + "\(plan.name) going? `ribcity launch` prints the monitor command for its run.\n").utf8))
                         continue
                     }

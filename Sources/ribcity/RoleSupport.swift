@@ -4,6 +4,7 @@ import Demand
 import Faults
 import Foundation
 import ProcessSupport
+import RideDispatch
 import Scenarios
 import Simulation
 import Topology
@@ -63,10 +64,24 @@ struct FaultOptions: ParsableArguments {
 /// as process `name` — what it binds admits only the run's keys, and what it connects to is known
 /// by its server's key (dispatch's for `sessions`, the coordinator's for the bus endpoints).
 /// Without keys it does nothing. Call before making any socket.
-func secureRole(_ transport: Transport, as name: String, sessions: String?, bus: [String?]) async throws {
+func secureRole(_ transport: Transport, as name: String, sessions: [String], bus: [String?]) async throws {
     do {
         try await RunKeys.secure(transport, as: name, servers: RunKeys.servers(sessions: sessions, bus: bus))
     } catch let failure as RunKeys.Failure {
         throw ValidationError(failure.description)
     }
+}
+
+/// The map of who owns what in a sharded dispatch (nil for one dispatch): every process computes
+/// it from the topology as written — the demand it draws before any scaling — so that all agree.
+/// `prepared` spares preparing the topology again when the caller has it (unscaled).
+func shardMap(of plan: Topology, prepared: PreparedTopology? = nil) throws -> ShardMap? {
+    guard plan.dispatchShards > 1 else { return nil }
+    let shardPlan = ShardPlan(scenario: try (prepared ?? prepareTopology(plan)).scenario, shards: plan.dispatchShards)
+    guard shardPlan.map.shards == plan.dispatchShards else {
+        throw BadInput(
+            "\(plan.file): dispatch.shards: \(plan.dispatchShards) shards, but the city has only \(shardPlan.map.shards) "
+                + "zones of \(Int(plan.dispatch.zoneSize)) m to share out (fewer shards, or a smaller dispatch.surge.zone_m)")
+    }
+    return shardPlan.map
 }

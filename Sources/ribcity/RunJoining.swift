@@ -73,7 +73,7 @@ struct RunJoining {
                     + "(made by `ribcity keys`, the same on every host)")
         }
         let transport = try Transport(name: name + "-join")
-        try await secureRole(transport, as: name, sessions: nil, bus: [address, subscriber])
+        try await secureRole(transport, as: name, sessions: [], bus: [address, subscriber])
         let publisher = try await transport.socket(.pub, options: .eventBus)
         try await publisher.connect(address)
         let listener = try await transport.socket(.sub, options: .eventBus)

@@ -38,12 +38,15 @@ struct LaunchedRun {
     }
 
     /// Dispatch's own count of what it published, from its last log lines.
-    var dispatchTotals: [String: Int] {
-        guard let line = log("dispatch").split(separator: "\n").last(where: { $0.hasPrefix("dispatch totals:") }) else {
+    var dispatchTotals: [String: Int] { totals(of: "dispatch") }
+
+    /// A dispatch process's own count of what it published ("dispatch", or a shard's "dispatch-K").
+    func totals(of process: String) -> [String: Int] {
+        guard let line = log(process).split(separator: "\n").last(where: { $0.hasPrefix("\(process) totals:") }) else {
             return [:]
         }
         var totals: [String: Int] = [:]
-        for part in line.dropFirst("dispatch totals:".count).split(separator: ",") {
+        for part in line.dropFirst("\(process) totals:".count).split(separator: ",") {
             let words = part.split(separator: " ")
             if words.count == 2, let count = Int(words[0]) { totals[String(words[1])] = count }
         }
@@ -54,7 +57,7 @@ struct LaunchedRun {
     /// city's processes run at a lower priority (a virtual-time city takes every core it can get,
     /// and the other suites run beside it with timeouts of their own).
     static func launch(
-        _ command: String = "launch", extra: [String] = [], topologyExtra: String = "",
+        _ command: String = "launch", extra: [String] = [], topologyExtra: String = "", dispatchExtra: String = "",
         features: String = "{ rider.promotions: true }", nice: Bool = false,
         interruptAfter seconds: Double? = nil
     ) async throws -> LaunchedRun {
@@ -68,7 +71,7 @@ struct LaunchedRun {
         city: { grid: { width_m: 2000, height_m: 2000, block_m: 250, speed_kmh: 36 } }
         clock: { speed: 60, duration: 10m }
         seed: 7
-        dispatch: { strategy: batched, interval_s: 10, offer_timeout_s: 30 }
+        dispatch: { strategy: batched, interval_s: 10, offer_timeout_s: 30\(dispatchExtra) }
         drivers: { processes: 2, per_process: 8, acceptance: [0.7, 1.0], response_s: [1, 5] }
         riders:
           processes: 2
@@ -327,5 +330,31 @@ struct LaunchTests {
             dispatch["requests"] == totals["requests"] && dispatch["completed"] == totals["completed"],
             "bus \(totals), dispatch \(dispatch)")
         #expect((totals["completed"] ?? 0) > (totals["requests"] ?? 0) / 2, "the run goes on after the recovery: \(totals)")
+    }
+
+    @Test(
+        "Sharded dispatch: two shards split the city, drivers are handed over where their trips end, one shard killed mid-run recovers from its own journal while the other serves, and the verdict passes"
+    )
+    func shardedDispatch() async throws {
+        let run = try await LaunchedRun.launch(
+            "stress", extra: ["--kill-dispatch", "2", "--no-monitor"], dispatchExtra: ", shards: 2")
+        defer { try? FileManager.default.removeItem(at: run.directory) }
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("verdict: every check passed"), "\(run.output)")
+        #expect(run.output.contains("held in all 2 shards"), "\(run.output)")
+        #expect(run.log("dispatch-0").contains("dispatch-0 restored from"), "\(run.log("dispatch-0"))")
+        #expect(!run.log("dispatch-1").contains("restored from"), "the other shard served on")
+        let totals = run.totals
+        let shards = [run.totals(of: "dispatch-0"), run.totals(of: "dispatch-1")]
+        #expect(shards.allSatisfy { ($0["requests"] ?? 0) > 0 }, "each shard owns part of the city: \(shards)")
+        #expect(
+            shards.reduce(0) { $0 + ($1["requests"] ?? 0) } == totals["requests"]
+                && shards.reduce(0) { $0 + ($1["completed"] ?? 0) } == totals["completed"],
+            "bus \(totals), shards \(shards)")
+        #expect(
+            (totals["completed"] ?? 0) + (totals["cancelled"] ?? 0) + (totals["rejected"] ?? 0) == totals["requests"], "\(totals)"
+        )
+        let handedOver = shards.reduce(0) { $0 + ($1["handovers"] ?? 0) }
+        #expect(handedOver > 0, "trips cross the border, and their drivers are handed over: \(shards)")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Topology
+import Wire
 
 @testable import Coordinator
 
@@ -60,9 +61,48 @@ struct LaunchPlanHostsTests {
             hosts == [
                 "dispatch": "-", "drivers-0": "-", "drivers-1": "fleet", "drivers-2": "-", "riders-0": "town", "monitor": "-",
             ])
-        #expect(plan.sessions == "tcp://10.0.0.1:7000" && plan.busPublish == "tcp://10.0.0.1:7002")
+        #expect(plan.sessions == ["tcp://10.0.0.1:7000"] && plan.busPublish == "tcp://10.0.0.1:7002")
         let riders = try #require(plan.processes.first { $0.name == "riders-0" })
         #expect(Supervisor.withoutTopology(riders.arguments).contains("--topology") == false)
         #expect(Supervisor.withoutTopology(riders.arguments).first == "riders")
+    }
+}
+
+@Suite("Launch plans with sharded dispatch")
+struct LaunchPlanShardsTests {
+    @Test(
+        "dispatch: {shards: 3} starts three dispatch processes together, each with its endpoint, journal and --shard; every client is told all three"
+    )
+    func shards() throws {
+        var topology = try TopologyReader.parse(
+            """
+            city: { grid: {} }
+            dispatch: { shards: 3 }
+            drivers: { processes: 1 }
+            riders: { processes: 1, demand: { synthetic: { peak_per_hour: 5 } } }
+            endpoints: { transport: tcp, base_port: 7000 }
+            """, file: "shards.yaml", directory: "/")
+        topology.name = "shards"
+        let plan = LaunchPlan(
+            topology: topology, topologyPath: "/x/shards.yaml", speed: nil, monitor: true, journal: "/runs/dispatch.journal")
+        #expect(plan.sessions == ["tcp://127.0.0.1:7000", "tcp://127.0.0.1:7004", "tcp://127.0.0.1:7005"])
+        #expect(plan.startStages.map { $0.map(\.name) }.first == ["dispatch-0", "dispatch-1", "dispatch-2"])
+        for shard in 0..<3 {
+            let spec = try #require(plan.processes.first { $0.name == "dispatch-\(shard)" })
+            let arguments = spec.arguments.joined(separator: " ")
+            #expect(spec.role == .dispatch && spec.restart == .supervised)
+            #expect(
+                arguments.contains("--shard \(shard)") && arguments.contains("--sessions \(plan.sessions[shard])"), "\(arguments)"
+            )
+            #expect(arguments.contains("--journal /runs/dispatch-\(shard).journal"), "\(arguments)")
+        }
+        let allThree = plan.sessions.map { "--sessions \($0)" }.joined(separator: " ")
+        for name in ["drivers-0", "riders-0", "monitor"] {
+            let spec = try #require(plan.processes.first { $0.name == name })
+            #expect(spec.arguments.joined(separator: " ").contains(allThree), "\(name): \(spec.arguments)")
+        }
+        #expect(LaunchPlan.journal("/runs/dispatch.journal", shard: 0, of: 1) == "/runs/dispatch.journal")
+        #expect(WireIDs.role(ofProcess: "dispatch-2") == .dispatch && WireIDs.role(ofProcess: "dispatch-x") == .tool)
+        #expect(Coordinator.keyNames(for: topology).contains("dispatch-2"))
     }
 }

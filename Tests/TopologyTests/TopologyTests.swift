@@ -198,6 +198,32 @@ struct TopologyTests {
         }
     }
 
+    @Test("dispatch: {shards: N} is read, written back, and refused out of range or in virtual time, naming the key and line")
+    func shards() throws {
+        let base = "city: { grid: {} }\ndrivers: {}\nriders: { demand: { synthetic: { peak_per_hour: 5 } } }\n"
+        let sharded = try TopologyReader.parse(base + "dispatch: { shards: 4 }\n", file: "s.yaml", directory: "/")
+        #expect(sharded.dispatchShards == 4)
+        #expect(try TopologyReader.parse(base, file: "s.yaml", directory: "/").dispatchShards == 1)
+        let written = TopologyWriter.yaml(sharded)
+        #expect(try TopologyReader.parse(written, file: "w.yaml", directory: "/").dispatchShards == 4)
+        let cases: [(String, String)] = [
+            (base + "dispatch: { shards: 0 }\n", "bad.yaml:4: dispatch.shards:"),
+            (base + "dispatch: { shards: 65 }\n", "dispatch.shards:"),
+            (
+                base + "clock: { mode: virtual }\ndispatch:\n  shards: 2\n",
+                "bad.yaml:6: dispatch.shards: sharded dispatch runs in wall-clock mode for now"
+            ),
+        ]
+        for (text, expected) in cases {
+            let error = #expect(throws: TopologyError.self) { try TopologyReader.parse(text, file: "bad.yaml", directory: "/") }
+            #expect(error?.description.contains(expected) == true, "\(String(describing: error)) should contain \(expected)")
+        }
+        let endpoints = Topology.Endpoints(transport: .ipc)
+        #expect(
+            endpoints.shardSessions(3, run: "x", temporaryDirectory: "/t")
+                == ["ipc:///t/ribcity-x-dispatch", "ipc:///t/ribcity-x-dispatch-1", "ipc:///t/ribcity-x-dispatch-2"])
+    }
+
     @Test("Missing pieces and broken YAML are errors too")
     func structuralErrors() {
         let cases: [(String, String)] = [

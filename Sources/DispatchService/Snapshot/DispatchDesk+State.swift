@@ -24,6 +24,7 @@ extension DispatchDesk {
         var unexpectedRefusals: Int
         var forbiddenCount: Int
         var stopRequested: Bool
+        var driversHandedOver: Int
     }
 
     /// The desk's state as it stands, between inputs (its collections shared, not copied).
@@ -33,7 +34,8 @@ extension DispatchDesk {
             sessionOfPeer: sessionOfPeer, requests: requests.state, riderOfRequest: riderOfRequest,
             drivers: drivers.state, riderLines: riderLines, driverLines: driverLines, offers: offers, sharing: sharing,
             memory: memory, quotes: quotes, legsLookedAt: legsLookedAt, legChecks: legChecks, refused: refused,
-            unexpectedRefusals: unexpectedRefusals, forbiddenCount: forbiddenCount, stopRequested: stopRequested)
+            unexpectedRefusals: unexpectedRefusals, forbiddenCount: forbiddenCount, stopRequested: stopRequested,
+            driversHandedOver: driversHandedOver)
     }
 
     /// The stored properties that are not the desk's state: what it was made with and what is
@@ -62,5 +64,6 @@ extension DispatchDesk {
         unexpectedRefusals = state.unexpectedRefusals
         forbiddenCount = state.forbiddenCount
         stopRequested = state.stopRequested
+        driversHandedOver = state.driversHandedOver
     }
 }

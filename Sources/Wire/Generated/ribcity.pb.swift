@@ -304,6 +304,10 @@ public nonisolated enum ErrorCode: SwiftProtobuf.Enum, Swift.CaseIterable {
   /// The session may not do this: it acts for a rider, driver, request or trip that is not its
   /// own, takes over a session it cannot prove is its own, or asks for what its role may not.
   case forbidden // = 8
+
+  /// Sharded dispatch: another shard owns this (a pickup in its region, a driver it has taken
+  /// over); ErrorReply.shard names it.
+  case notOwner // = 9
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -321,6 +325,7 @@ public nonisolated enum ErrorCode: SwiftProtobuf.Enum, Swift.CaseIterable {
     case 6: self = .overloaded
     case 7: self = .expired
     case 8: self = .forbidden
+    case 9: self = .notOwner
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -336,6 +341,7 @@ public nonisolated enum ErrorCode: SwiftProtobuf.Enum, Swift.CaseIterable {
     case .overloaded: return 6
     case .expired: return 7
     case .forbidden: return 8
+    case .notOwner: return 9
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -351,6 +357,7 @@ public nonisolated enum ErrorCode: SwiftProtobuf.Enum, Swift.CaseIterable {
     .overloaded,
     .expired,
     .forbidden,
+    .notOwner,
   ]
 
 }
@@ -1098,9 +1105,49 @@ public nonisolated struct Ack: Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
+  /// Sharded dispatch, in answer to LegDone: the driver is idle in another shard's region and this
+  /// shard has let it go; its host brings it online at that shard (docs/ARCHITECTURE.md).
+  public var handover: DriverHandover {
+    get {_handover ?? DriverHandover()}
+    set {_handover = newValue}
+  }
+  /// Returns true if `handover` has been explicitly set.
+  public var hasHandover: Bool {self._handover != nil}
+  /// Clears the value of `handover`. Subsequent reads from it will return its default value.
+  public mutating func clearHandover() {self._handover = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
+
+  fileprivate var _handover: DriverHandover? = nil
+}
+
+/// A driver handed from one dispatch shard to another: where it stands, and the shard that owns
+/// it from now on.
+public nonisolated struct DriverHandover: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var driverID: String = String()
+
+  public var shard: UInt32 = 0
+
+  public var location: LatLon {
+    get {_location ?? LatLon()}
+    set {_location = newValue}
+  }
+  /// Returns true if `location` has been explicitly set.
+  public var hasLocation: Bool {self._location != nil}
+  /// Clears the value of `location`. Subsequent reads from it will return its default value.
+  public mutating func clearLocation() {self._location = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _location: LatLon? = nil
 }
 
 public nonisolated struct Goodbye: Sendable {
@@ -1124,6 +1171,9 @@ public nonisolated struct ErrorReply: Sendable {
   public var code: ErrorCode = .unspecified
 
   public var reason: String = String()
+
+  /// With NOT_OWNER: the shard that owns what was asked about.
+  public var shard: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2354,7 +2404,7 @@ nonisolated extension DriverState: SwiftProtobuf._ProtoNameProviding {
 }
 
 nonisolated extension ErrorCode: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_CODE_UNSPECIFIED\0\u{1}ERROR_CODE_MALFORMED\0\u{1}ERROR_CODE_UNSUPPORTED_VERSION\0\u{1}ERROR_CODE_UNKNOWN_SESSION\0\u{1}ERROR_CODE_UNKNOWN_REQUEST\0\u{1}ERROR_CODE_INVALID_STATE\0\u{1}ERROR_CODE_OVERLOADED\0\u{1}ERROR_CODE_EXPIRED\0\u{1}ERROR_CODE_FORBIDDEN\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_CODE_UNSPECIFIED\0\u{1}ERROR_CODE_MALFORMED\0\u{1}ERROR_CODE_UNSUPPORTED_VERSION\0\u{1}ERROR_CODE_UNKNOWN_SESSION\0\u{1}ERROR_CODE_UNKNOWN_REQUEST\0\u{1}ERROR_CODE_INVALID_STATE\0\u{1}ERROR_CODE_OVERLOADED\0\u{1}ERROR_CODE_EXPIRED\0\u{1}ERROR_CODE_FORBIDDEN\0\u{1}ERROR_CODE_NOT_OWNER\0")
 }
 
 nonisolated extension StopKind: SwiftProtobuf._ProtoNameProviding {
@@ -3401,18 +3451,77 @@ nonisolated extension Heartbeat: SwiftProtobuf.Message, SwiftProtobuf._MessageIm
 
 nonisolated extension Ack: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Ack"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}handover\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    // Load everything into unknown fields
-    while try decoder.nextFieldNumber() != nil {}
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._handover) }()
+      default: break
+      }
+    }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._handover {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Ack, rhs: Ack) -> Bool {
+    if lhs._handover != rhs._handover {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension DriverHandover: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DriverHandover"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}driver_id\0\u{1}shard\0\u{1}location\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.driverID) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.shard) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._location) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.driverID.isEmpty {
+      try visitor.visitSingularStringField(value: self.driverID, fieldNumber: 1)
+    }
+    if self.shard != 0 {
+      try visitor.visitSingularUInt32Field(value: self.shard, fieldNumber: 2)
+    }
+    try { if let v = self._location {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: DriverHandover, rhs: DriverHandover) -> Bool {
+    if lhs.driverID != rhs.driverID {return false}
+    if lhs.shard != rhs.shard {return false}
+    if lhs._location != rhs._location {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3450,7 +3559,7 @@ nonisolated extension Goodbye: SwiftProtobuf.Message, SwiftProtobuf._MessageImpl
 
 nonisolated extension ErrorReply: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ErrorReply"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}reason\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}reason\0\u{1}shard\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3460,6 +3569,7 @@ nonisolated extension ErrorReply: SwiftProtobuf.Message, SwiftProtobuf._MessageI
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularEnumField(value: &self.code) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.shard) }()
       default: break
       }
     }
@@ -3472,12 +3582,16 @@ nonisolated extension ErrorReply: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if !self.reason.isEmpty {
       try visitor.visitSingularStringField(value: self.reason, fieldNumber: 2)
     }
+    if self.shard != 0 {
+      try visitor.visitSingularUInt32Field(value: self.shard, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: ErrorReply, rhs: ErrorReply) -> Bool {
     if lhs.code != rhs.code {return false}
     if lhs.reason != rhs.reason {return false}
+    if lhs.shard != rhs.shard {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
