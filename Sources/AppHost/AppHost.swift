@@ -79,8 +79,9 @@ public actor AppHost {
     var serving: Task<Void, any Error>?
     /// Virtual time: the window participant, the requests awaiting replies, the instant handled.
     var virtual: VirtualHost?
-    /// Virtual time: the DEALER to dispatch, and the clock the leak detector reads.
-    var dealer: Socket?
+    /// Virtual time: the DEALER to each dispatch shard (to dispatch), and the clock the leak
+    /// detector reads.
+    var dealers: [Socket] = []
     var box: VirtualNow?
     /// The latest any app was ticked after its wake-up time, since the last status report.
     private var lateness: Double = 0
@@ -215,13 +216,13 @@ public actor AppHost {
         for feature in output.switchedOff { totals.switchedOff[feature, default: 0] += 1 }
         for message in output.messages {
             settings.trace?(String(format: "%.1f out ", now ?? 0) + "\(app.id) \(message.body)")
-            if virtual != nil {
-                await sendInWindow(message, for: app)
-                continue
-            }
             // The shard is chosen now, in the order the app sent: a ride request's pickup names it.
             let shard = routing.shard(for: message.body, of: app.id)
             if case .driverOnline(let online) = message.body { onlineAs[app.id] = online }
+            if virtual != nil {
+                await sendInWindow(message, app: app.id, shard: shard)
+                continue
+            }
             switch message {
             case .message(let body): await send(body, to: shard)
             case .request(let body):

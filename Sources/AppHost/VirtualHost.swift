@@ -17,20 +17,29 @@ struct VirtualHost: Sendable {
         var stamp: SenderStamp
         var attempt: Int
         var deadline: Double
+        /// The dispatch shard it went to (0 for one dispatch).
+        var shard = 0
+        /// The host's own bringing of a handed-over driver online: its answer is for no app.
+        var handover = false
     }
 
     var participant: WindowParticipant<Envelope>
     var stamper: SequenceStamper
     var reports: SequenceStamper
     var pending = PendingRequests()
-    var welcomed = false
-    var helloSent = false
+    /// The shards that welcomed this life's session, and those it said Hello to (again after a
+    /// shard's restart).
+    var welcomedBy: Set<Int> = []
+    var helloSent: Set<Int> = []
+    /// The dispatch processes, in shard order ("dispatch", or "dispatch-K").
+    let shards: [String]
+    var welcomed: Bool { welcomedBy.count == shards.count }
     /// This life's session token, the same in every Hello it says (dispatch takes the session
     /// back after its own restart only with it).
     let token = SessionToken.draw()
-    /// The life of dispatch this host last said Hello to: a new life (restored from its journal)
-    /// is greeted again, and sends what the host missed.
-    var dispatchLife: UInt32?
+    /// The life of each dispatch shard this host last said Hello to: a new life (restored from its
+    /// journal) is greeted again, and sends what the host missed.
+    var dispatchLives: [Int: UInt32] = [:]
     var nextHeartbeat: Double?
     let heartbeat: Double
     /// Every live app is ticked this often whether it asked or not (as in wall-clock time: an app
@@ -78,21 +87,25 @@ extension AppHost {
     /// done): in each window, dispatch's messages and the apps' starts, wake-ups and request
     /// timeouts are handled in one fixed order, and everything sent is numbered on its link.
     /// - Parameters:
-    ///   - dealer: a DEALER whose routing id is this process's id, connected to dispatch.
+    ///   - dealers: a DEALER per dispatch shard (one for one dispatch), in shard order, each
+    ///     with this process's id as routing id, connected to its shard.
     ///   - windows: a SUB on the bus, subscribed to `control.window-open`.
-    public func runVirtual(_ clock: VirtualClock, dealer: Socket, windows: Socket) async throws {
+    public func runVirtual(_ clock: VirtualClock, dealers: [Socket], windows: Socket) async throws {
+        precondition(dealers.count == routing.shards, "a DEALER per shard")
+        self.dealers = dealers
         virtual = VirtualHost(
             participant: WindowParticipant(id: ParticipantID(processID, incarnation: clock.life), latency: clock.latency),
             stamper: SequenceStamper(sender: WireIDs.session(ofProcess: processID, life: clock.life)),
             reports: SequenceStamper(sender: processID + "-window"),
-            heartbeat: clock.heartbeat, sweep: clock.sweep, timeout: clock.timeout, attempts: clock.attempts,
+            shards: WireIDs.dispatchProcesses(routing.shards), heartbeat: clock.heartbeat, sweep: clock.sweep,
+            timeout: clock.timeout, attempts: clock.attempts,
             faults: FaultInjector(clock.faults), now: 0)
         let box = VirtualNow()
         released = LeakDetector(budget: .milliseconds(Int64(settings.leakBudget * 1000))) { box.duration }
         self.box = box
         // The loops run on the I/O thread, with this actor and its apps, until they end or stop().
         let task = Task(executorPreference: session.executor) {
-            try await self.serveVirtual(dealer: dealer, windows: windows)
+            try await self.serveVirtual(dealers: dealers, windows: windows)
         }
         serving = task
         if stopping { task.cancel() }
@@ -100,18 +113,20 @@ extension AppHost {
         await publishStatus(at: now ?? 0)
     }
 
-    private func serveVirtual(dealer: Socket, windows: Socket) async throws {
+    private func serveVirtual(dealers: [Socket], windows: Socket) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for try await batch in dealer.batches() {
-                    for message in batch { try await self.arrived(message.frames, on: dealer) }
-                    if await self.isDone { return }
+            for dealer in dealers {
+                group.addTask {
+                    for try await batch in dealer.batches() {
+                        for message in batch { try await self.arrived(message.frames) }
+                        if await self.isDone { return }
+                    }
                 }
             }
             group.addTask {
                 for try await batch in windows.batches() {
                     for opening in batch.compactMap({ WindowOpening(published: $0.frames) }) {
-                        try await self.opened(opening, on: dealer)
+                        try await self.opened(opening)
                     }
                     if await self.isDone { return }
                 }
@@ -137,7 +152,7 @@ extension AppHost {
         return virtual.welcomed && schedule.isEmpty && live.isEmpty && virtual.pending.isEmpty
     }
 
-    private func arrived(_ frames: [[UInt8]], on dealer: Socket) async throws {
+    private func arrived(_ frames: [[UInt8]]) async throws {
         guard let life = virtual?.life else { return }
         guard let envelope = try? WireCodec.decode(frames.last ?? []), envelope.link > 0 else {
             totals.unrouted += 1
@@ -155,15 +170,15 @@ extension AppHost {
                 from: ParticipantID(envelope.sender, incarnation: envelope.senderLife).senderKey,
                 sequence: envelope.sequence, link: envelope.link)
         else { return }
-        try await perform(step, on: dealer)
+        try await perform(step)
     }
 
-    private func opened(_ opening: WindowOpening, on dealer: Socket) async throws {
+    private func opened(_ opening: WindowOpening) async throws {
         guard let step = virtual?.participant.opened(opening) else { return }
-        try await perform(step, on: dealer)
+        try await perform(step)
     }
 
-    private func perform(_ step: WindowParticipant<Envelope>.Step, on dealer: Socket) async throws {
+    private func perform(_ step: WindowParticipant<Envelope>.Step) async throws {
         switch step {
         case .wait: return
         case .report(let report): try await publish(report)
@@ -172,11 +187,11 @@ extension AppHost {
             guard let report = virtual?.participant.finish(nextTimer: next) else { return }
             try await publish(report)
         case .work(let opening):
-            self.dealer = dealer
-            if let life = opening.incarnations["dispatch"], let known = virtual?.dispatchLife, life != known {
-                virtual?.helloSent = false
+            for (shard, name) in (virtual?.shards ?? []).enumerated() {
+                let life = opening.incarnations[name]
+                if let life, let known = virtual?.dispatchLives[shard], life != known { virtual?.helloSent.remove(shard) }
+                virtual?.dispatchLives[shard] = life
             }
-            virtual?.dispatchLife = opening.incarnations["dispatch"]
             try await work(through: opening.window)
         }
     }
@@ -190,8 +205,8 @@ extension AppHost {
             let token = virtual?.token
         else { return }
         virtual?.now = max(now, window.start.seconds)
-        if virtual?.helloSent == false {
-            virtual?.helloSent = true
+        for shard in sessions.indices where virtual?.helloSent.contains(shard) == false {
+            virtual?.helloSent.insert(shard)
             let start = window.start.seconds
             // The periods are read first: an assignment through `virtual?` holds it while its
             // right side is evaluated.
@@ -203,7 +218,7 @@ extension AppHost {
                 $0.process = processID
                 $0.sessionToken = token
             }
-            await sendInWindow(.request(.hello(hello)), app: nil)
+            await sendInWindow(.request(.hello(hello)), app: nil, shard: shard)
         }
         let end = window.end.seconds
         while true {
@@ -236,7 +251,7 @@ extension AppHost {
             } else if let beat = virtual?.nextHeartbeat, beat <= next {
                 let period = virtual?.heartbeat ?? 60
                 virtual?.nextHeartbeat = beat + period
-                await sendInWindow(.message(.heartbeat(Heartbeat())), app: nil)
+                for shard in sessions.indices { await sendInWindow(.message(.heartbeat(Heartbeat())), app: nil, shard: shard) }
             }
             released?.check()
             totals.leaks = appLeaks + (released?.leakCount ?? 0)
@@ -245,7 +260,9 @@ extension AppHost {
         virtual?.now = reached
         if settings.endWhenAllFinished, finishedEverything {
             // The goodbye is part of the window, so that dispatch handles it at its time.
-            await sendInWindow(.message(.goodbye(Goodbye.with { $0.reason = "every app finished" })), app: nil)
+            for shard in sessions.indices {
+                await sendInWindow(.message(.goodbye(Goodbye.with { $0.reason = "every app finished" })), app: nil, shard: shard)
+            }
             virtual?.nextHeartbeat = nil
         }
         let next = nextTimer()
@@ -289,14 +306,35 @@ extension AppHost {
             return
         }
         totals.messagesIn += 1
-        guard let pending = virtual?.pending.remove(envelope.inReplyTo) else { return }
+        guard let pending = virtual?.pending.remove(envelope.inReplyTo), !pending.handover else { return }
         guard let id = pending.app else {
-            if case .welcome? = envelope.body { virtual?.welcomed = true }
+            if case .welcome? = envelope.body { virtual?.welcomedBy.insert(pending.shard) }
             return
         }
         defer { settle(id) }
+        var reply = envelope.body ?? .error(ErrorReply.with { $0.reason = "an empty reply" })
+        switch reply {
+        case .error(let error)
+        where error.code == .notOwner && Int(error.shard) != pending.shard
+            && sessions.indices.contains(Int(error.shard)):
+            // Another shard owns it: asked again there (a new message, so that a duplicate of the
+            // first answer cannot be taken for this one's).
+            routing.handOver(id, to: Int(error.shard))
+            await sendInWindow(.request(pending.body), app: id, shard: Int(error.shard))
+            return
+        case .ack(let ack) where ack.hasHandover && sessions.indices.contains(Int(ack.handover.shard)):
+            // The driver's shard let it go: it comes online where it stands, at its new shard.
+            let shard = Int(ack.handover.shard)
+            routing.handOver(id, to: shard)
+            var online = onlineAs[id] ?? DriverOnline.with { $0.driverID = ack.handover.driverID }
+            online.location = ack.handover.location
+            onlineAs[id] = online
+            await sendInWindow(.request(.driverOnline(online)), app: id, shard: shard, handover: true)
+            reply = .ack(Ack())
+        default:
+            break
+        }
         guard let app = live[id], let now else { return }
-        let reply = envelope.body ?? .error(ErrorReply.with { $0.reason = "an empty reply" })
         await dispatch(await app.receive(reply, answering: pending.body, at: now), of: app)
     }
 
@@ -306,7 +344,7 @@ extension AppHost {
         guard pending.attempt < (virtual?.attempts ?? 1) else {
             _ = virtual?.pending.remove(id)
             totals.failedRequests += 1
-            guard let appID = pending.app else { return }
+            guard !pending.handover, let appID = pending.app else { return }
             defer { settle(appID) }
             if let app = live[appID], let now {
                 let reason = "no reply to \(id) after \(pending.attempt) attempts"
@@ -318,36 +356,37 @@ extension AppHost {
         pending.attempt += 1
         pending.deadline = (now ?? 0) + (virtual?.timeout ?? 1)
         virtual?.pending.add(pending, id: id)
-        await transmit(Envelope(pending.body, from: pending.stamp, simTimeMs: SimTime(seconds: now ?? 0).wireMilliseconds))
+        await transmit(
+            Envelope(pending.body, from: pending.stamp, simTimeMs: SimTime(seconds: now ?? 0).wireMilliseconds), to: pending.shard
+        )
     }
 
-    /// Sends what an app (or the host) sends, inside the window being worked on.
-    func sendInWindow(_ message: AppMessage, for app: any HostedApp) async {
-        await sendInWindow(message, app: app.id)
-    }
-
-    private func sendInWindow(_ message: AppMessage, app: String?) async {
+    /// Sends what an app (or the host) sends to dispatch shard `shard`, inside the window being
+    /// worked on. `handover`: the host's own DriverOnline for a handed-over driver.
+    func sendInWindow(_ message: AppMessage, app: String?, shard: Int, handover: Bool = false) async {
         // Changed in place: a copy of the state would copy every pending request for each one.
         guard let stamp = virtual?.stamper.next(), let now = virtual?.now, let timeout = virtual?.timeout else { return }
         let time = SimTime(seconds: now).wireMilliseconds
         switch message {
         case .message(let body):
-            await transmit(Envelope(body, from: stamp, simTimeMs: time))
+            await transmit(Envelope(body, from: stamp, simTimeMs: time), to: shard)
         case .request(let body):
             virtual?.pending.add(
-                VirtualHost.Pending(app: app, body: body, stamp: stamp, attempt: 1, deadline: now + timeout),
+                VirtualHost.Pending(
+                    app: app, body: body, stamp: stamp, attempt: 1, deadline: now + timeout, shard: shard, handover: handover),
                 id: stamp.messageID)
-            if let app { inFlight[app, default: 0] += 1 }
-            await transmit(Envelope(body, from: stamp, simTimeMs: time))
+            if let app, !handover { inFlight[app, default: 0] += 1 }
+            await transmit(Envelope(body, from: stamp, simTimeMs: time), to: shard)
         }
         totals.messagesOut += 1
     }
 
-    /// Numbers the envelope on the link to dispatch's current life and sends it, through the
-    /// fault layer (drops, copies and delays in simulated time).
-    private func transmit(_ envelope: Envelope) async {
+    /// Numbers the envelope on the link to dispatch shard `shard`'s current life and sends it,
+    /// through the fault layer (drops, copies and delays in simulated time).
+    private func transmit(_ envelope: Envelope, to shard: Int) async {
         // Taken out and put back, so that the participant's tables are changed in place.
-        guard let dealer, var state = virtual.take() else { return }
+        guard dealers.indices.contains(shard), var state = virtual.take() else { return }
+        let dealer = dealers[shard]
         let fate = state.faults.faults.isEmpty ? (copies: 1, delay: nil) : state.faults.next()
         guard fate.copies > 0 || fate.delay != nil else {
             virtual = state
@@ -361,7 +400,7 @@ extension AppHost {
         // be handed out whenever it happened to arrive.
         var messages: [Message] = []
         for _ in 0..<max(1, fate.copies) {
-            let sent = state.participant.send(to: "dispatch", at: envelope.simTime)
+            let sent = state.participant.send(to: state.shards[shard], at: envelope.simTime)
             envelope.receiverLife = sent.life
             envelope.link = sent.link
             messages.append(Message([WireCodec.encode(envelope)]))

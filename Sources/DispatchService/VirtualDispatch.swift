@@ -12,7 +12,8 @@ struct VirtualDispatch: Sendable {
     var nextTick: SimTime?
     /// The simulated instant being handled.
     var now: SimTime
-    var reports = SequenceStamper(sender: "dispatch-window")
+    /// The window reports' sender: "dispatch-window", or a shard's "dispatch-K-window".
+    var reports: SequenceStamper
     /// Restored from a journal: the sessions' fresh timeouts start again at the first window's
     /// start (the journal's last instant may be a frame of garbage's, which arrives on the wall
     /// clock, so it is no instant a replay would share).
@@ -82,8 +83,8 @@ extension DispatchServer {
     public func enterVirtualTime(_ clock: VirtualClock) {
         guard virtual == nil else { return }
         virtual = VirtualDispatch(
-            participant: WindowParticipant(id: ParticipantID("dispatch", incarnation: clock.life), latency: clock.latency),
-            tick: clock.tick, now: .zero)
+            participant: WindowParticipant(id: ParticipantID(processName, incarnation: clock.life), latency: clock.latency),
+            tick: clock.tick, now: .zero, reports: SequenceStamper(sender: processName + "-window"))
     }
 
     /// A frame from a session: held for its window if it is a windowed message to this life.

@@ -76,7 +76,7 @@ public enum TopologyReader {
 
         var shards = 1
         let dispatch = try readDispatch(
-            &top, dwell: calibration?.file.model, shards: &shards, virtual: clockMode == .virtual)
+            &top, dwell: calibration?.file.model, shards: &shards)
         guard var driverSection = try top.fields("drivers") else { throw top.error("drivers", "is required") }
         var drivers = Topology.DriverPlan()
         drivers.processes = try driverSection.int("processes", in: 1...64) ?? drivers.processes
@@ -262,7 +262,7 @@ public enum TopologyReader {
 
     /// Dispatch's settings; dwell times default to the calibration's, if there is one.
     private static func readDispatch(
-        _ top: inout YAMLFields, dwell: TravelTimeModel?, shards: inout Int, virtual: Bool
+        _ top: inout YAMLFields, dwell: TravelTimeModel?, shards: inout Int
     ) throws(TopologyError)
         -> DispatchConfiguration
     {
@@ -271,9 +271,6 @@ public enum TopologyReader {
         configuration.dropoffDwellSeconds = dwell?.dropoffDwellSeconds ?? 0
         guard var section = try top.fields("dispatch") else { return configuration }
         shards = try section.int("shards", in: 1...64) ?? 1
-        if shards > 1, virtual {
-            throw section.error("shards", "sharded dispatch runs in wall-clock mode for now: drop clock.mode: virtual, or shards")
-        }
         configuration.pickupDwellSeconds =
             try section.double("pickup_dwell_s", in: 0...3_600) ?? configuration.pickupDwellSeconds
         configuration.dropoffDwellSeconds =

@@ -79,9 +79,6 @@ struct DispatchCommand: AsyncParsableCommand {
             throw ValidationError(
                 "--shard \(shard): the topology has \(plan.dispatchShards) dispatch shards (0 to \(plan.dispatchShards - 1))")
         }
-        if plan.dispatchShards > 1, virtualTime.isVirtual(plan) {
-            throw ValidationError("sharded dispatch runs in wall-clock mode for now: drop --virtual")
-        }
         let name = WireIDs.dispatchProcess(shard: shard, of: plan.dispatchShards)
         let map = try shardMap(of: plan)
         let endpoints = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())

@@ -76,9 +76,6 @@ func runHost(
             "--sessions given \(shardSessions.count) times; the topology's dispatch has \(plan.dispatchShards) shards: one for each, in order"
         )
     }
-    if plan.dispatchShards > 1, options.virtualTime.isVirtual(plan) {
-        throw ValidationError("sharded dispatch runs in wall-clock mode for now: drop --virtual")
-    }
     let routing = try hostRouting(plan, options: options, prepared: prepared)
     let busAt = plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
     let transport = try Transport(name: name + "-io")
@@ -129,8 +126,12 @@ func runHost(
         // that dispatch numbers its replies on the link to it; its clock is the windows'.
         var dealerOptions = SocketOptions()
         dealerOptions.routingID = Array(WireIDs.session(ofProcess: name, life: clock.life).utf8)
-        let dealer = try await transport.socket(.dealer, options: dealerOptions)
-        try await dealer.connect(shardSessions[0])
+        var dealers: [Socket] = []
+        for endpoint in shardSessions {
+            let dealer = try await transport.socket(.dealer, options: dealerOptions)
+            try await dealer.connect(endpoint)
+            dealers.append(dealer)
+        }
         let speed = options.speed ?? plan.speed
         print("\(name) runs in virtual time: life \(clock.life), latency \(clock.latency.wireMilliseconds) ms")
         try await host.runVirtual(
@@ -138,7 +139,7 @@ func runHost(
                 life: clock.life, latency: clock.latency, heartbeat: speed, timeout: 3 * speed,
                 sweep: settings.sweep / .seconds(1) * speed,
                 attempts: sessionSettings.attempts, faults: sessionSettings.faults),
-            dealer: dealer, windows: clock.windows)
+            dealers: dealers, windows: clock.windows)
     } else {
         try await host.run()
     }

@@ -61,9 +61,6 @@ struct LaunchOptions: ParsableArguments {
         var resolved = plan
         if let speed { resolved.speed = speed }
         if virtual { resolved.clockMode = .virtual }
-        if virtual, plan.dispatchShards > 1 {
-            throw ValidationError("sharded dispatch runs in wall-clock mode for now: drop --virtual (or dispatch.shards)")
-        }
         let directory = try RunDirectory(
             parent: runs, name: plan.name, topologyFile: topology, resolved: TopologyWriter.yaml(resolved))
         let recorder = programBesideRibcity("ribcity-recorder")

@@ -153,7 +153,28 @@ struct DispatchProcessTests {
                 }
             }
             #expect(welcomed)
-            try await send(.stop(Stop.with { $0.reason = "test over" }))
+            // The Stop is acknowledged; a session that expired meanwhile (this task kept from a
+            // thread for longer than dispatch's timeout) hears "unknown session" instead, says
+            // Hello again and sends it again — else dispatch would wait for a Stop that never came.
+            for _ in 0..<5 {
+                let stop = Envelope(.stop(Stop.with { $0.reason = "test over" }), from: stamper.next())
+                try await dealer.send(Message([WireCodec.encode(stop)]))
+                var answered: Bool?
+                while answered == nil {
+                    // Silence: dispatch is on its way out (it may go before its Ack does).
+                    guard
+                        let reply = try? await within(
+                            5, "the answer to Stop", { try Frames.direct(await dealer.receive().frames) })
+                    else { break }
+                    if reply.inReplyTo == stop.messageID { answered = reply.error.code != .unknownSession }
+                }
+                if answered != false { break }
+                try await send(
+                    .hello(
+                        Hello.with {
+                            $0.role = .coordinator; $0.sessionID = "client"; $0.process = "coordinator"
+                        }))
+            }
             let status = await dispatch.status()
             #expect(status == 0, "dispatch printed: \(dispatch.printed)")
             await transport.shutdown()

@@ -198,7 +198,7 @@ struct TopologyTests {
         }
     }
 
-    @Test("dispatch: {shards: N} is read, written back, and refused out of range or in virtual time, naming the key and line")
+    @Test("dispatch: {shards: N} is read, written back, and refused when not a number from 1 to 64, naming the key and line")
     func shards() throws {
         let base = "city: { grid: {} }\ndrivers: {}\nriders: { demand: { synthetic: { peak_per_hour: 5 } } }\n"
         let sharded = try TopologyReader.parse(base + "dispatch: { shards: 4 }\n", file: "s.yaml", directory: "/")
@@ -209,10 +209,7 @@ struct TopologyTests {
         let cases: [(String, String)] = [
             (base + "dispatch: { shards: 0 }\n", "bad.yaml:4: dispatch.shards:"),
             (base + "dispatch: { shards: 65 }\n", "dispatch.shards:"),
-            (
-                base + "clock: { mode: virtual }\ndispatch:\n  shards: 2\n",
-                "bad.yaml:6: dispatch.shards: sharded dispatch runs in wall-clock mode for now"
-            ),
+            (base + "dispatch:\n  strategy: greedy\n  shards: two\n", "bad.yaml:6: dispatch.shards: must be"),
         ]
         for (text, expected) in cases {
             let error = #expect(throws: TopologyError.self) { try TopologyReader.parse(text, file: "bad.yaml", directory: "/") }
