@@ -60,6 +60,10 @@ public actor AppHost {
     var routing: ShardRouting
     /// Each driver app's last DriverOnline, to bring it online at the shard it is handed to.
     var onlineAs: [String: DriverOnline] = [:]
+    /// Sharded: the highest leg number each driver app was given, by any shard. Every DriverOnline
+    /// carries it, so that a shard the driver comes (back) to numbers its legs on from there: the
+    /// app takes a leg numbered below one it has seen for a stale one.
+    var legsSeen: [String: UInt32] = [:]
     let bus: Socket?
     let settings: Settings
     var schedule: [ScheduledApp]
@@ -208,6 +212,7 @@ public actor AppHost {
             totals.unrouted += 1
             return
         }
+        if case .driveTo(let drive) = body, routing.shards > 1 { legsSeen[id] = max(legsSeen[id] ?? 0, drive.leg) }
         await dispatch(await app.receive(body, at: now), of: app)
     }
 
@@ -218,7 +223,16 @@ public actor AppHost {
             settings.trace?(String(format: "%.1f out ", now ?? 0) + "\(app.id) \(message.body)")
             // The shard is chosen now, in the order the app sent: a ride request's pickup names it.
             let shard = routing.shard(for: message.body, of: app.id)
-            if case .driverOnline(let online) = message.body { onlineAs[app.id] = online }
+            var message = message
+            if case .driverOnline(var online) = message.body {
+                if routing.shards > 1 { online.legsIssued = max(online.legsIssued, legsSeen[app.id] ?? 0) }
+                onlineAs[app.id] = online
+                if case .request = message {
+                    message = .request(.driverOnline(online))
+                } else {
+                    message = .message(.driverOnline(online))
+                }
+            }
             if virtual != nil {
                 await sendInWindow(message, app: app.id, shard: shard)
                 continue
@@ -244,6 +258,7 @@ public actor AppHost {
             live[app.id] = nil
             routing.forget(app.id)
             onlineAs[app.id] = nil
+            legsSeen[app.id] = nil
             wakes.remove(app.id)
             totals.finished += 1
             appLeaks += await app.leakCount()
@@ -305,6 +320,7 @@ public actor AppHost {
         routing.handOver(app, to: shard)
         var online = onlineAs[app] ?? DriverOnline.with { $0.driverID = handover.driverID }
         online.location = handover.location
+        online.legsIssued = max(handover.legsIssued, legsSeen[app] ?? 0)
         onlineAs[app] = online
         totals.messagesOut += 1
         let reply = try await sessions[shard].request(.driverOnline(online))

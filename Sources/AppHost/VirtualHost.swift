@@ -328,6 +328,7 @@ extension AppHost {
             routing.handOver(id, to: shard)
             var online = onlineAs[id] ?? DriverOnline.with { $0.driverID = ack.handover.driverID }
             online.location = ack.handover.location
+            online.legsIssued = max(ack.handover.legsIssued, legsSeen[id] ?? 0)
             onlineAs[id] = online
             await sendInWindow(.request(.driverOnline(online)), app: id, shard: shard, handover: true)
             reply = .ack(Ack())

@@ -133,7 +133,9 @@ extension DispatchDesk {
         sessions[session]?.drivers.insert(online.driverID)
         // Coming online starts afresh: legs from before (another session, a restarted app) are void.
         driverLines[online.driverID] = DriverLine(session: session)
-        try refuse { () throws(DispatchRefusal) in try engine.driverOnline(driver, at: at, now: time) }
+        try refuse { () throws(DispatchRefusal) in
+            try engine.driverOnline(driver, at: at, legsIssued: Int(online.legsIssued), now: time)
+        }
         return reply.acknowledged
     }
 

@@ -48,6 +48,7 @@ extension DispatchDesk {
             $0.driverID = name
             $0.shard = UInt32(owner)
             $0.location = LatLon(engine.graph.positions[node])
+            $0.legsIssued = UInt32(clamping: engine.legsIssued(of: driver))
         }
     }
 }

@@ -127,6 +127,8 @@ public final class DispatchEngine {
     public internal(set) var unfinishedCount = 0
     public var driverCount: Int { drivers.count }
 
+    /// How many legs `driver` has been given, here and (handed over) before.
+    public func legsIssued(of driver: DriverID) -> Int { drivers[driver]?.legsIssued ?? 0 }
     /// The number of the leg `driver` is driving, if any.
     public func currentLeg(of driver: DriverID) -> Int? { drivers[driver]?.leg?.number }
     /// The plan a driver is following.
@@ -136,8 +138,10 @@ public final class DispatchEngine {
 
     // MARK: Commands
 
-    /// A driver starts work at `node` (or comes back online).
-    public func driverOnline(_ id: DriverID, at node: Int, now time: Double) throws(DispatchRefusal) {
+    /// A driver starts work at `node` (or comes back online). `legsIssued`: the legs it was given
+    /// before elsewhere (sharded dispatch: at the shards it was handed from), so that this one
+    /// numbers its legs on from there — a driver's leg numbers only ever rise.
+    public func driverOnline(_ id: DriverID, at node: Int, legsIssued: Int = 0, now time: Double) throws(DispatchRefusal) {
         defer { checkInvariants() }
         try validate(node: node, "driver position")
         advanceClock(time)
@@ -145,6 +149,7 @@ public final class DispatchEngine {
         var record = drivers[id] ?? DriverRecord(id: id, node: node)
         record.online = true
         record.node = node
+        record.legsIssued = max(record.legsIssued, legsIssued)
         drivers[id] = record
         refreshAvailability(of: id)
         publishState(of: id)

@@ -356,5 +356,8 @@ struct LaunchTests {
         )
         let handedOver = shards.reduce(0) { $0 + ($1["handovers"] ?? 0) }
         #expect(handedOver > 0, "trips cross the border, and their drivers are handed over: \(shards)")
+        // A handed-over driver's legs at its new shard must come after its old ones' (its app
+        // ignores a leg numbered below one it has seen): else its riders wait in vain and cancel.
+        #expect((totals["cancelled"] ?? 0) * 5 < (totals["requests"] ?? 0), "riders left waiting: \(totals)")
     }
 }

@@ -132,6 +132,7 @@ struct DeskShardTests {
                 == [
                     DriverHandover.with {
                         $0.driverID = "d-1"; $0.shard = UInt32(shard.other); $0.location = shard.farPosition
+                        $0.legsIssued = 2
                     }
                 ])
         #expect(published(out).contains(.tripCompleted))
@@ -154,6 +155,38 @@ struct DeskShardTests {
         let error = try #require(errorReply(out, to: DeskFixture.driversPeer))
         #expect(error.code == .notOwner && Int(error.shard) == shard.other)
         #expect(shard.fixture.desk.forbiddenCount == 0 && shard.fixture.desk.refused == 0)
+
+        // The new owner takes the driver as its host brings it, and numbers its legs on from the
+        // old owner's: the driver's app takes a leg numbered below one it has seen for a stale one.
+        var settings = DispatchDesk.Settings()
+        settings.shard = DeskShard(index: shard.other, map: shard.map)
+        var next = DeskFixture(settings: settings)
+        next.openSessions()
+        var online = DriverOnline.with {
+            $0.driverID = "d-1"; $0.location = shard.farPosition
+        }
+        online.legsIssued = handovers.first?.legsIssued ?? 0
+        #expect(errorReply(next.driver(.driverOnline(online), at: 1_002), to: DeskFixture.driversPeer) == nil)
+        let farRide = next.rider(
+            .rideRequest(
+                Wire.RideRequest.with {
+                    $0.requestID = "req-2"; $0.riderID = "r-2"; $0.pickup = shard.farPosition
+                    $0.dropoff = shard.farPosition; $0.product = .uberX
+                }), at: 1_003)
+        guard case .offer(let second)? = bodies(farRide, to: DeskFixture.driversPeer).first else {
+            Issue.record("no offer at the new shard: \(farRide)")
+            return
+        }
+        out = next.driver(
+            .acceptOffer(
+                AcceptOffer.with {
+                    $0.offerID = second.offerID; $0.driverID = "d-1"
+                }), at: 1_004)
+        guard case .driveTo(let firstThere)? = bodies(out, to: DeskFixture.driversPeer).first else {
+            Issue.record("no leg at the new shard")
+            return
+        }
+        #expect(firstThere.leg == 3, "legs 1 and 2 were the old shard's")
     }
 
     @Test("A driver whose trip ends in its own shard's region stays")

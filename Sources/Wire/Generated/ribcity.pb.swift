@@ -1143,6 +1143,9 @@ public nonisolated struct DriverHandover: Sendable {
   /// Clears the value of `location`. Subsequent reads from it will return its default value.
   public mutating func clearLocation() {self._location = nil}
 
+  /// The legs the driver was given so far: the next shard's first leg comes after them.
+  public var legsIssued: UInt32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1530,6 +1533,10 @@ public nonisolated struct DriverOnline: Sendable {
   public mutating func clearLocation() {self._location = nil}
 
   public var capacity: UInt32 = 0
+
+  /// Sharded dispatch, a driver handed over: the legs the shards before gave it (this shard
+  /// numbers its legs on from there).
+  public var legsIssued: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -3485,7 +3492,7 @@ nonisolated extension Ack: SwiftProtobuf.Message, SwiftProtobuf._MessageImplemen
 
 nonisolated extension DriverHandover: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".DriverHandover"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}driver_id\0\u{1}shard\0\u{1}location\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}driver_id\0\u{1}shard\0\u{1}location\0\u{3}legs_issued\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3496,6 +3503,7 @@ nonisolated extension DriverHandover: SwiftProtobuf.Message, SwiftProtobuf._Mess
       case 1: try { try decoder.decodeSingularStringField(value: &self.driverID) }()
       case 2: try { try decoder.decodeSingularUInt32Field(value: &self.shard) }()
       case 3: try { try decoder.decodeSingularMessageField(value: &self._location) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.legsIssued) }()
       default: break
       }
     }
@@ -3515,6 +3523,9 @@ nonisolated extension DriverHandover: SwiftProtobuf.Message, SwiftProtobuf._Mess
     try { if let v = self._location {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
     } }()
+    if self.legsIssued != 0 {
+      try visitor.visitSingularUInt32Field(value: self.legsIssued, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3522,6 +3533,7 @@ nonisolated extension DriverHandover: SwiftProtobuf.Message, SwiftProtobuf._Mess
     if lhs.driverID != rhs.driverID {return false}
     if lhs.shard != rhs.shard {return false}
     if lhs._location != rhs._location {return false}
+    if lhs.legsIssued != rhs.legsIssued {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4291,7 +4303,7 @@ nonisolated extension FareShare: SwiftProtobuf.Message, SwiftProtobuf._MessageIm
 
 nonisolated extension DriverOnline: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".DriverOnline"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}driver_id\0\u{1}location\0\u{1}capacity\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}driver_id\0\u{1}location\0\u{1}capacity\0\u{3}legs_issued\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4302,6 +4314,7 @@ nonisolated extension DriverOnline: SwiftProtobuf.Message, SwiftProtobuf._Messag
       case 1: try { try decoder.decodeSingularStringField(value: &self.driverID) }()
       case 2: try { try decoder.decodeSingularMessageField(value: &self._location) }()
       case 3: try { try decoder.decodeSingularUInt32Field(value: &self.capacity) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.legsIssued) }()
       default: break
       }
     }
@@ -4321,6 +4334,9 @@ nonisolated extension DriverOnline: SwiftProtobuf.Message, SwiftProtobuf._Messag
     if self.capacity != 0 {
       try visitor.visitSingularUInt32Field(value: self.capacity, fieldNumber: 3)
     }
+    if self.legsIssued != 0 {
+      try visitor.visitSingularUInt32Field(value: self.legsIssued, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4328,6 +4344,7 @@ nonisolated extension DriverOnline: SwiftProtobuf.Message, SwiftProtobuf._Messag
     if lhs.driverID != rhs.driverID {return false}
     if lhs._location != rhs._location {return false}
     if lhs.capacity != rhs.capacity {return false}
+    if lhs.legsIssued != rhs.legsIssued {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
