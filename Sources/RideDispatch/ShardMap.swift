@@ -13,6 +13,15 @@ public struct ShardMap: Sendable {
         self.regions = regions
     }
 
+    /// The map of `shards` regions of `zones` balanced by `weights` (one per zone: the demand
+    /// expected in it); fewer regions when there are fewer zones than shards.
+    public init(zones: ZoneGrid, weights: [Double], shards: Int) {
+        self.init(
+            zones: zones,
+            regions: DispatchRegions(
+                columns: zones.columns, rows: zones.rows, weights: weights, count: min(max(1, shards), zones.zoneCount)))
+    }
+
     /// How many shards the map is for.
     public var shards: Int { regions.regions.count }
 

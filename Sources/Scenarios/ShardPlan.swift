@@ -12,6 +12,8 @@ public struct ShardPlan: Sendable {
     public let driverShare: [Double]
     /// The share of the rides whose drop-off is in another region than their pickup.
     public let crossingShare: Double
+    /// Each zone's weight: the rides drawn with their pickup in it (what the regions balance).
+    public let weights: [Double]
     /// The map of who owns what, for the dispatch shards and the hosts.
     public var map: ShardMap { ShardMap(zones: zones, regions: regions) }
 
@@ -20,8 +22,7 @@ public struct ShardPlan: Sendable {
         let zones = ZoneGrid(graph: scenario.graph, cellSize: scenario.dispatch.zoneSize)
         var weights = [Double](repeating: 0, count: zones.zoneCount)
         for trip in scenario.trips { weights[zones.zone(of: trip.origin)] += 1 }
-        let regions = DispatchRegions(
-            columns: zones.columns, rows: zones.rows, weights: weights, count: min(shards, zones.zoneCount))
+        let regions = ShardMap(zones: zones, weights: weights, shards: shards).regions
         var rides = [Double](repeating: 0, count: regions.regions.count)
         var drivers = rides
         var crossing = 0
@@ -33,6 +34,7 @@ public struct ShardPlan: Sendable {
         for driver in scenario.drivers { drivers[regions.region(ofZone: zones.zone(of: driver.startNode))] += 1 }
         self.zones = zones
         self.regions = regions
+        self.weights = weights
         rideShare = rides.map { $0 / Double(max(1, scenario.trips.count)) }
         driverShare = drivers.map { $0 / Double(max(1, scenario.drivers.count)) }
         crossingShare = Double(crossing) / Double(max(1, scenario.trips.count))

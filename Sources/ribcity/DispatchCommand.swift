@@ -80,7 +80,8 @@ struct DispatchCommand: AsyncParsableCommand {
                 "--shard \(shard): the topology has \(plan.dispatchShards) dispatch shards (0 to \(plan.dispatchShards - 1))")
         }
         let name = WireIDs.dispatchProcess(shard: shard, of: plan.dispatchShards)
-        let map = try shardMap(of: plan)
+        let sharded = try dispatchShardMap(of: plan, at: topology, graph: graph, journal: journal)
+        if let file = sharded?.readFrom { print("\(name): the regions' weights read from \(file)") }
         let endpoints = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
         let ownSessions = plan.endpoints.sessions(ofShard: shard, run: plan.name, temporaryDirectory: NSTemporaryDirectory())
         let transport = try Transport(name: name + "-io")
@@ -133,7 +134,7 @@ struct DispatchCommand: AsyncParsableCommand {
         var settings = DispatchDesk.Settings()
         // A session acts only for its own process's share of the city (docs/ARCHITECTURE.md, threat model).
         settings.owners = .split(of: plan)
-        settings.shard = map.map { DeskShard(index: shard, map: $0) }
+        settings.shard = sharded.map { DeskShard(index: shard, map: $0.map) }
         let server = DispatchServer(
             travel: plan.travelTimes(on: graph), configuration: plan.dispatch, settings: settings,
             router: router, bus: pub, speed: speed, journal: journalFile, wallOriginMs: origin,

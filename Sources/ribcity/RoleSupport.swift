@@ -77,11 +77,16 @@ func secureRole(_ transport: Transport, as name: String, sessions: [String], bus
 /// `prepared` spares preparing the topology again when the caller has it (unscaled).
 func shardMap(of plan: Topology, prepared: PreparedTopology? = nil) throws -> ShardMap? {
     guard plan.dispatchShards > 1 else { return nil }
-    let shardPlan = ShardPlan(scenario: try (prepared ?? prepareTopology(plan)).scenario, shards: plan.dispatchShards)
-    guard shardPlan.map.shards == plan.dispatchShards else {
+    return try checked(
+        ShardPlan(scenario: try (prepared ?? prepareTopology(plan)).scenario, shards: plan.dispatchShards).map, of: plan)
+}
+
+/// `map`, if it has a region for every shard of `plan`; else bad input naming the key.
+func checked(_ map: ShardMap, of plan: Topology) throws -> ShardMap {
+    guard map.shards == plan.dispatchShards else {
         throw BadInput(
-            "\(plan.file): dispatch.shards: \(plan.dispatchShards) shards, but the city has only \(shardPlan.map.shards) "
+            "\(plan.file): dispatch.shards: \(plan.dispatchShards) shards, but the city has only \(map.shards) "
                 + "zones of \(Int(plan.dispatch.zoneSize)) m to share out (fewer shards, or a smaller dispatch.surge.zone_m)")
     }
-    return shardPlan.map
+    return map
 }

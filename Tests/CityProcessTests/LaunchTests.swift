@@ -344,6 +344,9 @@ struct LaunchTests {
         #expect(run.output.contains("held in all 2 shards"), "\(run.output)")
         #expect(run.log("dispatch-0").contains("dispatch-0 restored from"), "\(run.log("dispatch-0"))")
         #expect(!run.log("dispatch-1").contains("restored from"), "the other shard served on")
+        #expect(
+            run.log("dispatch-0").contains("dispatch-0: the regions' weights read from"),
+            "a restarted shard reads its map's weights from beside its journal instead of drawing the demand again")
         let totals = run.totals
         let shards = [run.totals(of: "dispatch-0"), run.totals(of: "dispatch-1")]
         #expect(shards.allSatisfy { ($0["requests"] ?? 0) > 0 }, "each shard owns part of the city: \(shards)")
