@@ -49,14 +49,14 @@ final class ManagedProcess: Sendable {
     .enabled(if: NetworkHosts.available, "needs root and `ip netns` (iproute2) with a kernel that allows network namespaces"))
 struct CityAcrossHostsTests {
     /// A small city, its drivers on `fleet` and its riders on `town` when `across`; on one host
-    /// (the same file without its hosts) otherwise.
-    static func topology(name: String, across: Bool) -> String {
+    /// (the same file without its hosts) otherwise; with `shards` dispatch shards on the hub.
+    static func topology(name: String, across: Bool, shards: Int = 1) -> String {
         """
         name: \(name)
         city: { grid: { width_m: 2000, height_m: 2000, block_m: 250, speed_kmh: 36 } }
         clock: { speed: 60, duration: 15m }
         seed: 7
-        dispatch: { strategy: batched, interval_s: 10, offer_timeout_s: 30 }
+        dispatch: { strategy: batched, interval_s: 10, offer_timeout_s: 30, shards: \(shards) }
         drivers: { processes: 2, per_process: 8, acceptance: [0.7, 1.0], response_s: [1, 5]\(across ? ", host: fleet" : "") }
         riders:
           processes: 2
@@ -143,12 +143,13 @@ struct CityAcrossHostsTests {
     }
 
     @Test(
-        "Coordinator and dispatch on one host, drivers on a second, riders on a third: the city completes with every request accounted for, a crashed driver process restarted by its host rejoins, and a link cut for 4 s heals"
+        "Coordinator and two dispatch shards on one host, drivers on a second, riders on a third: the city completes with every request accounted for, a crashed driver process restarted by its host rejoins, and a link cut for 4 s heals"
     )
     func cityAcrossThreeHosts() async throws {
         try await Self.withHosts { hosts, directory in
             let topology = directory.appendingPathComponent("city.yaml")
-            try Self.topology(name: "across-\(hosts.suffix)", across: true).write(to: topology, atomically: true, encoding: .utf8)
+            try Self.topology(name: "across-\(hosts.suffix)", across: true, shards: 2)
+                .write(to: topology, atomically: true, encoding: .utf8)
             let run = try await RunAcross(hosts: hosts, directory: directory, topology: topology)
             defer { run.stop() }
             let launchLog = run.launchLog
@@ -172,6 +173,7 @@ struct CityAcrossHostsTests {
             let output = launchOutput()
             #expect(status == 0, "\(output)")
             #expect(output.contains("verdict: every check passed"), "\(output)")
+            #expect(output.contains("held in all 2 shards"), "\(output)")
             #expect(output.contains("every request accounted for"), "\(output)")
             #expect(output.contains("drivers-1 joined from") && output.contains("life 2"), "\(output)")
             #expect(output.contains("drivers-1 exited with status -1 (started again on its host); restarting"), "\(output)")
