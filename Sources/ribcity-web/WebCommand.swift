@@ -84,14 +84,7 @@ struct WebCommand: AsyncParsableCommand {
         let sub = try await transport.socket(.sub, options: .eventBus)
         try await sub.connect(busOut)
         for topic in [Topic.dispatch, Topic.status, Topic.notice, Topic.inspectReply] { try await sub.subscribe(topic) }
-        var opened: [(process: String, socket: Socket)] = []
-        for (shard, endpoint) in shardSessions.enumerated() {
-            let dealer = try await transport.socket(.dealer)
-            try await dealer.connect(endpoint)
-            try await askForSnapshot(on: dealer, as: "web")
-            opened.append((WireIDs.dispatchProcess(shard: shard, of: shardSessions.count), dealer))
-        }
-        let dealers = opened
+        let dealers = try await askEveryShardForSnapshot(at: shardSessions, on: transport, as: "web")
         let (served, announce) = AsyncStream<Int>.makeStream()
         let app = WebServer.application(hub: hub, host: host, port: port) { port in
             announce.yield(port)

@@ -73,14 +73,7 @@ struct MonitorCommand: AsyncParsableCommand {
         try await sub.subscribe(Topic.notice)
         let keeper = BoardKeeper()
         let terminal = isatty(STDOUT_FILENO) == 1
-        var opened: [(process: String, socket: Socket)] = []
-        for (shard, endpoint) in shardSessions.enumerated() {
-            let dealer = try await transport.socket(.dealer)
-            try await dealer.connect(endpoint)
-            try await askForSnapshot(on: dealer, as: "monitor")
-            opened.append((WireIDs.dispatchProcess(shard: shard, of: shardSessions.count), dealer))
-        }
-        let dealers = opened
+        let dealers = try await askEveryShardForSnapshot(at: shardSessions, on: transport, as: "monitor")
         // To standard error: the log keeps it even when the dashboard has the terminal.
         FileHandle.standardError.write(Data("monitor pid \(getpid()) ready: following \(bus ?? endpoints.bus)\n".utf8))
         let readiness = try await ReadinessAnnouncer(role: .monitor, processID: "monitor", bus: publishTo ?? busIn, on: transport)

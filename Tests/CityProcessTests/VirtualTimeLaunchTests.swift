@@ -20,6 +20,23 @@ extension LaunchTests {
         return kept
     }
 
+    /// Two runs of one stress seed in virtual time: each completed with every verdict row passed,
+    /// and they recorded the same events byte for byte and the same results.
+    static func expectReplayedExactly(_ runs: [LaunchedRun]) {
+        for run in runs {
+            #expect(run.status == 0, "\(run.output)")
+            #expect(run.summary["outcome"] as? String == "completed", "\(run.output)")
+            let rows = (run.summary["verdict"] as? [String: Any])?["rows"] as? [[String: Any]] ?? []
+            #expect(!rows.isEmpty && rows.allSatisfy { $0["passed"] as? Bool == true }, "\(rows)")
+        }
+        let recordings = runs.compactMap {
+            $0.runDirectory.flatMap { try? Data(contentsOf: $0.appendingPathComponent("events.pb")) }
+        }
+        #expect(recordings.count == 2 && recordings[0].count > 10_000, "both runs recorded")
+        #expect(recordings.count == 2 && recordings[0] == recordings[1], "the recordings are byte for byte the same")
+        #expect(runs.count == 2 && Self.simulated(runs[0].summary) == Self.simulated(runs[1].summary))
+    }
+
     @Test(
         "A virtual stress seed replays exactly: random kills, dispatch killed, garbage and message faults both ways — byte-identical recordings, the same faults, results and passing verdict"
     )
@@ -38,21 +55,11 @@ extension LaunchTests {
         }
         let kills = runs.map { ($0.summary["chaos"] as? [String: Any])?["kills"] as? [String] ?? [] }
         #expect(kills[0].count >= 2 && kills[0].contains("dispatch") && kills[0] == kills[1], "\(kills)")
+        Self.expectReplayedExactly(runs)
         for run in runs {
-            #expect(run.status == 0, "\(run.output)")
             #expect(run.output.contains("virtual time:"), "\(run.output)")
-            #expect(run.summary["outcome"] as? String == "completed", "\(run.output)")
-            let verdict = run.summary["verdict"] as? [String: Any]
-            let rows = verdict?["rows"] as? [[String: Any]] ?? []
-            #expect(!rows.isEmpty && rows.allSatisfy { $0["passed"] as? Bool == true }, "\(rows)")
             #expect(run.log("dispatch").contains("dispatch restored from"), "\(run.log("dispatch"))")
         }
-        let recordings = runs.compactMap {
-            $0.runDirectory.flatMap { try? Data(contentsOf: $0.appendingPathComponent("events.pb")) }
-        }
-        #expect(recordings.count == 2 && recordings[0].count > 10_000, "both runs recorded")
-        #expect(recordings.count == 2 && recordings[0] == recordings[1], "the recordings are byte for byte the same")
-        #expect(Self.simulated(runs[0].summary) == Self.simulated(runs[1].summary))
         let totals = runs[0].totals
         #expect((totals["completed"] ?? 0) > (totals["requests"] ?? 0) / 3, "the city did its work between faults: \(totals)")
     }
@@ -74,19 +81,10 @@ extension LaunchTests {
         }
         let kills = runs.map { ($0.summary["chaos"] as? [String: Any])?["kills"] as? [String] ?? [] }
         #expect(kills[0].contains("dispatch-0") && kills[0] == kills[1], "\(kills)")
+        Self.expectReplayedExactly(runs)
         for run in runs {
-            #expect(run.status == 0, "\(run.output)")
-            #expect(run.summary["outcome"] as? String == "completed", "\(run.output)")
-            let rows = (run.summary["verdict"] as? [String: Any])?["rows"] as? [[String: Any]] ?? []
-            #expect(!rows.isEmpty && rows.allSatisfy { $0["passed"] as? Bool == true }, "\(rows)")
             #expect(run.log("dispatch-0").contains("dispatch-0 restored from"), "\(run.log("dispatch-0"))")
             #expect((run.totals(of: "dispatch-1")["requests"] ?? 0) > 0, "\(run.log("dispatch-1"))")
         }
-        let recordings = runs.compactMap {
-            $0.runDirectory.flatMap { try? Data(contentsOf: $0.appendingPathComponent("events.pb")) }
-        }
-        #expect(recordings.count == 2 && recordings[0].count > 10_000, "both runs recorded")
-        #expect(recordings.count == 2 && recordings[0] == recordings[1], "the recordings are byte for byte the same")
-        #expect(Self.simulated(runs[0].summary) == Self.simulated(runs[1].summary))
     }
 }

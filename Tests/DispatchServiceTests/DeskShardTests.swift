@@ -34,6 +34,32 @@ struct ShardFixture {
     }
 
     var farPosition: LatLon { fixture.at(far.x, far.y) }
+
+    /// d-1, its offer accepted (`accepted`: what the acceptance sent), reaches the pickup at 100 s
+    /// and drives on: the LegDone for the drop-off leg, to be sent by the test.
+    mutating func dropoffDone(after accepted: [Outgoing]) throws -> Envelope {
+        guard case .driveTo(let toPickup)? = bodies(accepted, to: DeskFixture.driversPeer).first else {
+            throw ShardFixtureFailure.noLeg("to the pickup")
+        }
+        let out = fixture.driver(
+            .legDone(
+                LegDone.with {
+                    $0.driverID = "d-1"; $0.leg = toPickup.leg
+                }), at: 100)
+        guard case .driveTo(let toDropoff)? = bodies(out, to: DeskFixture.driversPeer).first else {
+            throw ShardFixtureFailure.noLeg("to the drop-off")
+        }
+        #expect(fixture.desk.driversHandedOver == 0, "not while it has a rider aboard")
+        return Envelope(
+            .legDone(
+                LegDone.with {
+                    $0.driverID = "d-1"; $0.leg = toDropoff.leg
+                }), from: fixture.drivers.next())
+    }
+}
+
+enum ShardFixtureFailure: Error {
+    case noLeg(String)
 }
 
 /// The error a batch sent to `peer`, if any.
@@ -103,26 +129,7 @@ struct DeskShardTests {
                 AcceptOffer.with {
                     $0.offerID = offer.offerID; $0.driverID = "d-1"
                 }), at: 3)
-        guard case .driveTo(let toPickup)? = bodies(out, to: DeskFixture.driversPeer).first else {
-            Issue.record("no leg to the pickup")
-            return
-        }
-        out = shard.fixture.driver(
-            .legDone(
-                LegDone.with {
-                    $0.driverID = "d-1"; $0.leg = toPickup.leg
-                }), at: 100)
-        guard case .driveTo(let toDropoff)? = bodies(out, to: DeskFixture.driversPeer).first else {
-            Issue.record("no leg to the drop-off")
-            return
-        }
-        #expect(shard.fixture.desk.driversHandedOver == 0, "not while it has a rider aboard")
-
-        let done = Envelope(
-            .legDone(
-                LegDone.with {
-                    $0.driverID = "d-1"; $0.leg = toDropoff.leg
-                }), from: shard.fixture.drivers.next())
+        let done = try shard.dropoffDone(after: out)
         out = shard.fixture.desk.receive(done, from: DeskFixture.driversPeer, at: 1_000)
         let handovers = out.compactMap {
             if case .toPeer(DeskFixture.driversPeer, .ack(let ack), _) = $0, ack.hasHandover { ack.handover } else { nil }
@@ -197,25 +204,8 @@ struct DeskShardTests {
             $0.product = .uberX
         }
         let answered = shard.fixture.acceptedRide(ride)
-        let accepted = try #require(answered)
-        guard case .driveTo(let toPickup)? = bodies(accepted, to: DeskFixture.driversPeer).first else {
-            Issue.record("no leg")
-            return
-        }
-        let out = shard.fixture.driver(
-            .legDone(
-                LegDone.with {
-                    $0.driverID = "d-1"; $0.leg = toPickup.leg
-                }), at: 100)
-        guard case .driveTo(let toDropoff)? = bodies(out, to: DeskFixture.driversPeer).first else {
-            Issue.record("no leg to the drop-off")
-            return
-        }
-        let last = shard.fixture.driver(
-            .legDone(
-                LegDone.with {
-                    $0.driverID = "d-1"; $0.leg = toDropoff.leg
-                }), at: 1_000)
+        let done = try shard.dropoffDone(after: try #require(answered))
+        let last = shard.fixture.desk.receive(done, from: DeskFixture.driversPeer, at: 1_000)
         #expect(!last.contains { if case .toPeer(_, .ack(let ack), _) = $0 { ack.hasHandover } else { false } })
         #expect(shard.fixture.desk.driversHandedOver == 0)
         let driver = try #require(shard.fixture.desk.drivers["d-1"])
