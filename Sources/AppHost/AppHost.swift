@@ -317,17 +317,25 @@ public actor AppHost {
     private func takeOver(_ handover: DriverHandover, of app: String) async throws {
         let shard = Int(handover.shard)
         guard sessions.indices.contains(shard) else { throw SessionClient.Failure.refused("a handover to shard \(shard)") }
-        routing.handOver(app, to: shard)
-        var online = onlineAs[app] ?? DriverOnline.with { $0.driverID = handover.driverID }
-        online.location = handover.location
-        online.legsIssued = max(handover.legsIssued, legsSeen[app] ?? 0)
-        onlineAs[app] = online
+        let online = handOver(app, handover)
         totals.messagesOut += 1
         let reply = try await sessions[shard].request(.driverOnline(online))
         totals.messagesIn += 1
         if case .error(let error)? = reply.body {
             throw SessionClient.Failure.refused("\(handover.driverID) handed to shard \(shard): \(error.reason)")
         }
+    }
+
+    /// `app`'s driver handed to another shard (both clock modes): from now on its messages go
+    /// there, and this is the DriverOnline that brings it online there — as the app last said it,
+    /// where the driver stands, its legs numbered on from the highest it has seen.
+    func handOver(_ app: String, _ handover: DriverHandover) -> DriverOnline {
+        routing.handOver(app, to: Int(handover.shard))
+        var online = onlineAs[app] ?? DriverOnline.with { $0.driverID = handover.driverID }
+        online.location = handover.location
+        online.legsIssued = max(handover.legsIssued, legsSeen[app] ?? 0)
+        onlineAs[app] = online
+        return online
     }
 
     private func send(_ body: Envelope.OneOf_Body, to shard: Int) async {

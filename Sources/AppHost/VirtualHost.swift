@@ -324,13 +324,8 @@ extension AppHost {
             return
         case .ack(let ack) where ack.hasHandover && sessions.indices.contains(Int(ack.handover.shard)):
             // The driver's shard let it go: it comes online where it stands, at its new shard.
-            let shard = Int(ack.handover.shard)
-            routing.handOver(id, to: shard)
-            var online = onlineAs[id] ?? DriverOnline.with { $0.driverID = ack.handover.driverID }
-            online.location = ack.handover.location
-            online.legsIssued = max(ack.handover.legsIssued, legsSeen[id] ?? 0)
-            onlineAs[id] = online
-            await sendInWindow(.request(.driverOnline(online)), app: id, shard: shard, handover: true)
+            let online = handOver(id, ack.handover)
+            await sendInWindow(.request(.driverOnline(online)), app: id, shard: Int(ack.handover.shard), handover: true)
             reply = .ack(Ack())
         default:
             break

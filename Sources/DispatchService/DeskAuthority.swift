@@ -92,8 +92,8 @@ extension DispatchDesk {
     /// Once online, a driver is acted for only through the session it came online on.
     private func check(holding name: String, for session: DeskSession) throws(DeskFailure) {
         guard let driver = drivers[name] else { return }
-        if driverLines[name] == nil, let shard = settings.shard, engine.state(of: driver) == .offline,
-            let node = engine.position(of: driver), shard.map.shard(ofNode: node) != shard.index
+        if driverLines[name] == nil, settings.shard != nil, engine.state(of: driver) == .offline,
+            let node = engine.position(of: driver)
         {
             // Handed over to the shard where it stands: a message on its way meanwhile goes there.
             try requireOwn(node, "driver")

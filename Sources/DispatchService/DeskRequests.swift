@@ -78,8 +78,10 @@ extension DispatchDesk {
         guard !ride.requestID.isEmpty, !ride.riderID.isEmpty else {
             throw DeskFailure(code: .malformed, reason: "RideRequest needs request_id and rider_id")
         }
-        // Another shard's ride is refused before this one remembers anything of it.
-        if requests[ride.requestID] == nil { try requireOwn(try node(ride.pickup, "pickup"), "pickup") }
+        // A new ride's pickup, found once; another shard's ride is refused before this one
+        // remembers anything of it.
+        let pickup = requests[ride.requestID] == nil ? try node(ride.pickup, "pickup") : nil
+        if let pickup { try requireOwn(pickup, "pickup") }
         sessions[session]?.riders.insert(ride.riderID)
         riderLines[ride.riderID, default: RiderLine()].session = session
         let received = reply.with(.requestReceived(RequestReceived.with { $0.requestID = ride.requestID }))
@@ -91,7 +93,8 @@ extension DispatchDesk {
             }
             return received + (standing.map { [$0] } ?? [])
         }
-        let origin = try node(ride.pickup, "pickup")
+        let origin: Int
+        if let pickup { origin = pickup } else { origin = try node(ride.pickup, "pickup") }
         let destination = try node(ride.dropoff, "dropoff")
         let pickupAt = ride.scheduledPickup?.seconds
         let id = requests.nextID

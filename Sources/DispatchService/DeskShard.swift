@@ -36,9 +36,7 @@ extension DispatchDesk {
     /// and returns the handover its host carries to the new owner. Only the driver's owner acts on
     /// it, in its own journaled order, so no two shards ever hold the same driver.
     func handOverIfElsewhere(_ driver: DriverID, named name: String, at time: Double) -> DriverHandover? {
-        guard let shard = settings.shard, engine.state(of: driver) == .idle, engine.currentLeg(of: driver) == nil,
-            engine.stops(of: driver).isEmpty, engine.hold(of: driver) == nil, let node = engine.position(of: driver)
-        else { return nil }
+        guard let shard = settings.shard, engine.isFree(driver), let node = engine.position(of: driver) else { return nil }
         let owner = shard.map.shard(ofNode: node)
         guard owner != shard.index, (try? engine.driverOffline(driver, now: time)) != nil else { return nil }
         if let session = driverLines[name]?.session { sessions[session]?.drivers.remove(name) }

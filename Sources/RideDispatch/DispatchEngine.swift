@@ -127,6 +127,9 @@ public final class DispatchEngine {
     public internal(set) var unfinishedCount = 0
     public var driverCount: Int { drivers.count }
 
+    /// Whether `driver` is online with nothing to do: no plan, no offer, no hold, not driving
+    /// anywhere (not even repositioning).
+    public func isFree(_ driver: DriverID) -> Bool { drivers[driver].map { $0.isAvailable && $0.leg == nil } ?? false }
     /// How many legs `driver` has been given, here and (handed over) before.
     public func legsIssued(of driver: DriverID) -> Int { drivers[driver]?.legsIssued ?? 0 }
     /// The number of the leg `driver` is driving, if any.
