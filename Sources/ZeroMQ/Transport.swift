@@ -26,6 +26,28 @@ public final class Transport: Sendable {
         thread.start()
     }
 
+    /// Runs `body` with a new transport and shuts the transport down after it, whether `body`
+    /// returns or throws.
+    ///
+    /// A process that exits on an error while its I/O thread still runs leaves libzmq's own
+    /// threads unjoined (ThreadSanitizer reports them as leaked, and the exit status becomes
+    /// its); this makes every way out of `body` wait for the context's termination.
+    public static func using<T>(
+        name: String,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (Transport) async throws -> T
+    ) async throws -> T {
+        let transport = try Transport(name: name)
+        do {
+            let result = try await body(transport)
+            await transport.shutdown()
+            return result
+        } catch {
+            await transport.shutdown()
+            throw error
+        }
+    }
+
     deinit {
         _ = core.submit(.shutdown(nil))
     }

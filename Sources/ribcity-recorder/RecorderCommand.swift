@@ -45,46 +45,46 @@ struct Record: AsyncParsableCommand {
         lineBufferStandardOutput()
         let recorder = try openRecorder(database)
         try await recorder.describe(try facts(fact))
-        let transport = try Transport(name: "recorder-io")
-        // In a run with keys: a CURVE client of the coordinator's bus.
-        try await RunKeys.secure(transport, as: "recorder", servers: RunKeys.servers(sessions: [], bus: [bus, publishTo]))
-        let subscriber = try await transport.socket(.sub, options: .eventBus)
-        try await subscriber.connect(bus)
-        for prefix in [Topic.dispatch, Topic.status] { try await subscriber.subscribe(prefix) }
-        let stop = AsyncStream<Void>.makeStream()
-        let signals = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number)
-            source.setEventHandler { stop.continuation.yield() }
-            source.resume()
-            return source
-        }
-        print("recorder pid \(getpid()) ready: \(bus) into \(database)")
-        var readiness: ReadinessAnnouncer?
-        if let publishTo {
-            readiness = try await ReadinessAnnouncer(role: .recorder, processID: "recorder", bus: publishTo, on: transport)
-        }
-        let recording = Task {
-            var failures = 0
-            for try await batch in subscriber.batches() {
-                do {
-                    try await recorder.record(batch.compactMap { try? Frames.Published(frames: $0.frames).envelope })
-                } catch {
-                    // A batch that cannot be written is lost, said and counted; the recording goes on.
-                    failures += 1
-                    print("recorder: a batch of \(batch.count) envelopes not recorded (\(failures) so far): \(error)")
+        try await Transport.using(name: "recorder-io") { transport in
+            // In a run with keys: a CURVE client of the coordinator's bus.
+            try await RunKeys.secure(transport, as: "recorder", servers: RunKeys.servers(sessions: [], bus: [bus, publishTo]))
+            let subscriber = try await transport.socket(.sub, options: .eventBus)
+            try await subscriber.connect(bus)
+            for prefix in [Topic.dispatch, Topic.status] { try await subscriber.subscribe(prefix) }
+            let stop = AsyncStream<Void>.makeStream()
+            let signals = [SIGINT, SIGTERM].map { number in
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number)
+                source.setEventHandler { stop.continuation.yield() }
+                source.resume()
+                return source
+            }
+            print("recorder pid \(getpid()) ready: \(bus) into \(database)")
+            var readiness: ReadinessAnnouncer?
+            if let publishTo {
+                readiness = try await ReadinessAnnouncer(role: .recorder, processID: "recorder", bus: publishTo, on: transport)
+            }
+            let recording = Task {
+                var failures = 0
+                for try await batch in subscriber.batches() {
+                    do {
+                        try await recorder.record(batch.compactMap { try? Frames.Published(frames: $0.frames).envelope })
+                    } catch {
+                        // A batch that cannot be written is lost, said and counted; the recording goes on.
+                        failures += 1
+                        print("recorder: a batch of \(batch.count) envelopes not recorded (\(failures) so far): \(error)")
+                    }
                 }
             }
+            for await _ in stop.stream { break }
+            // What is still on its way through the bus gets a moment to arrive.
+            try await Task.sleep(for: .milliseconds(500))
+            recording.cancel()
+            _ = try? await recording.value
+            signals.forEach { $0.cancel() }
+            readiness?.stop()
+            print("recorder stopped: \(await recorder.recorded) envelopes recorded, \(await recorder.repeats) repeats left out")
         }
-        for await _ in stop.stream { break }
-        // What is still on its way through the bus gets a moment to arrive.
-        try await Task.sleep(for: .milliseconds(500))
-        recording.cancel()
-        _ = try? await recording.value
-        signals.forEach { $0.cancel() }
-        readiness?.stop()
-        print("recorder stopped: \(await recorder.recorded) envelopes recorded, \(await recorder.repeats) repeats left out")
-        await transport.shutdown()
     }
 }
 

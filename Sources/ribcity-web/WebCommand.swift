@@ -70,69 +70,69 @@ struct WebCommand: AsyncParsableCommand {
             : sessions
         let busOut = bus ?? plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory()).subscribe
         let busIn = publishTo ?? plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory()).publish
-        let transport = try Transport(name: "web-io")
-        try await RunKeys.secure(
-            transport, as: "web", servers: RunKeys.servers(sessions: shardSessions, bus: [busOut, busIn]))
-        let publisher = try await transport.socket(.pub, options: .eventBus)
-        try await publisher.connect(busIn)
-        let hub = WebHub(
-            map: CityMap(graph: graph, zoneSize: plan.dispatch.zoneSize), title: plan.name,
-            startSecondOfDay: plan.startSecondOfDay, frameGap: .microseconds(Int64(frameGapMs * 1_000))
-        ) { topic, envelope in
-            try? await publisher.send(Message(Frames.Published(topic: topic, envelope: envelope).frames))
-        }
-        let sub = try await transport.socket(.sub, options: .eventBus)
-        try await sub.connect(busOut)
-        for topic in [Topic.dispatch, Topic.status, Topic.notice, Topic.inspectReply] { try await sub.subscribe(topic) }
-        let dealers = try await askEveryShardForSnapshot(at: shardSessions, on: transport, as: "web")
-        let (served, announce) = AsyncStream<Int>.makeStream()
-        let app = WebServer.application(hub: hub, host: host, port: port) { port in
-            announce.yield(port)
-            announce.finish()
-        }
-        let runDirectory = self.runDirectory
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService(gracefulShutdownSignals: []) }
-            group.addTask {
-                for await port in served {
-                    FileHandle.standardError.write(Data("web: serving http://\(host):\(port)/\n".utf8))
-                    print("web: http://\(host):\(port)/")
-                }
+        try await Transport.using(name: "web-io") { transport in
+            try await RunKeys.secure(
+                transport, as: "web", servers: RunKeys.servers(sessions: shardSessions, bus: [busOut, busIn]))
+            let publisher = try await transport.socket(.pub, options: .eventBus)
+            try await publisher.connect(busIn)
+            let hub = WebHub(
+                map: CityMap(graph: graph, zoneSize: plan.dispatch.zoneSize), title: plan.name,
+                startSecondOfDay: plan.startSecondOfDay, frameGap: .microseconds(Int64(frameGapMs * 1_000))
+            ) { topic, envelope in
+                try? await publisher.send(Message(Frames.Published(topic: topic, envelope: envelope).frames))
             }
-            group.addTask {
-                // Dispatch's snapshot (the Clone pattern) for a run under way, whenever it comes;
-                // a run started with the web monitor tells it everything on the bus from the start.
-                for (index, (process, dealer)) in dealers.enumerated() {
-                    while true {
-                        let reply = try Frames.direct(await dealer.receive().frames)
-                        if case .snapshotChunk(let chunk)? = reply.body {
-                            await hub.apply(snapshot: chunk, from: process, merging: index > 0)
-                            if chunk.last { break }
+            let sub = try await transport.socket(.sub, options: .eventBus)
+            try await sub.connect(busOut)
+            for topic in [Topic.dispatch, Topic.status, Topic.notice, Topic.inspectReply] { try await sub.subscribe(topic) }
+            let dealers = try await askEveryShardForSnapshot(at: shardSessions, on: transport, as: "web")
+            let (served, announce) = AsyncStream<Int>.makeStream()
+            let app = WebServer.application(hub: hub, host: host, port: port) { port in
+                announce.yield(port)
+                announce.finish()
+            }
+            let runDirectory = self.runDirectory
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await app.runService(gracefulShutdownSignals: []) }
+                group.addTask {
+                    for await port in served {
+                        FileHandle.standardError.write(Data("web: serving http://\(host):\(port)/\n".utf8))
+                        print("web: http://\(host):\(port)/")
+                    }
+                }
+                group.addTask {
+                    // Dispatch's snapshot (the Clone pattern) for a run under way, whenever it comes;
+                    // a run started with the web monitor tells it everything on the bus from the start.
+                    for (index, (process, dealer)) in dealers.enumerated() {
+                        while true {
+                            let reply = try Frames.direct(await dealer.receive().frames)
+                            if case .snapshotChunk(let chunk)? = reply.body {
+                                await hub.apply(snapshot: chunk, from: process, merging: index > 0)
+                                if chunk.last { break }
+                            }
                         }
                     }
                 }
-            }
-            group.addTask {
-                for try await batch in sub.batches() {
-                    await hub.apply(batch.compactMap { try? Frames.Published(frames: $0.frames).envelope })
+                group.addTask {
+                    for try await batch in sub.batches() {
+                        await hub.apply(batch.compactMap { try? Frames.Published(frames: $0.frames).envelope })
+                    }
                 }
+                let readiness = try await ReadinessAnnouncer(role: .monitor, processID: "web", bus: busIn, on: transport)
+                let stopping = AsyncStream<Void>.makeStream()
+                let signals = onInterrupt { stopping.continuation.yield() }
+                // Stopped (the run is over): the summary goes to the pages, which keep showing it.
+                for await _ in stopping.stream { break }
+                signals.forEach { $0.cancel() }
+                if let runDirectory,
+                    let summary = try? String(
+                        contentsOfFile: (runDirectory as NSString).appendingPathComponent("summary.json"), encoding: .utf8)
+                {
+                    await hub.finish(summary: summary)
+                    try? await Task.sleep(for: .seconds(1))
+                }
+                readiness.stop()
+                group.cancelAll()
             }
-            let readiness = try await ReadinessAnnouncer(role: .monitor, processID: "web", bus: busIn, on: transport)
-            let stopping = AsyncStream<Void>.makeStream()
-            let signals = onInterrupt { stopping.continuation.yield() }
-            // Stopped (the run is over): the summary goes to the pages, which keep showing it.
-            for await _ in stopping.stream { break }
-            signals.forEach { $0.cancel() }
-            if let runDirectory,
-                let summary = try? String(
-                    contentsOfFile: (runDirectory as NSString).appendingPathComponent("summary.json"), encoding: .utf8)
-            {
-                await hub.finish(summary: summary)
-                try? await Task.sleep(for: .seconds(1))
-            }
-            readiness.stop()
-            group.cancelAll()
         }
-        await transport.shutdown()
     }
 }

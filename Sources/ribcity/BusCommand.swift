@@ -28,17 +28,17 @@ struct BusCommand: AsyncParsableCommand {
     func run() async throws {
         let plan = try readTopology(topology)
         let endpoints = plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
-        let transport = try Transport(name: "bus-io")
-        let proxy = try await Proxy.start(
-            on: transport, frontend: .init(.xsub, bind: publish ?? endpoints.publish, options: .eventBus),
-            backend: .init(.xpub, bind: subscribe ?? endpoints.subscribe, options: .eventBus))
-        print("bus pid \(getpid()) ready: publishers to \(proxy.frontendEndpoint), subscribers from \(proxy.backendEndpoint)")
-        let (interrupted, interrupt) = AsyncStream.makeStream(of: Void.self)
-        let signals = onInterrupt { interrupt.yield() }
-        for await _ in interrupted { break }
-        signals.forEach { $0.cancel() }
-        await proxy.stop()
-        print("bus stopped")
-        await transport.shutdown()
+        try await Transport.using(name: "bus-io") { transport in
+            let proxy = try await Proxy.start(
+                on: transport, frontend: .init(.xsub, bind: publish ?? endpoints.publish, options: .eventBus),
+                backend: .init(.xpub, bind: subscribe ?? endpoints.subscribe, options: .eventBus))
+            print("bus pid \(getpid()) ready: publishers to \(proxy.frontendEndpoint), subscribers from \(proxy.backendEndpoint)")
+            let (interrupted, interrupt) = AsyncStream.makeStream(of: Void.self)
+            let signals = onInterrupt { interrupt.yield() }
+            for await _ in interrupted { break }
+            signals.forEach { $0.cancel() }
+            await proxy.stop()
+            print("bus stopped")
+        }
     }
 }

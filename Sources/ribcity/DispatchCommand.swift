@@ -84,131 +84,133 @@ struct DispatchCommand: AsyncParsableCommand {
         if let file = sharded?.readFrom { print("\(name): the regions' weights read from \(file)") }
         let endpoints = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
         let ownSessions = plan.endpoints.sessions(ofShard: shard, run: plan.name, temporaryDirectory: NSTemporaryDirectory())
-        let transport = try Transport(name: name + "-io")
-        try await secureRole(transport, as: name, sessions: [], bus: [publishTo, virtualTime.subscribeTo])
-        var options = SocketOptions()
-        options.routerMandatory = true
-        // A session that stops reading must not hold up everyone else's messages: after half a
-        // second its messages are counted undeliverable (it gets what it missed when it says Hello).
-        options.fullPeerTimeout = .milliseconds(500)
-        // A frame larger than any envelope may be is refused by libzmq at its header, with its
-        // connection, before anything is read into memory (a bigger one would only be counted
-        // too large after arriving whole).
-        options.maximumMessageBytes = Int64(WireCodec.maximumPayloadBytes + 64 << 10)
-        // What dispatch holds of what it has not handled yet is bounded in bytes as well as in
-        // messages, and libzmq queues at most 100 messages per connection: a flood of large
-        // frames waits in its senders' queues, not in dispatch (a sender is only slowed down).
-        options.inboundByteCapacity = 32 << 20
-        options.receiveHighWaterMark = 100
-        let router = try await transport.socket(.router, options: options)
-        let pub = try await transport.socket(.pub, options: .eventBus)
-        let sessionsAt = try await router.bind(plan.endpoints.listening(on: sessions ?? ownSessions))
-        if publishTo != nil, bus != nil {
-            throw ValidationError("--bus binds dispatch's own PUB; --publish-to connects it to a proxy: not both")
-        }
-        let busAt: String
-        if let publishTo {
-            try await pub.connect(publishTo)
-            busAt = publishTo + " (through the bus proxy)"
-        } else {
-            busAt = try await pub.bind(bus ?? endpoints.bus)
-        }
-        var point: RestorePoint?
-        var journalFile: DispatchJournal?
-        if let journal, let restorePoint {
-            do {
-                point = try await restorePoint.value
-                journalFile = try DispatchJournal(path: journal, continuing: point?.journal)
-            } catch let error as JournalError {
-                throw BadInput(error.description)
+        try await Transport.using(name: name + "-io") { transport in
+            try await secureRole(transport, as: name, sessions: [], bus: [publishTo, virtualTime.subscribeTo])
+            var options = SocketOptions()
+            options.routerMandatory = true
+            // A session that stops reading must not hold up everyone else's messages: after half a
+            // second its messages are counted undeliverable (it gets what it missed when it says Hello).
+            options.fullPeerTimeout = .milliseconds(500)
+            // A frame larger than any envelope may be is refused by libzmq at its header, with its
+            // connection, before anything is read into memory (a bigger one would only be counted
+            // too large after arriving whole).
+            options.maximumMessageBytes = Int64(WireCodec.maximumPayloadBytes + 64 << 10)
+            // What dispatch holds of what it has not handled yet is bounded in bytes as well as in
+            // messages, and libzmq queues at most 100 messages per connection: a flood of large
+            // frames waits in its senders' queues, not in dispatch (a sender is only slowed down).
+            options.inboundByteCapacity = 32 << 20
+            options.receiveHighWaterMark = 100
+            let router = try await transport.socket(.router, options: options)
+            let pub = try await transport.socket(.pub, options: .eventBus)
+            let sessionsAt = try await router.bind(plan.endpoints.listening(on: sessions ?? ownSessions))
+            if publishTo != nil, bus != nil {
+                throw ValidationError("--bus binds dispatch's own PUB; --publish-to connects it to a proxy: not both")
             }
-        }
-        var origin: Int64?
-        var speed = speed ?? plan.speed
-        if case .started(let wallOriginMs, let journalSpeed)? = point?.journal.first {
-            // The run's clock is the journal's: the sessions still keep it.
-            origin = wallOriginMs
-            speed = journalSpeed
-        }
-        let faults = try messageFaults.faults(stream: 31)
-        var settings = DispatchDesk.Settings()
-        // A session acts only for its own process's share of the city (docs/ARCHITECTURE.md, threat model).
-        settings.owners = .split(of: plan)
-        settings.shard = sharded.map { DeskShard(index: shard, map: $0.map) }
-        let server = DispatchServer(
-            travel: plan.travelTimes(on: graph), configuration: plan.dispatch, settings: settings,
-            router: router, bus: pub, speed: speed, journal: journalFile, wallOriginMs: origin,
-            snapshots: snapshotEvery > 0 ? Self.snapshotPolicy(every: snapshotEvery, virtual: virtualTime.isVirtual(plan)) : nil,
-            faults: faults)
-        let virtualClock = try await virtualTime.clock(of: plan, on: transport)
-        if let clock = virtualClock {
-            await server.enterVirtualTime(DispatchServer.VirtualClock(life: clock.life, latency: clock.latency))
-        }
-        if let journal, let restoring = point, restoring.journal.count > 0 {
-            let contents = restoring.journal
-            let began = ContinuousClock.now
-            let recovery = try await server.restore(from: restoring)
-            for skipped in recovery.skippedSnapshots { print("\(name) passed over a snapshot: \(skipped)") }
+            let busAt: String
+            if let publishTo {
+                try await pub.connect(publishTo)
+                busAt = publishTo + " (through the bus proxy)"
+            } else {
+                busAt = try await pub.bind(bus ?? endpoints.bus)
+            }
+            var point: RestorePoint?
+            var journalFile: DispatchJournal?
+            if let journal, let restorePoint {
+                do {
+                    point = try await restorePoint.value
+                    journalFile = try DispatchJournal(path: journal, continuing: point?.journal)
+                } catch let error as JournalError {
+                    throw BadInput(error.description)
+                }
+            }
+            var origin: Int64?
+            var speed = speed ?? plan.speed
+            if case .started(let wallOriginMs, let journalSpeed)? = point?.journal.first {
+                // The run's clock is the journal's: the sessions still keep it.
+                origin = wallOriginMs
+                speed = journalSpeed
+            }
+            let faults = try messageFaults.faults(stream: 31)
+            var settings = DispatchDesk.Settings()
+            // A session acts only for its own process's share of the city (docs/ARCHITECTURE.md, threat model).
+            settings.owners = .split(of: plan)
+            settings.shard = sharded.map { DeskShard(index: shard, map: $0.map) }
+            let server = DispatchServer(
+                travel: plan.travelTimes(on: graph), configuration: plan.dispatch, settings: settings,
+                router: router, bus: pub, speed: speed, journal: journalFile, wallOriginMs: origin,
+                snapshots: snapshotEvery > 0
+                    ? Self.snapshotPolicy(every: snapshotEvery, virtual: virtualTime.isVirtual(plan)) : nil,
+                faults: faults)
+            let virtualClock = try await virtualTime.clock(of: plan, on: transport)
+            if let clock = virtualClock {
+                await server.enterVirtualTime(DispatchServer.VirtualClock(life: clock.life, latency: clock.latency))
+            }
+            if let journal, let restoring = point, restoring.journal.count > 0 {
+                let contents = restoring.journal
+                let began = ContinuousClock.now
+                let recovery = try await server.restore(from: restoring)
+                for skipped in recovery.skippedSnapshots { print("\(name) passed over a snapshot: \(skipped)") }
+                print(
+                    String(
+                        format:
+                            name
+                            + " restored from %@: %@%d of %d entries (%d bytes%@) replayed to %.1f s simulated in %.2f s wall; "
+                            + "%d requests, %d sessions; resumed at %.1f s",
+                        journal,
+                        recovery.snapshot.map {
+                            String(
+                                format: "snapshot %@ (read beside the city in %.2f s), then ", ($0 as NSString).lastPathComponent,
+                                restoring.loadSeconds)
+                        } ?? "",
+                        recovery.replayed, recovery.entries, contents.validBytes,
+                        contents.truncated ? ", a torn last record cut" : "",
+                        recovery.replayedTo, (ContinuousClock.now - began) / .seconds(1), recovery.requests, recovery.sessions,
+                        recovery.resumedAt))
+            }
+            // The replayed entries are done with: their memory goes back before the run goes on.
+            point = nil
             print(
-                String(
-                    format:
-                        name + " restored from %@: %@%d of %d entries (%d bytes%@) replayed to %.1f s simulated in %.2f s wall; "
-                        + "%d requests, %d sessions; resumed at %.1f s",
-                    journal,
-                    recovery.snapshot.map {
-                        String(
-                            format: "snapshot %@ (read beside the city in %.2f s), then ", ($0 as NSString).lastPathComponent,
-                            restoring.loadSeconds)
-                    } ?? "",
-                    recovery.replayed, recovery.entries, contents.validBytes,
-                    contents.truncated ? ", a torn last record cut" : "",
-                    recovery.replayedTo, (ContinuousClock.now - began) / .seconds(1), recovery.requests, recovery.sessions,
-                    recovery.resumedAt))
-        }
-        // The replayed entries are done with: their memory goes back before the run goes on.
-        point = nil
-        print(
-            "\(name) pid \(getpid()) ready: \(graph.nodeCount) road nodes; sessions on \(sessionsAt), events on \(busAt); "
-                + "\(server.speed)× wall time"
-        )
-        let readiness = ReadinessAnnouncer(role: .dispatch, processID: name, endpoints: [sessionsAt], publisher: pub)
-        let signals = onInterrupt { Task { await server.stop() } }
-        if let clock = virtualClock {
-            print("dispatch runs in virtual time: life \(clock.life), latency \(clock.latency.wireMilliseconds) ms")
-            try await server.runVirtual(
-                DispatchServer.VirtualClock(life: clock.life, latency: clock.latency), windows: clock.windows)
-        } else {
-            try await server.run()
-        }
-        readiness.stop()
-        signals.forEach { $0.cancel() }
-        let counts = await server.counts
-        print(
-            "\(name) stopped: \(counts.malformed) malformed, \(counts.refused) refused (\(counts.forbidden) forbidden), \(counts.rateLimited) over the rate limit, "
-                + "\(counts.undeliverable) undeliverable messages"
-        )
-        let published = await server.published
-        print(
-            "\(name) totals: \(published[.requestCreated] ?? 0) requests, \(published[.tripCompleted] ?? 0) completed, "
-                + "\(published[.requestCancelled] ?? 0) cancelled, \(published[.requestRejected] ?? 0) rejected, "
-                + "\(published[.offerAccepted] ?? 0) matched"
-                + (plan.dispatchShards > 1 ? ", \(await server.driversHandedOver) handovers" : "")
-        )
-        let snapshots = await server.snapshotsWritten
-        if snapshots.count + snapshots.failures > 0 {
+                "\(name) pid \(getpid()) ready: \(graph.nodeCount) road nodes; sessions on \(sessionsAt), events on \(busAt); "
+                    + "\(server.speed)× wall time"
+            )
+            let readiness = ReadinessAnnouncer(role: .dispatch, processID: name, endpoints: [sessionsAt], publisher: pub)
+            let signals = onInterrupt { Task { await server.stop() } }
+            if let clock = virtualClock {
+                print("dispatch runs in virtual time: life \(clock.life), latency \(clock.latency.wireMilliseconds) ms")
+                try await server.runVirtual(
+                    DispatchServer.VirtualClock(life: clock.life, latency: clock.latency), windows: clock.windows)
+            } else {
+                try await server.run()
+            }
+            readiness.stop()
+            signals.forEach { $0.cancel() }
+            let counts = await server.counts
             print(
-                String(
-                    format: name + " snapshots: %d written (the last %d bytes in %.3f s), %d failed%@", snapshots.count,
-                    snapshots.lastBytes, snapshots.lastSeconds, snapshots.failures,
-                    snapshots.lastFailure.map { ", the last: \($0)" } ?? ""))
+                "\(name) stopped: \(counts.malformed) malformed, \(counts.refused) refused (\(counts.forbidden) forbidden), \(counts.rateLimited) over the rate limit, "
+                    + "\(counts.undeliverable) undeliverable messages"
+            )
+            let published = await server.published
+            print(
+                "\(name) totals: \(published[.requestCreated] ?? 0) requests, \(published[.tripCompleted] ?? 0) completed, "
+                    + "\(published[.requestCancelled] ?? 0) cancelled, \(published[.requestRejected] ?? 0) rejected, "
+                    + "\(published[.offerAccepted] ?? 0) matched"
+                    + (plan.dispatchShards > 1 ? ", \(await server.driversHandedOver) handovers" : "")
+            )
+            let snapshots = await server.snapshotsWritten
+            if snapshots.count + snapshots.failures > 0 {
+                print(
+                    String(
+                        format: name + " snapshots: %d written (the last %d bytes in %.3f s), %d failed%@", snapshots.count,
+                        snapshots.lastBytes, snapshots.lastSeconds, snapshots.failures,
+                        snapshots.lastFailure.map { ", the last: \($0)" } ?? ""))
+            }
+            if !faults.isEmpty {
+                print("\(name) message faults: \(await server.faults.summary)")
+            }
+            let violations = await server.violations
+            print(
+                violations.isEmpty
+                    ? "\(name) invariants: held" : "\(name) invariants: \(violations.count) broken, first: \(violations[0])")
         }
-        if !faults.isEmpty {
-            print("\(name) message faults: \(await server.faults.summary)")
-        }
-        let violations = await server.violations
-        print(
-            violations.isEmpty
-                ? "\(name) invariants: held" : "\(name) invariants: \(violations.count) broken, first: \(violations[0])")
-        await transport.shutdown()
     }
 }

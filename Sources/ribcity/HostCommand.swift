@@ -78,84 +78,84 @@ func runHost(
     }
     let routing = try hostRouting(plan, options: options, prepared: prepared)
     let busAt = plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
-    let transport = try Transport(name: name + "-io")
-    try await secureRole(
-        transport, as: name, sessions: shardSessions,
-        bus: [options.publishTo ?? busAt.publish, options.virtualTime.subscribeTo ?? busAt.subscribe])
-    let bus = try await transport.socket(.pub, options: .eventBus)
-    try await bus.connect(options.publishTo ?? busAt.publish)
-    // A session per run of the process: a restarted process is a new session, the old one expires.
-    // A host with thousands of apps can be busy for a moment: give replies 3 s before retrying.
-    // Ten attempts ride out a dispatch restart (its replay takes seconds on a big city).
-    var sessionSettings = SessionClient.Settings()
-    sessionSettings.timeout = .seconds(3)
-    sessionSettings.attempts = 10
-    sessionSettings.speed = options.speed ?? plan.speed
-    // Each process draws its own faults: the seed is mixed with the process number.
-    sessionSettings.faults = try options.faults.faults(
-        stream: UInt64(options.process) &* 7_919 &+ (role == .drivers ? 0 : 104_729))
-    // One session per shard, each its own (the same session id at two shards would be one
-    // session to neither), all on this process's transport.
-    let sessions = shardSessions.enumerated().map { shard, endpoint in
-        SessionClient(
-            transport: transport, endpoint: endpoint,
-            hello: Hello.with {
-                $0.role = role
-                $0.sessionID = "\(name)-\(getpid())" + (shardSessions.count > 1 ? "-\(shard)" : "")
-                $0.pid = getpid()
-                $0.process = name
-            }, settings: sessionSettings)
-    }
-    var settings = settings
-    if options.trace { settings.trace = { print($0) } }
-    let host = AppHost(
-        role: role, processID: name, sessions: sessions, routing: routing, bus: bus, schedule: apps, settings: settings)
-    print(
-        "\(name) pid \(getpid()) ready: \(apps.count) apps to run; dispatch at \(shardSessions.joined(separator: ", "))")
-    let readiness = ReadinessAnnouncer(role: role, processID: name, publisher: bus)
-    let signals = onInterrupt { Task { await host.stop() } }
-    defer { signals.forEach { $0.cancel() } }
-    // A monitor may ask for one of this host's apps' RIB trees at any time.
-    let inspections = try await transport.socket(.sub, options: .eventBus)
-    try await inspections.connect(options.virtualTime.subscribeTo ?? busAt.subscribe)
-    try await inspections.subscribe(Topic.inspectRequest)
-    let inspecting = Task { try await host.answerInspections(from: inspections) }
-    defer { inspecting.cancel() }
-    if let clock = try await options.virtualTime.clock(of: plan, on: transport) {
-        // In virtual time the session is this process's own DEALER, named by the process's id, so
-        // that dispatch numbers its replies on the link to it; its clock is the windows'.
-        var dealerOptions = SocketOptions()
-        dealerOptions.routingID = Array(WireIDs.session(ofProcess: name, life: clock.life).utf8)
-        var dealers: [Socket] = []
-        for endpoint in shardSessions {
-            let dealer = try await transport.socket(.dealer, options: dealerOptions)
-            try await dealer.connect(endpoint)
-            dealers.append(dealer)
+    try await Transport.using(name: name + "-io") { transport in
+        try await secureRole(
+            transport, as: name, sessions: shardSessions,
+            bus: [options.publishTo ?? busAt.publish, options.virtualTime.subscribeTo ?? busAt.subscribe])
+        let bus = try await transport.socket(.pub, options: .eventBus)
+        try await bus.connect(options.publishTo ?? busAt.publish)
+        // A session per run of the process: a restarted process is a new session, the old one expires.
+        // A host with thousands of apps can be busy for a moment: give replies 3 s before retrying.
+        // Ten attempts ride out a dispatch restart (its replay takes seconds on a big city).
+        var sessionSettings = SessionClient.Settings()
+        sessionSettings.timeout = .seconds(3)
+        sessionSettings.attempts = 10
+        sessionSettings.speed = options.speed ?? plan.speed
+        // Each process draws its own faults: the seed is mixed with the process number.
+        sessionSettings.faults = try options.faults.faults(
+            stream: UInt64(options.process) &* 7_919 &+ (role == .drivers ? 0 : 104_729))
+        // One session per shard, each its own (the same session id at two shards would be one
+        // session to neither), all on this process's transport.
+        let sessions = shardSessions.enumerated().map { shard, endpoint in
+            SessionClient(
+                transport: transport, endpoint: endpoint,
+                hello: Hello.with {
+                    $0.role = role
+                    $0.sessionID = "\(name)-\(getpid())" + (shardSessions.count > 1 ? "-\(shard)" : "")
+                    $0.pid = getpid()
+                    $0.process = name
+                }, settings: sessionSettings)
         }
-        let speed = options.speed ?? plan.speed
-        print("\(name) runs in virtual time: life \(clock.life), latency \(clock.latency.wireMilliseconds) ms")
-        try await host.runVirtual(
-            AppHost.VirtualClock(
-                life: clock.life, latency: clock.latency, heartbeat: speed, timeout: 3 * speed,
-                sweep: settings.sweep / .seconds(1) * speed,
-                attempts: sessionSettings.attempts, faults: sessionSettings.faults),
-            dealers: dealers, windows: clock.windows)
-    } else {
-        try await host.run()
-    }
-    readiness.stop()
-    let totals = await host.totals
-    print(
-        "\(name) done: \(totals.started) apps started, \(totals.finished) finished, \(totals.messagesOut) messages sent, "
-            + "\(totals.messagesIn) received, \(totals.failedRequests) failed requests, \(totals.unrouted) unrouted, "
-            + "\(totals.leaks) leaks"
-    )
-    if !sessionSettings.faults.isEmpty {
-        for session in sessions {
-            print("\(name) message faults: \(await session.faults.summary); \(await session.reconnects) reconnects")
+        var settings = settings
+        if options.trace { settings.trace = { print($0) } }
+        let host = AppHost(
+            role: role, processID: name, sessions: sessions, routing: routing, bus: bus, schedule: apps, settings: settings)
+        print(
+            "\(name) pid \(getpid()) ready: \(apps.count) apps to run; dispatch at \(shardSessions.joined(separator: ", "))")
+        let readiness = ReadinessAnnouncer(role: role, processID: name, publisher: bus)
+        let signals = onInterrupt { Task { await host.stop() } }
+        defer { signals.forEach { $0.cancel() } }
+        // A monitor may ask for one of this host's apps' RIB trees at any time.
+        let inspections = try await transport.socket(.sub, options: .eventBus)
+        try await inspections.connect(options.virtualTime.subscribeTo ?? busAt.subscribe)
+        try await inspections.subscribe(Topic.inspectRequest)
+        let inspecting = Task { try await host.answerInspections(from: inspections) }
+        defer { inspecting.cancel() }
+        if let clock = try await options.virtualTime.clock(of: plan, on: transport) {
+            // In virtual time the session is this process's own DEALER, named by the process's id, so
+            // that dispatch numbers its replies on the link to it; its clock is the windows'.
+            var dealerOptions = SocketOptions()
+            dealerOptions.routingID = Array(WireIDs.session(ofProcess: name, life: clock.life).utf8)
+            var dealers: [Socket] = []
+            for endpoint in shardSessions {
+                let dealer = try await transport.socket(.dealer, options: dealerOptions)
+                try await dealer.connect(endpoint)
+                dealers.append(dealer)
+            }
+            let speed = options.speed ?? plan.speed
+            print("\(name) runs in virtual time: life \(clock.life), latency \(clock.latency.wireMilliseconds) ms")
+            try await host.runVirtual(
+                AppHost.VirtualClock(
+                    life: clock.life, latency: clock.latency, heartbeat: speed, timeout: 3 * speed,
+                    sweep: settings.sweep / .seconds(1) * speed,
+                    attempts: sessionSettings.attempts, faults: sessionSettings.faults),
+                dealers: dealers, windows: clock.windows)
+        } else {
+            try await host.run()
+        }
+        readiness.stop()
+        let totals = await host.totals
+        print(
+            "\(name) done: \(totals.started) apps started, \(totals.finished) finished, \(totals.messagesOut) messages sent, "
+                + "\(totals.messagesIn) received, \(totals.failedRequests) failed requests, \(totals.unrouted) unrouted, "
+                + "\(totals.leaks) leaks"
+        )
+        if !sessionSettings.faults.isEmpty {
+            for session in sessions {
+                print("\(name) message faults: \(await session.faults.summary); \(await session.reconnects) reconnects")
+            }
         }
     }
-    await transport.shutdown()
 }
 
 /// `ribcity drivers --topology FILE --process N`: a driver process — its share of the

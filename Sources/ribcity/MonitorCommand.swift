@@ -62,93 +62,96 @@ struct MonitorCommand: AsyncParsableCommand {
             sessions.isEmpty
             ? plan.endpoints.shardSessions(plan.dispatchShards, run: plan.name, temporaryDirectory: NSTemporaryDirectory())
             : sessions
-        let transport = try Transport(name: "monitor-io")
-        let busIn = plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory()).publish
-        try await secureRole(
-            transport, as: "monitor", sessions: shardSessions, bus: [bus ?? endpoints.bus, publishTo ?? busIn])
-        let sub = try await transport.socket(.sub, options: .eventBus)
-        try await sub.connect(bus ?? endpoints.bus)
-        try await sub.subscribe(Topic.dispatch)
-        try await sub.subscribe(Topic.status)
-        try await sub.subscribe(Topic.notice)
-        let keeper = BoardKeeper()
-        let terminal = isatty(STDOUT_FILENO) == 1
-        let dealers = try await askEveryShardForSnapshot(at: shardSessions, on: transport, as: "monitor")
-        // To standard error: the log keeps it even when the dashboard has the terminal.
-        FileHandle.standardError.write(Data("monitor pid \(getpid()) ready: following \(bus ?? endpoints.bus)\n".utf8))
-        let readiness = try await ReadinessAnnouncer(role: .monitor, processID: "monitor", bus: publishTo ?? busIn, on: transport)
-        let page = try web.map { port in
-            try WebMonitorProcess(
-                program: try webMonitorProgram(),
-                arguments: [
-                    "--topology", topology, "--port", String(port), "--bus", bus ?? endpoints.bus, "--publish-to",
-                    publishTo ?? busIn,
-                ] + shardSessions.flatMap { ["--sessions", $0] } + (runDirectory.map { ["--run-directory", $0] } ?? []))
-        }
-        defer { page?.stop() }
-        let signals = onInterrupt { Task { await keeper.stop() } }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                // The snapshots first (the Clone pattern), a shard's after another's: bus events
-                // wait in the SUB's queue meanwhile.
-                for (process, dealer) in dealers {
-                    while true {
-                        let reply = try Frames.direct(await dealer.receive().frames)
-                        if case .snapshotChunk(let chunk)? = reply.body {
-                            await keeper.snapshot(chunk, from: process)
-                            if chunk.last { break }
+        try await Transport.using(name: "monitor-io") { transport in
+            let busIn = plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory()).publish
+            try await secureRole(
+                transport, as: "monitor", sessions: shardSessions, bus: [bus ?? endpoints.bus, publishTo ?? busIn])
+            let sub = try await transport.socket(.sub, options: .eventBus)
+            try await sub.connect(bus ?? endpoints.bus)
+            try await sub.subscribe(Topic.dispatch)
+            try await sub.subscribe(Topic.status)
+            try await sub.subscribe(Topic.notice)
+            let keeper = BoardKeeper()
+            let terminal = isatty(STDOUT_FILENO) == 1
+            let dealers = try await askEveryShardForSnapshot(at: shardSessions, on: transport, as: "monitor")
+            // To standard error: the log keeps it even when the dashboard has the terminal.
+            FileHandle.standardError.write(Data("monitor pid \(getpid()) ready: following \(bus ?? endpoints.bus)\n".utf8))
+            let readiness = try await ReadinessAnnouncer(
+                role: .monitor, processID: "monitor", bus: publishTo ?? busIn, on: transport)
+            let page = try web.map { port in
+                try WebMonitorProcess(
+                    program: try webMonitorProgram(),
+                    arguments: [
+                        "--topology", topology, "--port", String(port), "--bus", bus ?? endpoints.bus, "--publish-to",
+                        publishTo ?? busIn,
+                    ] + shardSessions.flatMap { ["--sessions", $0] } + (runDirectory.map { ["--run-directory", $0] } ?? []))
+            }
+            defer { page?.stop() }
+            let signals = onInterrupt { Task { await keeper.stop() } }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    // The snapshots first (the Clone pattern), a shard's after another's: bus events
+                    // wait in the SUB's queue meanwhile.
+                    for (process, dealer) in dealers {
+                        while true {
+                            let reply = try Frames.direct(await dealer.receive().frames)
+                            if case .snapshotChunk(let chunk)? = reply.body {
+                                await keeper.snapshot(chunk, from: process)
+                                if chunk.last { break }
+                            }
                         }
                     }
-                }
-                for try await batch in sub.batches() {
-                    var envelopes: [Envelope] = []
-                    for message in batch {
-                        if let published = try? Frames.Published(frames: message.frames) { envelopes.append(published.envelope) }
+                    for try await batch in sub.batches() {
+                        var envelopes: [Envelope] = []
+                        for message in batch {
+                            if let published = try? Frames.Published(frames: message.frames) {
+                                envelopes.append(published.envelope)
+                            }
+                        }
+                        await keeper.apply(envelopes)
                     }
-                    await keeper.apply(envelopes)
                 }
+                group.addTask {
+                    let started = ContinuousClock.now
+                    var context = DashboardContext(
+                        name: plan.name, clock: ClockTimeOfDay(startSecondOfDay: plan.startSecondOfDay),
+                        durationSeconds: plan.duration, runDirectory: runDirectory)
+                    // The first report heard from the run: where the rate of simulated time is measured from.
+                    var firstHeard: (wall: ContinuousClock.Instant, simulated: Double)?
+                    while await !keeper.stopped, wallLimit.map({ ContinuousClock.now - started < .seconds($0) }) ?? true {
+                        try await Task.sleep(for: .seconds(refresh))
+                        guard await keeper.heardFromTheRun else {
+                            // Zeros would say an empty city; the truth is that nothing answers (yet).
+                            if ContinuousClock.now - started < Self.patience { continue }
+                            let waited = Int((ContinuousClock.now - started) / .seconds(1))
+                            FileHandle.standardError.write(
+                                Data(
+                                    ("monitor: nothing to watch after \(waited) s — no snapshot from dispatch at "
+                                        + "\(shardSessions.joined(separator: ", ")) and no events on \(bus ?? endpoints.bus). Is a run of "
+                                        + "\(plan.name) going? `ribcity launch` prints the monitor command for its run.\n").utf8))
+                            continue
+                        }
+                        let report = await keeper.report()
+                        if let first = firstHeard {
+                            let wall = (ContinuousClock.now - first.wall) / .seconds(1)
+                            if wall > 0 { context.simulatedPerWallSecond = (report.simTimeSeconds - first.simulated) / wall }
+                        } else {
+                            firstHeard = (.now, report.simTimeSeconds)
+                        }
+                        // Written straight to the file descriptor: a pipe gets each line as it is made. A
+                        // terminal gets the dashboard redrawn in place; pipes and CI get plain lines.
+                        let text =
+                            json
+                            ? report.json
+                            : terminal ? "\u{1B}[H\u{1B}[2J" + report.dashboard(context) : report.line(clock: context.clock)
+                        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+                    }
+                }
+                try await group.next()
+                group.cancelAll()
             }
-            group.addTask {
-                let started = ContinuousClock.now
-                var context = DashboardContext(
-                    name: plan.name, clock: ClockTimeOfDay(startSecondOfDay: plan.startSecondOfDay),
-                    durationSeconds: plan.duration, runDirectory: runDirectory)
-                // The first report heard from the run: where the rate of simulated time is measured from.
-                var firstHeard: (wall: ContinuousClock.Instant, simulated: Double)?
-                while await !keeper.stopped, wallLimit.map({ ContinuousClock.now - started < .seconds($0) }) ?? true {
-                    try await Task.sleep(for: .seconds(refresh))
-                    guard await keeper.heardFromTheRun else {
-                        // Zeros would say an empty city; the truth is that nothing answers (yet).
-                        if ContinuousClock.now - started < Self.patience { continue }
-                        let waited = Int((ContinuousClock.now - started) / .seconds(1))
-                        FileHandle.standardError.write(
-                            Data(
-                                ("monitor: nothing to watch after \(waited) s — no snapshot from dispatch at "
-                                    + "\(shardSessions.joined(separator: ", ")) and no events on \(bus ?? endpoints.bus). Is a run of "
-                                    + "\(plan.name) going? `ribcity launch` prints the monitor command for its run.\n").utf8))
-                        continue
-                    }
-                    let report = await keeper.report()
-                    if let first = firstHeard {
-                        let wall = (ContinuousClock.now - first.wall) / .seconds(1)
-                        if wall > 0 { context.simulatedPerWallSecond = (report.simTimeSeconds - first.simulated) / wall }
-                    } else {
-                        firstHeard = (.now, report.simTimeSeconds)
-                    }
-                    // Written straight to the file descriptor: a pipe gets each line as it is made. A
-                    // terminal gets the dashboard redrawn in place; pipes and CI get plain lines.
-                    let text =
-                        json
-                        ? report.json
-                        : terminal ? "\u{1B}[H\u{1B}[2J" + report.dashboard(context) : report.line(clock: context.clock)
-                    FileHandle.standardOutput.write(Data((text + "\n").utf8))
-                }
-            }
-            try await group.next()
-            group.cancelAll()
+            signals.forEach { $0.cancel() }
+            readiness.stop()
         }
-        signals.forEach { $0.cancel() }
-        readiness.stop()
-        await transport.shutdown()
     }
 }

@@ -72,122 +72,122 @@ struct RunJoining {
                 "\(topologyPath) talks over CURVE: set \(RunKeys.environmentVariable) to the run's key directory "
                     + "(made by `ribcity keys`, the same on every host)")
         }
-        let transport = try Transport(name: name + "-join")
-        try await secureRole(transport, as: name, sessions: [], bus: [address, subscriber])
-        let publisher = try await transport.socket(.pub, options: .eventBus)
-        try await publisher.connect(address)
-        let listener = try await transport.socket(.sub, options: .eventBus)
-        try await listener.connect(subscriber)
-        try await listener.subscribe(Topic.joinReply(to: name))
-        try await listener.subscribe(Topic.stop(of: name))
-        let (heard, hear) = AsyncStream.makeStream(of: Heard.self)
-        let listening = Task {
-            while let message = try? await listener.receive() {
-                switch (try? Frames.Published(frames: message.frames))?.envelope.body {
-                case .joinReply(let reply)?: hear.yield(.reply(reply))
-                case .stop(let stop)?: hear.yield(.stop(stop))
-                case .processStatus?: hear.yield(.runAlive)
-                default: continue
+        try await Transport.using(name: name + "-join") { transport in
+            try await secureRole(transport, as: name, sessions: [], bus: [address, subscriber])
+            let publisher = try await transport.socket(.pub, options: .eventBus)
+            try await publisher.connect(address)
+            let listener = try await transport.socket(.sub, options: .eventBus)
+            try await listener.connect(subscriber)
+            try await listener.subscribe(Topic.joinReply(to: name))
+            try await listener.subscribe(Topic.stop(of: name))
+            let (heard, hear) = AsyncStream.makeStream(of: Heard.self)
+            let listening = Task {
+                while let message = try? await listener.receive() {
+                    switch (try? Frames.Published(frames: message.frames))?.envelope.body {
+                    case .joinReply(let reply)?: hear.yield(.reply(reply))
+                    case .stop(let stop)?: hear.yield(.stop(stop))
+                    case .processStatus?: hear.yield(.runAlive)
+                    default: continue
+                    }
                 }
             }
-        }
-        let ticking = Task {
-            while !Task.isCancelled {
-                hear.yield(.tick)
-                try? await Task.sleep(for: .milliseconds(500))
-            }
-        }
-        defer {
-            listening.cancel()
-            ticking.cancel()
-        }
-        var stamper = SequenceStamper(sender: "join.\(name).\(getpid())")
-        let request = JoinRequest.with {
-            $0.processID = name
-            $0.pid = getpid()
-            $0.machine = ProcessInfo.processInfo.hostName
-            $0.incarnation = UInt64.random(in: 1...UInt64.max)
-            $0.topologyCrc = crc
-        }
-        print("\(name) pid \(getpid()) asks to join the run at \(address)")
-        let deadline = ContinuousClock.now + timeout
-        var waitingFor = ""
-        var events = heard.makeAsyncIterator()
-        var accepted: JoinReply?
-        while accepted == nil, let event = await events.next() {
-            switch event {
-            case .tick:
-                guard ContinuousClock.now < deadline else {
-                    throw JoinFailure(
-                        "no coordinator accepted \(name) at \(address) within \(timeout)"
-                            + (waitingFor.isEmpty
-                                ? ": is `ribcity launch` running there, and can this host reach it?"
-                                : " (it was waiting for \(waitingFor))"))
+            let ticking = Task {
+                while !Task.isCancelled {
+                    hear.yield(.tick)
+                    try? await Task.sleep(for: .milliseconds(500))
                 }
-                let envelope = Envelope(.joinRequest(request), from: stamper.next())
-                try await publisher.send(Message(Frames.Published(topic: Topic.joinRequest, envelope: envelope).frames))
-            case .reply(let reply) where reply.incarnation == request.incarnation:
-                if !reply.refusal.isEmpty { throw JoinFailure("the coordinator refused \(name): \(reply.refusal)") }
-                if reply.accepted {
-                    accepted = reply
-                } else if reply.waitingFor != waitingFor {
-                    waitingFor = reply.waitingFor
-                    print("\(name) waits for \(waitingFor)")
+            }
+            defer {
+                listening.cancel()
+                ticking.cancel()
+            }
+            var stamper = SequenceStamper(sender: "join.\(name).\(getpid())")
+            let request = JoinRequest.with {
+                $0.processID = name
+                $0.pid = getpid()
+                $0.machine = ProcessInfo.processInfo.hostName
+                $0.incarnation = UInt64.random(in: 1...UInt64.max)
+                $0.topologyCrc = crc
+            }
+            print("\(name) pid \(getpid()) asks to join the run at \(address)")
+            let deadline = ContinuousClock.now + timeout
+            var waitingFor = ""
+            var events = heard.makeAsyncIterator()
+            var accepted: JoinReply?
+            while accepted == nil, let event = await events.next() {
+                switch event {
+                case .tick:
+                    guard ContinuousClock.now < deadline else {
+                        throw JoinFailure(
+                            "no coordinator accepted \(name) at \(address) within \(timeout)"
+                                + (waitingFor.isEmpty
+                                    ? ": is `ribcity launch` running there, and can this host reach it?"
+                                    : " (it was waiting for \(waitingFor))"))
+                    }
+                    let envelope = Envelope(.joinRequest(request), from: stamper.next())
+                    try await publisher.send(Message(Frames.Published(topic: Topic.joinRequest, envelope: envelope).frames))
+                case .reply(let reply) where reply.incarnation == request.incarnation:
+                    if !reply.refusal.isEmpty { throw JoinFailure("the coordinator refused \(name): \(reply.refusal)") }
+                    if reply.accepted {
+                        accepted = reply
+                    } else if reply.waitingFor != waitingFor {
+                        waitingFor = reply.waitingFor
+                        print("\(name) waits for \(waitingFor)")
+                    }
+                case .reply, .stop, .finished, .runAlive:
+                    continue
                 }
-            case .reply, .stop, .finished, .runAlive:
-                continue
             }
-        }
-        guard let accepted else { return }
-        try await listener.subscribe(Topic.status(of: "dispatch"))
-        setenv(ProcessLife.environmentVariable, "\(accepted.life)", 1)
-        print("\(name) joined as life \(accepted.life): ribcity \(accepted.arguments.joined(separator: " "))")
-        let part = try part(accepted.arguments)
-        let running = Task { try await part() }
-        let watching = Task {
-            _ = try? await running.value
-            hear.yield(.finished)
-        }
-        defer { watching.cancel() }
-        // A stop from the coordinator for this life (or any: the run is over): in order, as an
-        // interrupt would; abrupt, as a kill would. A run gone silent (its coordinator died
-        // without a word) is left, as a failure: a service manager starts the process again, and
-        // it rejoins if a coordinator is there.
-        var lastHeard = ContinuousClock.now
-        var abandoned = false
-        while let event = await events.next() {
-            switch event {
-            case .stop(let stop) where stop.life == accepted.life || stop.life == 0:
-                kill(getpid(), stop.abrupt ? SIGKILL : SIGTERM)
-            case .runAlive:
-                lastHeard = .now
-            case .tick where !abandoned && ContinuousClock.now - lastHeard > runSilence:
-                print(
-                    "\(name): nothing from the run at \(address) for \(runSilence) (no health report of dispatch's through its bus): leaving it"
-                )
-                abandoned = true
-                kill(getpid(), SIGTERM)
-            default:
-                break
+            guard let accepted else { return }
+            try await listener.subscribe(Topic.status(of: "dispatch"))
+            setenv(ProcessLife.environmentVariable, "\(accepted.life)", 1)
+            print("\(name) joined as life \(accepted.life): ribcity \(accepted.arguments.joined(separator: " "))")
+            let part = try part(accepted.arguments)
+            let running = Task { try await part() }
+            let watching = Task {
+                _ = try? await running.value
+                hear.yield(.finished)
             }
-            if case .finished = event { break }
+            defer { watching.cancel() }
+            // A stop from the coordinator for this life (or any: the run is over): in order, as an
+            // interrupt would; abrupt, as a kill would. A run gone silent (its coordinator died
+            // without a word) is left, as a failure: a service manager starts the process again, and
+            // it rejoins if a coordinator is there.
+            var lastHeard = ContinuousClock.now
+            var abandoned = false
+            while let event = await events.next() {
+                switch event {
+                case .stop(let stop) where stop.life == accepted.life || stop.life == 0:
+                    kill(getpid(), stop.abrupt ? SIGKILL : SIGTERM)
+                case .runAlive:
+                    lastHeard = .now
+                case .tick where !abandoned && ContinuousClock.now - lastHeard > runSilence:
+                    print(
+                        "\(name): nothing from the run at \(address) for \(runSilence) (no health report of dispatch's through its bus): leaving it"
+                    )
+                    abandoned = true
+                    kill(getpid(), SIGTERM)
+                default:
+                    break
+                }
+                if case .finished = event { break }
+            }
+            var exit = ProcessExit.with {
+                $0.processID = name
+                $0.pid = getpid()
+                $0.life = accepted.life
+            }
+            do {
+                try await running.value
+                if abandoned { throw JoinFailure("\(name) left a run that went silent (\(address))") }
+            } catch {
+                exit.status = 1
+                exit.reason = "\(error)"
+                try? await leave(exit, on: publisher, stamper: &stamper)
+                throw error
+            }
+            try await leave(exit, on: publisher, stamper: &stamper)
         }
-        var exit = ProcessExit.with {
-            $0.processID = name
-            $0.pid = getpid()
-            $0.life = accepted.life
-        }
-        do {
-            try await running.value
-            if abandoned { throw JoinFailure("\(name) left a run that went silent (\(address))") }
-        } catch {
-            exit.status = 1
-            exit.reason = "\(error)"
-            try? await leave(exit, on: publisher, stamper: &stamper)
-            throw error
-        }
-        try await leave(exit, on: publisher, stamper: &stamper)
-        await transport.shutdown()
     }
 
     /// The command the coordinator's arguments and this host's topology make: this process's

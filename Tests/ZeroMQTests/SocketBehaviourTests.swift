@@ -47,6 +47,37 @@ struct SocketBehaviourTests {
         }
     }
 
+    /// The bug this catches: a joined process that left a silent run threw past its transport,
+    /// exited while libzmq's threads were still up, and ThreadSanitizer's leak report turned its
+    /// exit status 1 into 66.
+    @Test("Transport.using shuts its transport down when the body throws, as when it returns")
+    func usingShutsDownOnThrow() async throws {
+        struct Failure: Error {}
+        try await within(20) {
+            var kept: Socket?
+            await #expect(throws: Failure.self) {
+                try await Transport.using(name: "using-throws") { transport in
+                    let socket = try await transport.socket(.dealer)
+                    try await socket.connect("inproc://nobody")
+                    kept = socket
+                    throw Failure()
+                }
+            }
+            let closed = await #expect(throws: ZMQError.self) {
+                try await kept?.connect("inproc://still-nobody")
+            }
+            #expect(closed != nil)
+            let returned = try await Transport.using(name: "using-returns") { transport in
+                kept = try await transport.socket(.dealer)
+                return 7
+            }
+            #expect(returned == 7)
+            await #expect(throws: ZMQError.self) {
+                try await kept?.connect("inproc://nobody-again")
+            }
+        }
+    }
+
     @Test("Monitor events report connects and disconnects")
     func monitorEvents() async throws {
         try await within(20) {
