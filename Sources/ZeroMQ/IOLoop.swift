@@ -110,7 +110,7 @@ final class IOLoop {
                 if entry.retryAt.map({ $0 <= clock.now }) ?? true { flush(entry) }
             }
             for command in core.takeCommands() { execute(command) }
-            runJobs()
+            if runJobs() { flushQueuedByJobs() }
             finishClosing()
         }
         for command in core.takeCommands(stop: true) { refuse(command) }
@@ -124,11 +124,24 @@ final class IOLoop {
     /// Runs the jobs waiting, and those they queue in turn (an actor's answer to a message
     /// received is sent in this iteration), for a bounded number of rounds so that sockets are
     /// not starved.
-    private func runJobs() {
-        for _ in 0..<Self.jobRounds {
+    /// - Returns: whether any job ran.
+    private func runJobs() -> Bool {
+        for round in 0..<Self.jobRounds {
             let jobs = core.takeJobs()
-            if jobs.isEmpty { return }
+            if jobs.isEmpty { return round > 0 }
             for job in jobs { executor.run(job) }
+        }
+        return true
+    }
+
+    /// Hands libzmq what the jobs just queued, before the loop polls: a reply sent by an actor
+    /// on this thread goes out now instead of after a poll for POLLOUT (a system call and a
+    /// round of libzmq's commands for every message in a request/reply exchange). A socket that
+    /// cannot take it now keeps it, and the poll waits for POLLOUT as before.
+    private func flushQueuedByJobs() {
+        let now = clock.now
+        for entry in entries where entry.hasOutbound && entry.retryAt.map({ $0 <= now }) ?? true {
+            flush(entry)
         }
     }
 
@@ -202,6 +215,9 @@ final class IOLoop {
         var failed = 0
         let raw = entry.raw
         var retry = false
+        var blockedSince = entry.blockedSince
+        var anyFullPeer = !entry.fullPeers.isEmpty
+        defer { entry.blockedSince = blockedSince }
         while sent + failed < Self.batchLimit * 4 {
             if current == nil {
                 current = entry.core.outbound.takeBatch()
@@ -209,25 +225,32 @@ final class IOLoop {
             }
             guard let batch = current else { break }
             do {
-                let message = batch.messages[index]
-                guard try raw.trySend(message) else {
-                    let since = entry.blockedSince ?? clock.now
+                // Borrowed from the batch, not copied out of it: a copy retains and releases
+                // each of the message's parts, for every message sent.
+                let accepted = try batch.messages.withUnsafeBufferPointer { try raw.trySend($0[index]) }
+                guard accepted else {
+                    let first = batch.messages[index].first
+                    let since = blockedSince ?? clock.now
                     guard let limit = entry.core.options.fullPeerTimeout,
-                        entry.fullPeers.contains(message.first) || clock.now - since >= limit
+                        entry.fullPeers.contains(first) || clock.now - since >= limit
                     else {
-                        entry.blockedSince = since
+                        blockedSince = since
                         retry = true
                         break
                     }
                     // The peer has not read for too long: this message fails, the others go on.
-                    entry.fullPeers.insert(message.first)
+                    entry.fullPeers.insert(first)
+                    anyFullPeer = true
                     throw ZMQError(code: EAGAIN, operation: "send on \(entry.core.type) to a peer full for \(limit)")
                 }
                 sent += 1
-                entry.blockedSince = nil
-                if !entry.fullPeers.isEmpty { entry.fullPeers.remove(message.first) }
+                blockedSince = nil
+                if anyFullPeer {
+                    entry.fullPeers.remove(batch.messages[index].first)
+                    anyFullPeer = !entry.fullPeers.isEmpty
+                }
             } catch {
-                entry.blockedSince = nil
+                blockedSince = nil
                 failed += 1
                 if let confirmation = batch.confirmation {
                     confirmation.fail(error)

@@ -75,6 +75,15 @@ struct TransportBenchCommand: AsyncParsableCommand {
     @Flag(help: "Skip the round-trip cases.")
     var noRoundTrip = false
 
+    @Option(
+        name: .customLong("implementation"),
+        help: "Only this implementation (batched, per-message or on-io-thread; repeatable); raw always runs, as the baseline.")
+    var implementations: [TransportBenchmark.Implementation] = []
+
+    private func measures(_ implementation: TransportBenchmark.Implementation) -> Bool {
+        implementation == .raw || implementations.isEmpty || implementations.contains(implementation)
+    }
+
     @Option(help: "plain, curve (every case over CURVE), or both (each case both ways, CURVE against plain).")
     var security: SecurityChoice = .plain
 
@@ -91,7 +100,7 @@ struct TransportBenchCommand: AsyncParsableCommand {
         for link in bench.links {
             for size in bench.sizes {
                 for security in security.cases {
-                    for implementation in TransportBenchmark.Implementation.allCases {
+                    for implementation in TransportBenchmark.Implementation.allCases where measures(implementation) {
                         var runs: [TransportBenchmark.Throughput] = []
                         for _ in 0..<max(1, repeats) {
                             runs.append(
@@ -107,7 +116,8 @@ struct TransportBenchCommand: AsyncParsableCommand {
                 }
             }
             for security in security.cases {
-                for implementation in [TransportBenchmark.Implementation.raw, .perMessage, .onIOThread] where !noRoundTrip {
+                for implementation in [TransportBenchmark.Implementation.raw, .perMessage, .onIOThread]
+                where !noRoundTrip && measures(implementation) {
                     var runs: [TransportBenchmark.RoundTrip] = []
                     for _ in 0..<max(1, repeats) {
                         runs.append(
@@ -157,3 +167,4 @@ struct BenchPeerCommand: AsyncParsableCommand {
 }
 
 extension TransportBenchmark.Link: ExpressibleByArgument {}
+extension TransportBenchmark.Implementation: ExpressibleByArgument {}
