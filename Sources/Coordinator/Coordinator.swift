@@ -249,8 +249,7 @@ public actor Coordinator {
         let malformed = Task { [plan, options] in
             guard let garbageTransport else { return 0 }
             var garbage = MalformedSender(
-                // Sharded, the first shard takes the garbage (each shard's reader is the same code).
-                endpoint: plan.sessions[0], perSecond: options.chaos.malformedPerSecond,
+                endpoints: plan.sessions, perSecond: options.chaos.malformedPerSecond,
                 random: SeededGenerator(seed: options.chaos.seed &+ 1))
             return await garbage.run(on: garbageTransport)
         }
@@ -260,7 +259,7 @@ public actor Coordinator {
         let forger = Task { [plan, options] in
             guard let forgerTransport else { return Forger.Tally() }
             var forger = Forger(
-                sessions: plan.sessions[0], bus: plan.busSubscribe,
+                sessions: plan.sessions, bus: plan.busSubscribe,
                 // Without CURVE the bus cannot know who publishes: forging there proves nothing.
                 busPublish: plan.topology.usesCurve ? plan.busPublish : nil, perSecond: options.chaos.forgePerSecond,
                 random: SeededGenerator(seed: options.chaos.seed &+ 2))

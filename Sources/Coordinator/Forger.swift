@@ -8,14 +8,16 @@ import ZeroMQ
 /// name — take a driver offline, cancel or steal a ride, accept another driver's offer, stop
 /// dispatch. Every one must be refused; it counts what dispatch answered. Over CURVE it also
 /// publishes on the bus what only others may (dispatch's events, dispatch's status, window
-/// openings, another's readiness): the bus must forward none of it.
+/// openings, another's readiness): the bus must forward none of it. Sharded, it holds a session
+/// at every shard and sends each forgery to one drawn at random.
 struct Forger {
     /// The name its key is made under in a CURVE run.
     static let keyName = "forger"
     /// The sender of its publications, so that one that got through is found in the recording.
     static let busSender = "forger-bus"
 
-    let sessions: String
+    /// Every dispatch shard's sessions endpoint (one, unsharded).
+    let sessions: [String]
     let bus: String
     /// Where to publish forgeries (nil: not at all).
     let busPublish: String?
@@ -38,16 +40,23 @@ struct Forger {
     /// Forges until cancelled.
     mutating func run(on transport: Transport) async -> Tally {
         var tally = Tally()
-        guard perSecond > 0, let dealer = try? await transport.socket(.dealer),
+        guard perSecond > 0, !sessions.isEmpty,
             let watch = try? await transport.socket(.sub, options: .subscribing(to: [Topic.dispatch]))
         else { return tally }
+        var dealers: [Socket] = []
         defer {
-            Task {
-                await dealer.close()
+            Task { [dealers] in
+                for dealer in dealers { await dealer.close() }
                 await watch.close()
             }
         }
-        guard (try? await dealer.connect(sessions)) != nil, (try? await watch.connect(bus)) != nil else { return tally }
+        for endpoint in sessions {
+            guard let dealer = try? await transport.socket(.dealer), (try? await dealer.connect(endpoint)) != nil else {
+                return tally
+            }
+            dealers.append(dealer)
+        }
+        guard (try? await watch.connect(bus)) != nil else { return tally }
         var publisher: Socket?
         if let busPublish, let socket = try? await transport.socket(.pub, options: .eventBus) {
             if (try? await socket.connect(busPublish)) != nil { publisher = socket }
@@ -72,9 +81,13 @@ struct Forger {
             // Hello now and then: a restarted dispatch has forgotten the forger's session.
             if ContinuousClock.now >= nextHello {
                 nextHello = .now + .seconds(2)
-                _ = try? await dealer.send(Message([WireCodec.encode(Envelope(.hello(hello), from: stamper.next()))]))
+                for dealer in dealers {
+                    _ = try? await dealer.send(Message([WireCodec.encode(Envelope(.hello(hello), from: stamper.next()))]))
+                }
             }
-            if ContinuousClock.now >= nextForgery, let (name, body) = seen.forgery(&random) {
+            let shard = dealers.count > 1 && ContinuousClock.now >= nextForgery ? Int(random.next() % UInt64(dealers.count)) : 0
+            let offerPrefix = dealers.count > 1 ? "offer-\(shard)." : "offer-"
+            if ContinuousClock.now >= nextForgery, let (name, body) = seen.forgery(&random, offerPrefix: offerPrefix) {
                 nextForgery = .now + .seconds(1 / perSecond)
                 let envelope = Envelope(body, from: stamper.next())
                 sentKinds[envelope.messageID] = name
@@ -83,7 +96,7 @@ struct Forger {
                     for id in sentOrder.prefix(500) { sentKinds[id] = nil }
                     sentOrder.removeFirst(500)
                 }
-                guard (try? await dealer.send(Message([WireCodec.encode(envelope)]))) != nil else { break }
+                guard (try? await dealers[shard].send(Message([WireCodec.encode(envelope)]))) != nil else { break }
                 tally.sent += 1
                 if let publisher {
                     let (topic, body) = seen.publication(&random)
@@ -94,15 +107,18 @@ struct Forger {
             for batch in await Self.waiting(on: watch) {
                 if let event = try? Frames.Published(frames: batch.frames).envelope.dispatchEvent { seen.note(event) }
             }
-            for batch in await Self.waiting(on: dealer) {
-                guard let reply = try? Frames.direct(batch.frames), let name = sentKinds.removeValue(forKey: reply.inReplyTo)
-                else { continue }
-                switch reply.body {
-                case .error(let error)? where error.code == .forbidden: tally.refused += 1
-                case .error?: break  // refused for another reason (unknown, invalid): not applied either
-                default:
-                    tally.applied += 1
-                    if tally.firstApplied == nil { tally.firstApplied = "\(name) was answered \(reply.bodyName)" }
+            for dealer in dealers {
+                for batch in await Self.waiting(on: dealer) {
+                    guard let reply = try? Frames.direct(batch.frames), let name = sentKinds.removeValue(forKey: reply.inReplyTo)
+                    else { continue }
+                    switch reply.body {
+                    case .error(let error)? where error.code == .forbidden: tally.refused += 1
+                    // refused for another reason (unknown, invalid, another shard's): not applied either
+                    case .error?: break
+                    default:
+                        tally.applied += 1
+                        if tally.firstApplied == nil { tally.firstApplied = "\(name) was answered \(reply.bodyName)" }
+                    }
                 }
             }
             try? await Task.sleep(for: .milliseconds(20))
@@ -176,13 +192,14 @@ struct Forger {
             return all.randomElement(using: &random)!
         }
 
-        /// A forgery with ids seen so far (nil until there are some).
-        func forgery(_ random: inout SeededGenerator) -> (String, Envelope.OneOf_Body)? {
+        /// A forgery with ids seen so far (nil until there are some); `offerPrefix` is how the
+        /// receiving dispatch names its offers.
+        func forgery(_ random: inout SeededGenerator, offerPrefix: String) -> (String, Envelope.OneOf_Body)? {
             guard let driver = drivers.randomElement(using: &random),
                 let (request, rider) = requests.randomElement(using: &random)
             else { return nil }
             // Offers are not on the bus; their names are easy to guess.
-            let offer = "offer-\(Int(random.next() % UInt64(max(1, requests.count))) + 1)"
+            let offer = "\(offerPrefix)\(Int(random.next() % UInt64(max(1, requests.count))) + 1)"
             let place = LatLon.with {
                 $0.lat = 0
                 $0.lon = 0

@@ -2,12 +2,14 @@ import Randomness
 import ZeroMQ
 
 /// Sends garbage to dispatch's sessions socket, as a broken or hostile client would: frames that
-/// are not envelopes, truncated envelopes, wrong frame counts, empty frames.
+/// are not envelopes, truncated envelopes, wrong frame counts, empty frames. Sharded, to every
+/// shard's in turn (one DEALER connected to them all deals its frames round the shards).
 struct MalformedSender {
     /// The name its key is made under in a CURVE run.
     static let keyName = "garbage"
 
-    let endpoint: String
+    /// Every dispatch shard's sessions endpoint (one, unsharded).
+    let endpoints: [String]
     let perSecond: Double
     var random: SeededGenerator
 
@@ -15,7 +17,9 @@ struct MalformedSender {
     mutating func run(on transport: Transport) async -> Int {
         guard perSecond > 0, let dealer = try? await transport.socket(.dealer) else { return 0 }
         defer { Task { await dealer.close() } }
-        guard (try? await dealer.connect(endpoint)) != nil else { return 0 }
+        for endpoint in endpoints {
+            guard (try? await dealer.connect(endpoint)) != nil else { return 0 }
+        }
         var sent = 0
         while !Task.isCancelled {
             let length = Int(random.next() % 64)

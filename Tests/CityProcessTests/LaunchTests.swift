@@ -337,7 +337,8 @@ struct LaunchTests {
     )
     func shardedDispatch() async throws {
         let run = try await LaunchedRun.launch(
-            "stress", extra: ["--kill-dispatch", "2", "--no-monitor"], dispatchExtra: ", shards: 2")
+            "stress", extra: ["--kill-dispatch", "2", "--no-monitor", "--malformed-rate", "40", "--forge-rate", "20"],
+            dispatchExtra: ", shards: 2")
         defer { try? FileManager.default.removeItem(at: run.directory) }
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("verdict: every check passed"), "\(run.output)")
@@ -362,5 +363,17 @@ struct LaunchTests {
         // A handed-over driver's legs at its new shard must come after its old ones' (its app
         // ignores a leg numbered below one it has seen): else its riders wait in vain and cancel.
         #expect((totals["cancelled"] ?? 0) * 5 < (totals["requests"] ?? 0), "riders left waiting: \(totals)")
+        // Garbage and forgeries reach every shard, not the first alone (each shard's last life
+        // says what it met; a restored shard's journal kept the garbage its first life met).
+        for shard in ["dispatch-0", "dispatch-1"] {
+            let stopped = run.log(shard).split(separator: "\n").last { $0.hasPrefix("\(shard) stopped:") }
+            let counts = stopped.map { line in
+                line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }.dropFirst()
+            }
+            // "dispatch-K stopped: M malformed, R refused (F forbidden), …": the shard's number, then M, R, F.
+            #expect(
+                counts.map(Array.init).map { $0.count >= 3 && $0[0] > 0 && $0[2] > 0 } == true,
+                "\(shard): \(stopped ?? "no stop line")")
+        }
     }
 }
