@@ -3,6 +3,7 @@ import City
 import DispatchService
 import Foundation
 import ProcessSupport
+import RideDispatch
 import Topology
 import Wire
 import ZeroMQ
@@ -60,6 +61,18 @@ struct DispatchCommand: AsyncParsableCommand {
     /// replays a longer tail (docs/PERFORMANCE.md, "Dispatch recovery time").
     static func snapshotPolicy(every entries: Int, virtual: Bool) -> SnapshotPolicy {
         SnapshotPolicy(everyEntries: entries, cpuShare: virtual ? 0.05 : 0.2)
+    }
+
+    /// The desk's settings for shard `shard` of `plan` (`map`: the shards' regions, nil
+    /// unsharded): what a restart and `bench recovery` must give the desk too, or the journal's
+    /// entries replay into other answers.
+    static func deskSettings(of plan: Topology, shard: Int, map: ShardMap?) -> DispatchDesk.Settings {
+        var settings = DispatchDesk.Settings()
+        settings.speed = plan.speed
+        // A session acts only for its own process's share of the city (docs/ARCHITECTURE.md, threat model).
+        settings.owners = .split(of: plan)
+        settings.shard = map.map { DeskShard(index: shard, map: $0) }
+        return settings
     }
 
     func run() async throws {
@@ -131,10 +144,7 @@ struct DispatchCommand: AsyncParsableCommand {
                 speed = journalSpeed
             }
             let faults = try messageFaults.faults(stream: 31)
-            var settings = DispatchDesk.Settings()
-            // A session acts only for its own process's share of the city (docs/ARCHITECTURE.md, threat model).
-            settings.owners = .split(of: plan)
-            settings.shard = sharded.map { DeskShard(index: shard, map: $0.map) }
+            let settings = Self.deskSettings(of: plan, shard: shard, map: sharded?.map)
             let server = DispatchServer(
                 travel: plan.travelTimes(on: graph), configuration: plan.dispatch, settings: settings,
                 router: router, bus: pub, speed: speed, journal: journalFile, wallOriginMs: origin,

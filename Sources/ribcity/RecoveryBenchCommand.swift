@@ -3,6 +3,8 @@ import City
 import DispatchService
 import Foundation
 import RideDispatch
+import Topology
+import Wire
 
 /// `ribcity bench recovery`: a dispatch restart on a real journal, from its newest snapshot,
 /// against replaying the whole journal.
@@ -23,14 +25,36 @@ struct RecoveryBenchCommand: ParsableCommand {
     @Option(help: "The run's dispatch journal (its snapshots beside it).")
     var journal: String
 
+    @Option(help: "Sharded dispatch: the journal's shard (by default read from its name, dispatch-K.journal).")
+    var shard: Int?
+
+    /// The shard a sharded run's journal belongs to.
+    private func journalShard(of plan: Topology) throws -> Int {
+        guard plan.dispatchShards > 1 else { return 0 }
+        let name = (journal as NSString).lastPathComponent
+        let named =
+            name.hasPrefix("dispatch-") && name.hasSuffix(".journal")
+            ? Int(name.dropFirst("dispatch-".count).dropLast(".journal".count)) : nil
+        guard let index = shard ?? named, (0..<plan.dispatchShards).contains(index) else {
+            throw ValidationError(
+                "\(journal): the topology has \(plan.dispatchShards) dispatch shards: give the journal's with --shard K (0 to \(plan.dispatchShards - 1))"
+            )
+        }
+        return index
+    }
+
     func run() throws {
         let plan = try readTopology(topologyFile.path)
         let graph: RoadGraph
         do { graph = try plan.city.load() } catch let error as CityImportError { throw BadInput(error.description) }
         let travel = plan.travelTimes(on: graph)
-        var settings = DispatchDesk.Settings()
-        settings.speed = plan.speed
-        let report = try RecoveryBenchmark.measure(journal: journal) {
+        // The desk the run's dispatch had: its owners, and its shard with the regions kept beside the journal.
+        let map = try dispatchShardMap(of: plan, at: topologyFile.path, graph: graph, journal: journal, keepingWeights: false)?
+            .map
+        let shard = try journalShard(of: plan)
+        let settings = DispatchCommand.deskSettings(of: plan, shard: shard, map: map)
+        let process = WireIDs.dispatchProcess(shard: shard, of: plan.dispatchShards)
+        let report = try RecoveryBenchmark.measure(journal: journal, process: process) {
             DispatchDesk(engine: DispatchEngine(travel: travel, configuration: plan.dispatch), settings: settings)
         }
         print(
@@ -62,6 +86,7 @@ struct RecoveryBenchCommand: ParsableCommand {
         print(
             "the same \(report.tailMessages) messages for the entries after the snapshot, the same end state: "
                 + (report.identical ? "yes" : "NO"))
+        for difference in report.differences { print("  differs: \(difference)") }
         if !report.identical { throw ExitCode.failure }
     }
 }

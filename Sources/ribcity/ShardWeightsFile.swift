@@ -47,7 +47,7 @@ struct ShardWeightsFile: Codable, Equatable {
 /// journal when they are there and for this topology, else drawn from the topology's demand
 /// (and then kept there). Nil for one dispatch.
 func dispatchShardMap(
-    of plan: Topology, at topologyPath: String, graph: RoadGraph, journal: String?
+    of plan: Topology, at topologyPath: String, graph: RoadGraph, journal: String?, keepingWeights: Bool = true
 ) throws -> (map: ShardMap, readFrom: String?)? {
     guard plan.dispatchShards > 1 else { return nil }
     let zones = ZoneGrid(graph: graph, cellSize: plan.dispatch.zoneSize)
@@ -57,6 +57,6 @@ func dispatchShardMap(
     }
     let prepared = try prepareTopology(plan)
     let shardPlan = ShardPlan(scenario: prepared.scenario, shards: plan.dispatchShards)
-    if let kept { try? ShardWeightsFile.write(shardPlan.weights, for: plan, at: topologyPath, to: kept) }
+    if let kept, keepingWeights { try? ShardWeightsFile.write(shardPlan.weights, for: plan, at: topologyPath, to: kept) }
     return (try checked(shardPlan.map, of: plan), nil)
 }

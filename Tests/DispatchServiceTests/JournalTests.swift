@@ -136,7 +136,7 @@ func run(_ entries: [JournalEntry], on core: DispatchCore) -> [Message] {
     return sent
 }
 
-func freshCore(_ fixture: DeskFixture) -> DispatchCore {
+func freshCore(_ fixture: DeskFixture, process: String = "dispatch") -> DispatchCore {
     var configuration = DispatchConfiguration()
     configuration.offerTimeoutSeconds = 30
     // Scripted sessions send no heartbeats: they must not expire between their messages.
@@ -145,7 +145,8 @@ func freshCore(_ fixture: DeskFixture) -> DispatchCore {
     return DispatchCore(
         desk: DispatchDesk(
             engine: DispatchEngine(planner: PathFinder(graph: fixture.graph), configuration: configuration),
-            settings: settings))
+            settings: settings),
+        process: process)
 }
 
 @Suite("Dispatch's journal: its format, and a replay that rebuilds dispatch exactly")

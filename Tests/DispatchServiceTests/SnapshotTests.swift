@@ -72,14 +72,16 @@ struct SnapshotStoreTests {
     let directory = NSTemporaryDirectory() + "snapshots-\(UInt64.random(in: 0...UInt64.max))"
 
     /// A journal of the scripted ride and the snapshots of its core after `cuts` entries.
-    func journalWithSnapshots(cuts: [Int]) throws -> (contents: DispatchJournal.Contents, store: SnapshotStore) {
+    func journalWithSnapshots(
+        cuts: [Int], process: String = "dispatch"
+    ) throws -> (contents: DispatchJournal.Contents, store: SnapshotStore) {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let path = directory + "/dispatch.journal"
+        let path = directory + "/\(process).journal"
         var script = ScriptedRide()
         let entries = script.entries()
         let journal = try DispatchJournal(path: path)
         let store = SnapshotStore(journalPath: path)
-        let core = freshCore(script.fixture)
+        let core = freshCore(script.fixture, process: process)
         for (index, entry) in entries.enumerated() {
             var out = Outbox()
             try journal.append([core.apply(entry, into: &out)])
@@ -100,6 +102,26 @@ struct SnapshotStoreTests {
         #expect(store.files().map(\.entries) == [9, 6])
         let newest = store.newest(for: contents)
         #expect(newest.found?.snapshot.journalEntries == 9 && newest.skipped.isEmpty)
+    }
+
+    /// The bug this catches: `bench recovery` replayed a shard's journal into cores named
+    /// "dispatch", whose stamps differ from the snapshot's "dispatch-1", and said a restart from
+    /// the snapshot was not identical to the whole journal replayed when it was.
+    @Test(
+        "bench recovery measures a shard's journal with the shard's own senders: identical both ways, and says what differs when not"
+    )
+    func recoveryBenchmarkOfAShard() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (contents, _) = try journalWithSnapshots(cuts: [5], process: "dispatch-1")
+        let fixture = ScriptedRide().fixture
+        let path = directory + "/dispatch-1.journal"
+        let report = try RecoveryBenchmark.measure(journal: path, process: "dispatch-1") { freshCore(fixture).desk }
+        #expect(report.snapshotEntries == 5 && report.entries == contents.count && report.tailEntries == contents.count - 5)
+        #expect(report.tailMessages > 0)
+        #expect(report.identical, "\(report.differences)")
+        let misnamed = try RecoveryBenchmark.measure(journal: path) { freshCore(fixture).desk }
+        #expect(!misnamed.identical)
+        #expect(misnamed.differences.contains { $0.hasPrefix("messages:") }, "\(misnamed.differences)")
     }
 
     @Test("A torn, corrupted, foreign or newer-than-the-journal snapshot is passed over, saying why")

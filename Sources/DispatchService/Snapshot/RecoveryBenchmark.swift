@@ -25,12 +25,17 @@ public enum RecoveryBenchmark {
         /// Both ways send the same messages for the entries after the snapshot, and end with the
         /// same desk, stamps and counts.
         public var identical = false
+        /// What differs when not identical, in words.
+        public var differences: [String] = []
         /// The snapshot's biggest parts: name, bytes, encoding and decoding seconds.
         public var parts: [(name: String, bytes: Int, encode: Double, decode: Double)] = []
     }
 
-    /// Measures the journal at `path`; `makeDesk` makes a desk of the run's topology.
-    public static func measure(journal path: String, makeDesk: () -> DispatchDesk) throws -> Report {
+    /// Measures the journal at `path` of dispatch process `process` ("dispatch", or a shard's
+    /// "dispatch-K": its senders' names); `makeDesk` makes a desk of the run's topology.
+    public static func measure(
+        journal path: String, process: String = "dispatch", makeDesk: () -> DispatchDesk
+    ) throws -> Report {
         var report = Report()
         let clock = ContinuousClock()
         func seconds(_ body: () throws -> Void) rethrows -> Double { try clock.measure(body) / .seconds(1) }
@@ -41,7 +46,7 @@ public enum RecoveryBenchmark {
         report.entries = contents.count
         report.journalBytes = contents.validBytes
 
-        let fast = DispatchCore(desk: makeDesk())
+        let fast = DispatchCore(desk: makeDesk(), process: process)
         var start = DispatchJournal.magic.count
         report.restoreSeconds = seconds {
             let newest = SnapshotStore(journalPath: path).newest(for: contents)
@@ -60,7 +65,7 @@ public enum RecoveryBenchmark {
 
         // The baseline, which is also the reference: the whole journal replayed from a fresh
         // dispatch, the entries after the snapshot framed to compare with the restart's.
-        let whole = DispatchCore(desk: makeDesk())
+        let whole = DispatchCore(desk: makeDesk(), process: process)
         var sentReference: [Message] = []
         report.fullReplaySeconds = try seconds {
             var index = 0
@@ -104,11 +109,32 @@ public enum RecoveryBenchmark {
             report.parts.sort { $0.bytes > $1.bytes }
         }
 
-        report.identical =
-            sentFast == sentReference && whole.desk.snapshot() == fast.desk.snapshot()
-            && whole.stampers.events.lastSequence == fast.stampers.events.lastSequence
-            && whole.stampers.replies.lastSequence == fast.stampers.replies.lastSequence && whole.malformed == fast.malformed
-            && whole.desk.checker.violations == fast.desk.checker.violations
+        if sentFast != sentReference {
+            let first =
+                zip(sentFast, sentReference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                ?? min(sentFast.count, sentReference.count)
+            report.differences.append(
+                "messages: \(sentFast.count) from the snapshot, \(sentReference.count) from the whole journal; "
+                    + "the first difference at message \(first)")
+        }
+        let (wholeState, fastState) = (whole.desk.snapshot(), fast.desk.snapshot())
+        if wholeState != fastState {
+            let first = zip(wholeState, fastState).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            report.differences.append(
+                "end state: \(fastState.count) drivers and open requests from the snapshot, \(wholeState.count) from the whole journal"
+                    + (first.map {
+                        "; the first difference: \(fastState[$0].textFormatString()) against \(wholeState[$0].textFormatString())"
+                    }
+                        ?? ""))
+        }
+        if whole.stampers.events.lastSequence != fast.stampers.events.lastSequence
+            || whole.stampers.replies.lastSequence != fast.stampers.replies.lastSequence
+        {
+            report.differences.append("sequence numbers of the bus's events or of the replies")
+        }
+        if whole.malformed != fast.malformed { report.differences.append("malformed frames counted") }
+        if whole.desk.checker.violations != fast.desk.checker.violations { report.differences.append("the checker's violations") }
+        report.identical = report.differences.isEmpty
         return report
     }
 
