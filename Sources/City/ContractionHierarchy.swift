@@ -48,6 +48,21 @@ public struct ContractionHierarchy: Sendable {
     }
 }
 
+extension ContractionHierarchy {
+    /// A hierarchy of parts already built (read back by ``HierarchyFile``, which checks them).
+    init(
+        graph: RoadGraph, slot: [Int32], node: [Int32], up: ArcTable, down: ArcTable, labels: HubLabels, shortcutCount: Int
+    ) {
+        self.graph = graph
+        self.slot = slot
+        self.node = node
+        self.up = up
+        self.down = down
+        self.labels = labels
+        self.shortcutCount = shortcutCount
+    }
+}
+
 /// A node of the hierarchy and a time in milliseconds: an arc (the node at its other end and its
 /// weight) or a label's entry (a hub and the time to or from it).
 struct NodeTime: Sendable {
@@ -70,6 +85,13 @@ struct ArcTable: Sendable {
     /// The arc of `node` whose other end is `other` (there is at most one).
     func arc(of node: Int, other: Int) -> Int? {
         range(of: node).first { Int(arcs[$0].node) == other }
+    }
+
+    /// A table of arcs already numbered (read back by ``HierarchyFile``).
+    init(first: [Int32], arcs: [NodeTime], via: [Int32]) {
+        self.first = first
+        self.arcs = arcs
+        self.via = via
     }
 
     /// The table of `rows` (by road node, naming road nodes), renumbered: `slot` maps a road node

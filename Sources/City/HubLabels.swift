@@ -21,6 +21,12 @@ public struct HubLabels: Sendable {
     /// From the hubs above each node to it.
     let incoming: Labels
 
+    /// Labels already made (read back by ``HierarchyFile``).
+    init(outgoing: Labels, incoming: Labels) {
+        self.outgoing = outgoing
+        self.incoming = incoming
+    }
+
     /// Labels for every node of a hierarchy with arcs `up` and `down` on `nodeCount` nodes.
     init(up: ArcTable, down: ArcTable, nodeCount: Int) {
         let memory = SearchMemory(nodeCount: nodeCount, arcCount: max(up.count, down.count))

@@ -15,6 +15,8 @@ public final class TravelTimeSchedule {
     public let day: DayKind
 
     private let fixed: (any RoutePlanner)?
+    /// Where hierarchies are read from and kept, if anywhere.
+    private let store: HierarchyStore?
     private var junctions: [Bool]?
     private var planners: [Int: HierarchyQuery] = [:]
     /// The router of each hour of the day, once asked for.
@@ -27,11 +29,14 @@ public final class TravelTimeSchedule {
         startSecondOfDay = 0
         day = .weekday
         fixed = planner
+        store = nil
     }
 
-    /// One contraction hierarchy of `graph`'s own times (posted speeds) for the whole run.
-    public convenience init(postedSpeedsOn graph: RoadGraph) {
-        self.init(planner: HierarchyQuery(hierarchy: ContractionHierarchy(graph: graph)))
+    /// One contraction hierarchy of `graph`'s own times (posted speeds) for the whole run, read
+    /// from `store` if it has it.
+    public convenience init(postedSpeedsOn graph: RoadGraph, store: HierarchyStore? = nil) {
+        self.init(
+            planner: HierarchyQuery(hierarchy: store?.hierarchy(of: graph) ?? ContractionHierarchy(graph: graph)))
     }
 
     /// The routers of a run that starts at `startSecondOfDay` on a `day` and takes requests for
@@ -39,22 +44,28 @@ public final class TravelTimeSchedule {
     /// requested up to the end are served for up to two hours after it), or the posted speeds'
     /// without a model.
     public static func forRun(
-        graph: RoadGraph, model: TravelTimeModel?, startSecondOfDay: Double, day: DayKind, duration: Double
+        graph: RoadGraph, model: TravelTimeModel?, startSecondOfDay: Double, day: DayKind, duration: Double,
+        store: HierarchyStore? = nil
     ) -> TravelTimeSchedule {
-        guard let model else { return TravelTimeSchedule(postedSpeedsOn: graph) }
-        let schedule = TravelTimeSchedule(graph: graph, model: model, startSecondOfDay: startSecondOfDay, day: day)
+        guard let model else { return TravelTimeSchedule(postedSpeedsOn: graph, store: store) }
+        let schedule = TravelTimeSchedule(
+            graph: graph, model: model, startSecondOfDay: startSecondOfDay, day: day, store: store)
         schedule.prepare(from: 0, through: duration + 2 * 3_600)
         return schedule
     }
 
     /// Routers for the bands of `model`, on `graph`'s roads; the model's bands must cover `day`.
-    public init(graph: RoadGraph, model: TravelTimeModel, startSecondOfDay: Double, day: DayKind) {
+    /// Their hierarchies are read from `store` when it has them (and kept there when built).
+    public init(
+        graph: RoadGraph, model: TravelTimeModel, startSecondOfDay: Double, day: DayKind, store: HierarchyStore? = nil
+    ) {
         precondition(model.coverageProblems.isEmpty, "a travel-time model whose bands tile the day")
         self.graph = graph
         self.model = model
         self.startSecondOfDay = startSecondOfDay
         self.day = day
         fixed = nil
+        self.store = store
     }
 
     /// The hour of the day at simulated second `time`.
@@ -96,7 +107,7 @@ public final class TravelTimeSchedule {
         let junctions = self.junctions ?? graph.junctions()
         self.junctions = junctions
         let weighted = graph.withEdgeTimes(model!.edgeTimes(on: graph, band: band, junctions: junctions))
-        let query = HierarchyQuery(hierarchy: ContractionHierarchy(graph: weighted))
+        let query = HierarchyQuery(hierarchy: store?.hierarchy(of: weighted) ?? ContractionHierarchy(graph: weighted))
         planners[band] = query
         return query
     }

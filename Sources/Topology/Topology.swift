@@ -68,9 +68,11 @@ public struct Topology: Sendable, Equatable {
 
     /// The router of each moment of the run on `graph` (this topology's roads): with a
     /// calibration, a hierarchy per band of the day the run reaches, all built now; without one, a
-    /// hierarchy of the posted speeds.
-    public func travelTimes(on graph: RoadGraph) -> TravelTimeSchedule {
-        .forRun(graph: graph, model: calibration?.file.model, startSecondOfDay: startSecondOfDay, day: day, duration: duration)
+    /// hierarchy of the posted speeds. Hierarchies are read from `store` when it has them.
+    public func travelTimes(on graph: RoadGraph, store: HierarchyStore? = nil) -> TravelTimeSchedule {
+        .forRun(
+            graph: graph, model: calibration?.file.model, startSecondOfDay: startSecondOfDay, day: day, duration: duration,
+            store: store)
     }
 
     /// A machine of a city across hosts: its name in the topology, and the address the other

@@ -145,8 +145,21 @@ struct DispatchCommand: AsyncParsableCommand {
             }
             let faults = try messageFaults.faults(stream: 31)
             let settings = Self.deskSettings(of: plan, shard: shard, map: sharded?.map)
+            // Beside the journal (the run's directory, shared by the shards): a restart reads the
+            // routing hierarchies instead of contracting the roads again.
+            let hierarchies = journal.map { path in
+                let directory = (path as NSString).deletingLastPathComponent
+                return HierarchyStore(directory: directory.isEmpty ? "." : directory)
+            }
+            let travel = plan.travelTimes(on: graph, store: hierarchies)
+            if let hierarchies {
+                for skipped in hierarchies.skipped { print("\(name) passed over a routing hierarchy: \(skipped)") }
+                print(
+                    "\(name): \(hierarchies.read) routing hierarchies read, \(hierarchies.built) built, in \(hierarchies.directory)"
+                )
+            }
             let server = DispatchServer(
-                travel: plan.travelTimes(on: graph), configuration: plan.dispatch, settings: settings,
+                travel: travel, configuration: plan.dispatch, settings: settings,
                 router: router, bus: pub, speed: speed, journal: journalFile, wallOriginMs: origin,
                 snapshots: snapshotEvery > 0
                     ? Self.snapshotPolicy(every: snapshotEvery, virtual: virtualTime.isVirtual(plan)) : nil,

@@ -1,0 +1,105 @@
+import CZlib
+import Foundation
+import Testing
+
+@testable import City
+
+@Suite("Hierarchy files: a built hierarchy read back whole, or refused saying why")
+struct HierarchyFileTests {
+    let directory = NSTemporaryDirectory() + "hierarchies-\(UInt64.random(in: 0...UInt64.max))"
+
+    /// Every pair's time and route from `read` equal `built`'s.
+    func expectSameAnswers(_ read: ContractionHierarchy, _ built: ContractionHierarchy) {
+        let (a, b) = (HierarchyQuery(hierarchy: read), HierarchyQuery(hierarchy: built))
+        for start in 0..<built.graph.nodeCount {
+            for end in 0..<built.graph.nodeCount {
+                #expect(a.travelTime(from: start, to: end) == b.travelTime(from: start, to: end), "\(start) → \(end)")
+                #expect(a.route(from: start, to: end)?.nodes == b.route(from: start, to: end)?.nodes, "\(start) → \(end)")
+            }
+        }
+    }
+
+    @Test("Encoded and decoded, a hierarchy answers every pair as the one built, and encodes to the same bytes")
+    func roundTrip() throws {
+        let graph = CityTests.randomGraph(seed: 11, nodes: 60, edges: 220)
+        let built = ContractionHierarchy(graph: graph)
+        let bytes = HierarchyFile.encode(built)
+        let read = try HierarchyFile.decode(bytes, for: graph)
+        #expect(HierarchyFile.encode(read) == bytes)
+        #expect(read.shortcutCount == built.shortcutCount && read.labelEntryCount == built.labelEntryCount)
+        expectSameAnswers(read, built)
+    }
+
+    @Test("Torn, flipped, foreign, of other roads or of other weights: refused with the reason")
+    func damagedRefused() throws {
+        let graph = CityTests.randomGraph(seed: 12, nodes: 40, edges: 150)
+        let bytes = HierarchyFile.encode(ContractionHierarchy(graph: graph))
+        func reason(_ bytes: [UInt8], _ graph: RoadGraph) -> String {
+            do {
+                _ = try HierarchyFile.decode(bytes, for: graph)
+                return "accepted"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(reason(Array(bytes.dropLast(9)), graph).hasPrefix("torn"))
+        var flipped = bytes
+        flipped[bytes.count - 5] ^= 0x40
+        #expect(reason(flipped, graph) == "its checksum does not match")
+        #expect(reason(Array("not a hierarchy".utf8), graph).hasPrefix("not a hierarchy file"))
+        #expect(reason([], graph).hasPrefix("not a hierarchy file"))
+        let other = CityTests.randomGraph(seed: 13, nodes: 40, edges: 150)
+        #expect(reason(bytes, other) == "built on other roads or other travel times")
+        let slower = graph.withEdgeTimes(graph.edgeTime.map { $0 * 1.5 })
+        #expect(reason(bytes, slower) == "built on other roads or other travel times")
+    }
+
+    @Test("Bytes whose checksum holds but whose numbering or rows are wrong are refused, not used")
+    func inconsistentRefused() throws {
+        let graph = CityTests.randomGraph(seed: 14, nodes: 30, edges: 100)
+        let bytes = HierarchyFile.encode(ContractionHierarchy(graph: graph))
+        let header = 4 + 4 + 4 + 4 + 8 + 4
+        // The payload: the shortcut count, then the slots' count and the first slot.
+        var broken = bytes
+        let firstSlot = header + 4 + 8
+        broken[firstSlot] = 0xFF
+        broken[firstSlot + 1] = 0xFF
+        // The checksum made to match, as a writer with a bug would.
+        let crc = Array(broken[header...]).withUnsafeBytes { raw in
+            UInt32(truncatingIfNeeded: CZlib.crc32(0, raw.bindMemory(to: UInt8.self).baseAddress, uInt(raw.count)))
+        }
+        withUnsafeBytes(of: crc.littleEndian) { broken.replaceSubrange((header - 4)..<header, with: $0) }
+        #expect(throws: HierarchyFile.Failure.self) { try HierarchyFile.decode(broken, for: graph) }
+        do {
+            _ = try HierarchyFile.decode(broken, for: graph)
+        } catch {
+            #expect(error.description.contains("numbering"), "\(error)")
+        }
+    }
+
+    @Test("A store builds and keeps a hierarchy, reads it on the next start, and rebuilds a damaged file saying why")
+    func storeKeepsAndReads() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let graph = CityTests.randomGraph(seed: 15, nodes: 50, edges: 180)
+        let first = HierarchyStore(directory: directory)
+        let built = first.hierarchy(of: graph)
+        #expect(first.built == 1 && first.read == 0 && FileManager.default.fileExists(atPath: first.path(for: graph)))
+
+        let second = HierarchyStore(directory: directory)
+        let read = second.hierarchy(of: graph)
+        #expect(second.read == 1 && second.built == 0 && second.skipped.isEmpty)
+        expectSameAnswers(read, built)
+
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: first.path(for: graph)))
+        let third = HierarchyStore(directory: directory)
+        expectSameAnswers(third.hierarchy(of: graph), built)
+        #expect(third.built == 1 && third.skipped.count == 1 && third.skipped[0].contains("not a hierarchy file"))
+        #expect(HierarchyStore(directory: directory).hierarchy(of: graph).shortcutCount == built.shortcutCount)
+
+        // A schedule of posted speeds reads it too.
+        let store = HierarchyStore(directory: directory)
+        _ = TravelTimeSchedule(postedSpeedsOn: graph, store: store)
+        #expect(store.read == 1)
+    }
+}
