@@ -41,11 +41,12 @@ public struct PreparedTopology: Sendable {
         return lines
     }
 
-    /// Loads the city, reads or draws the demand, and places it on the roads. Throws the
-    /// importers' own errors (``CityImportError``, ``DemandError``), which name the file.
-    public init(_ topology: Topology) throws {
+    /// Loads the city (or takes `graph`, the topology's city already loaded), reads or draws
+    /// the demand, and places it on the roads. Throws the importers' own errors
+    /// (``CityImportError``, ``DemandError``), which name the file.
+    public init(_ topology: Topology, graph loaded: RoadGraph? = nil) throws {
         self.topology = topology
-        let graph = try topology.city.load()
+        let graph = try loaded ?? topology.city.load()
         let area = GeoBox(around: graph.positions)
         let placement = DemandPlacement(graph: graph)
         var reports: [ReplayReport] = []

@@ -220,7 +220,11 @@ struct RidersCommand: AsyncParsableCommand {
 private func hostRouting(_ plan: Topology, options: HostOptions, prepared: PreparedTopology) throws -> ShardRouting {
     guard plan.dispatchShards > 1 else { return .single }
     let written = try readTopology(options.topology)
-    guard let map = try shardMap(of: written, prepared: written == plan ? prepared : nil) else { return .single }
+    // Scaled demand: the demand as written is drawn again, on the roads already loaded.
+    guard
+        let map = try shardMap(
+            of: written, prepared: written == plan ? prepared : nil, graph: prepared.scenario.graph)
+    else { return .single }
     let snap = SnapIndex(graph: prepared.scenario.graph)
     return ShardRouting(shards: map.shards) { position in
         map.shard(ofNode: snap.nearestNode(to: GeoPoint(position)).node)

@@ -24,9 +24,10 @@ func scaledTopology(_ path: String, _ factor: Double) throws -> Topology {
 }
 
 /// Loads a topology's city and demand; a bad OSM or record file is bad input naming it.
-func prepareTopology(_ plan: Topology) throws -> PreparedTopology {
+/// `graph`: the plan's city, when the caller has loaded it already.
+func prepareTopology(_ plan: Topology, graph: RoadGraph? = nil) throws -> PreparedTopology {
     do {
-        return try PreparedTopology(plan)
+        return try PreparedTopology(plan, graph: graph)
     } catch let error as CityImportError {
         throw BadInput(error.description)
     } catch let error as DemandError {
@@ -74,11 +75,13 @@ func secureRole(_ transport: Transport, as name: String, sessions: [String], bus
 
 /// The map of who owns what in a sharded dispatch (nil for one dispatch): every process computes
 /// it from the topology as written — the demand it draws before any scaling — so that all agree.
-/// `prepared` spares preparing the topology again when the caller has it (unscaled).
-func shardMap(of plan: Topology, prepared: PreparedTopology? = nil) throws -> ShardMap? {
+/// `prepared` spares preparing the topology again when the caller has it (unscaled), `graph`
+/// loading its city again.
+func shardMap(of plan: Topology, prepared: PreparedTopology? = nil, graph: RoadGraph? = nil) throws -> ShardMap? {
     guard plan.dispatchShards > 1 else { return nil }
     return try checked(
-        ShardPlan(scenario: try (prepared ?? prepareTopology(plan)).scenario, shards: plan.dispatchShards).map, of: plan)
+        ShardPlan(scenario: try (prepared ?? prepareTopology(plan, graph: graph)).scenario, shards: plan.dispatchShards).map,
+        of: plan)
 }
 
 /// `map`, if it has a region for every shard of `plan`; else bad input naming the key.

@@ -55,7 +55,7 @@ func dispatchShardMap(
     if let kept, let weights = ShardWeightsFile.read(kept, for: plan, at: topologyPath, zones: zones.zoneCount) {
         return (try checked(ShardMap(zones: zones, weights: weights, shards: plan.dispatchShards), of: plan), kept)
     }
-    let prepared = try prepareTopology(plan)
+    let prepared = try prepareTopology(plan, graph: graph)
     let shardPlan = ShardPlan(scenario: prepared.scenario, shards: plan.dispatchShards)
     if let kept, keepingWeights { try? ShardWeightsFile.write(shardPlan.weights, for: plan, at: topologyPath, to: kept) }
     return (try checked(shardPlan.map, of: plan), nil)

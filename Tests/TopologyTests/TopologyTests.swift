@@ -43,6 +43,15 @@ struct TopologyTests {
         #expect(refusal?.key == "riders.demand")
     }
 
+    @Test("A topology prepared on its city already loaded places the same rides and drivers as one that loads it")
+    func preparedOnLoadedCity() throws {
+        let downtown = try TopologyReader.read(path: topologies.appendingPathComponent("downtown.yaml").path)
+        let loading = try PreparedTopology(downtown).scenario
+        let given = try PreparedTopology(downtown, graph: try downtown.city.load()).scenario
+        #expect(given.trips == loading.trips && given.trips.count > 100)
+        #expect(given.drivers == loading.drivers && given.graph.nodeCount == loading.graph.nodeCount)
+    }
+
     @Test("grid-sumo is SUMO's reference workload")
     func gridSumo() throws {
         let topology = try TopologyReader.read(path: topologies.appendingPathComponent("grid-sumo.yaml").path)
