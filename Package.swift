@@ -62,7 +62,7 @@ let package = Package(
         // What every role's process shares: readiness on the bus, interrupts, its standard output.
         .target(
             name: "ProcessSupport",
-            dependencies: ["CRibcity", "CZlib", "Wire", "ZeroMQ"],
+            dependencies: ["CRibcity", "City", "Wire", "ZeroMQ"],
             swiftSettings: strict
         ),
         .target(
@@ -152,7 +152,7 @@ let package = Package(
         .target(
             name: "DispatchService",
             dependencies: [
-                "City", "CZlib", "Faults", "RideDispatch", "SimulatedTime", "Wire", "ZeroMQ",
+                "City", "Faults", "RideDispatch", "SimulatedTime", "Wire", "ZeroMQ",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strict

@@ -1,4 +1,3 @@
-import CZlib
 import Foundation
 
 /// A ``ContractionHierarchy`` and its labels as bytes, so that a process started again (dispatch
@@ -22,10 +21,10 @@ public enum HierarchyFile {
 
     /// The CRC-32 of what a hierarchy depends on: the nodes and each segment's ends and time.
     public static func fingerprint(of graph: RoadGraph) -> UInt32 {
-        var crc = crc(UInt32(0), [UInt32(truncatingIfNeeded: graph.nodeCount)])
-        crc = self.crc(crc, graph.edgeStart)
-        crc = self.crc(crc, graph.edgeTarget)
-        return self.crc(crc, graph.edgeMillis)
+        var crc = CRC32.of([UInt32(truncatingIfNeeded: graph.nodeCount)])
+        crc = CRC32.of(graph.edgeStart, continuing: crc)
+        crc = CRC32.of(graph.edgeTarget, continuing: crc)
+        return CRC32.of(graph.edgeMillis, continuing: crc)
     }
 
     /// The hierarchy as bytes.
@@ -48,7 +47,7 @@ public enum HierarchyFile {
         append(fingerprint(of: hierarchy.graph), to: &bytes)
         append(UInt32(truncatingIfNeeded: hierarchy.graph.nodeCount), to: &bytes)
         append(UInt64(payload.count), to: &bytes)
-        append(crc(0, payload), to: &bytes)
+        append(CRC32.of(payload), to: &bytes)
         return bytes + payload
     }
 
@@ -66,7 +65,7 @@ public enum HierarchyFile {
         let length: UInt64 = try reader.value()
         let checksum: UInt32 = try reader.value()
         guard UInt64(reader.remaining) == length else { throw Failure("torn: \(reader.remaining) payload bytes of \(length)") }
-        guard crc(0, bytes[reader.offset...]) == checksum else { throw Failure("its checksum does not match") }
+        guard CRC32.of(bytes[reader.offset...]) == checksum else { throw Failure("its checksum does not match") }
 
         let shortcuts: UInt32 = try reader.value()
         let slot: [Int32] = try reader.array()
@@ -124,15 +123,6 @@ public enum HierarchyFile {
     private static func append<T: BitwiseCopyable>(array: [T], to bytes: inout [UInt8]) {
         append(UInt64(array.count), to: &bytes)
         array.withUnsafeBytes { bytes.append(contentsOf: $0) }
-    }
-
-    private static func crc<C: Collection>(_ start: UInt32, _ values: C) -> UInt32 where C.Element: BitwiseCopyable {
-        let array = Array(values)
-        return array.withUnsafeBytes { raw in
-            UInt32(
-                truncatingIfNeeded: CZlib.crc32(
-                    uLong(start), raw.bindMemory(to: UInt8.self).baseAddress, uInt(raw.count)))
-        }
     }
 
     /// Reads values and arrays in the order ``encode(_:)`` wrote them, each read checked against what is left.

@@ -85,9 +85,11 @@ struct Forger {
                     _ = try? await dealer.send(Message([WireCodec.encode(Envelope(.hello(hello), from: stamper.next()))]))
                 }
             }
-            let shard = dealers.count > 1 && ContinuousClock.now >= nextForgery ? Int(random.next() % UInt64(dealers.count)) : 0
-            let offerPrefix = dealers.count > 1 ? "offer-\(shard)." : "offer-"
-            if ContinuousClock.now >= nextForgery, let (name, body) = seen.forgery(&random, offerPrefix: offerPrefix) {
+            let sharded = dealers.count > 1
+            let shard = sharded && ContinuousClock.now >= nextForgery ? Int(random.next() % UInt64(dealers.count)) : 0
+            if ContinuousClock.now >= nextForgery,
+                let (name, body) = seen.forgery(&random, offerPrefix: WireIDs.offerPrefix(shard: sharded ? shard : nil))
+            {
                 nextForgery = .now + .seconds(1 / perSecond)
                 let envelope = Envelope(body, from: stamper.next())
                 sentKinds[envelope.messageID] = name

@@ -55,7 +55,7 @@ extension DispatchDesk {
     }
 
     private func offered(_ id: RequestID, to driver: DriverID, expires: Double, pickupSeconds: Double) -> [Outgoing] {
-        let name = offers.make(id, to: driver, prefix: settings.shard.map { "offer-\($0.index)." } ?? "offer-")
+        let name = offers.make(id, to: driver, prefix: WireIDs.offerPrefix(shard: settings.shard?.index))
         var out: [Outgoing] = []
         if let request = engine.request(id) {
             let offer = Wire.Offer.with {

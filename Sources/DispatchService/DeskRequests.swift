@@ -93,8 +93,7 @@ extension DispatchDesk {
             }
             return received + (standing.map { [$0] } ?? [])
         }
-        let origin: Int
-        if let pickup { origin = pickup } else { origin = try node(ride.pickup, "pickup") }
+        let origin = if let pickup { pickup } else { try node(ride.pickup, "pickup") }
         let destination = try node(ride.dropoff, "dropoff")
         let pickupAt = ride.scheduledPickup?.seconds
         let id = requests.nextID

@@ -36,6 +36,16 @@ public enum WireIDs {
         shards > 1 ? "dispatch-\(shard)" : "dispatch"
     }
 
+    /// The shard of a dispatch process by its name ("dispatch-2" → 2; "dispatch", the one
+    /// dispatch, → 0), or nil for another name.
+    public static func shard(ofDispatchProcess name: String) -> Int? {
+        name == "dispatch" ? 0 : number(in: name, after: "dispatch-")
+    }
+
+    /// How dispatch names its offers: "offer-N", or "offer-K.N" at shard K of a sharded dispatch
+    /// (nil: unsharded), so that two shards never name two offers alike.
+    public static func offerPrefix(shard: Int?) -> String { shard.map { "offer-\($0)." } ?? "offer-" }
+
     /// Every dispatch process of a city with `shards` shards, in shard order.
     public static func dispatchProcesses(_ shards: Int) -> [String] {
         (0..<max(1, shards)).map { dispatchProcess(shard: $0, of: shards) }
@@ -50,9 +60,8 @@ public enum WireIDs {
     public static func role(ofProcess name: String) -> Role {
         if name.hasPrefix("riders-") { return .riders }
         if name.hasPrefix("drivers-") { return .drivers }
-        if name.hasPrefix("dispatch-"), Int(name.dropFirst("dispatch-".count)) != nil { return .dispatch }
+        if shard(ofDispatchProcess: name) != nil { return .dispatch }
         switch name {
-        case "dispatch": return .dispatch
         case "monitor", "web": return .monitor
         case "coordinator": return .coordinator
         case "recorder": return .recorder

@@ -110,7 +110,7 @@ final class IOLoop {
                 if entry.retryAt.map({ $0 <= clock.now }) ?? true { flush(entry) }
             }
             for command in core.takeCommands() { execute(command) }
-            if runJobs() { flushQueuedByJobs() }
+            runJobs()
             finishClosing()
         }
         for command in core.takeCommands(stop: true) { refuse(command) }
@@ -124,24 +124,11 @@ final class IOLoop {
     /// Runs the jobs waiting, and those they queue in turn (an actor's answer to a message
     /// received is sent in this iteration), for a bounded number of rounds so that sockets are
     /// not starved.
-    /// - Returns: whether any job ran.
-    private func runJobs() -> Bool {
-        for round in 0..<Self.jobRounds {
+    private func runJobs() {
+        for _ in 0..<Self.jobRounds {
             let jobs = core.takeJobs()
-            if jobs.isEmpty { return round > 0 }
+            if jobs.isEmpty { return }
             for job in jobs { executor.run(job) }
-        }
-        return true
-    }
-
-    /// Hands libzmq what the jobs just queued, before the loop polls: a reply sent by an actor
-    /// on this thread goes out now instead of after a poll for POLLOUT (a system call and a
-    /// round of libzmq's commands for every message in a request/reply exchange). A socket that
-    /// cannot take it now keeps it, and the poll waits for POLLOUT as before.
-    private func flushQueuedByJobs() {
-        let now = clock.now
-        for entry in entries where entry.hasOutbound && entry.retryAt.map({ $0 <= now }) ?? true {
-            flush(entry)
         }
     }
 

@@ -153,11 +153,11 @@ final class RawSocket {
             throw error
         }
         let count = Int(size)
-        // An empty frame must not go through unsafeUninitializedCapacity: with a capacity of 0 it
-        // writes into the stdlib's shared empty-array storage, which ThreadSanitizer reports.
         guard count > 0, let data = zmq_msg_data(scratch) else { return [] }
         // Not `init(unsafeUninitializedCapacity:)`: here it stays unspecialized and looks up the
-        // array's generic metadata for every frame (a tenth of the receiving thread's time).
+        // array's generic metadata for every frame (a tenth of the receiving thread's time); and
+        // with a capacity of 0 it writes into the stdlib's shared empty-array storage, which
+        // ThreadSanitizer reports.
         return [UInt8](UnsafeRawBufferPointer(start: data, count: count))
     }
 

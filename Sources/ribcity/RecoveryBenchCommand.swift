@@ -31,10 +31,7 @@ struct RecoveryBenchCommand: ParsableCommand {
     /// The shard a sharded run's journal belongs to.
     private func journalShard(of plan: Topology) throws -> Int {
         guard plan.dispatchShards > 1 else { return 0 }
-        let name = (journal as NSString).lastPathComponent
-        let named =
-            name.hasPrefix("dispatch-") && name.hasSuffix(".journal")
-            ? Int(name.dropFirst("dispatch-".count).dropLast(".journal".count)) : nil
+        let named = WireIDs.shard(ofDispatchProcess: ((journal as NSString).lastPathComponent as NSString).deletingPathExtension)
         guard let index = shard ?? named, (0..<plan.dispatchShards).contains(index) else {
             throw ValidationError(
                 "\(journal): the topology has \(plan.dispatchShards) dispatch shards: give the journal's with --shard K (0 to \(plan.dispatchShards - 1))"

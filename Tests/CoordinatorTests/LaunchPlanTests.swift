@@ -103,6 +103,11 @@ struct LaunchPlanShardsTests {
         }
         #expect(LaunchPlan.journal("/runs/dispatch.journal", shard: 0, of: 1) == "/runs/dispatch.journal")
         #expect(WireIDs.role(ofProcess: "dispatch-2") == .dispatch && WireIDs.role(ofProcess: "dispatch-x") == .tool)
+        // A shard's journal names its process, and the process its shard (bench recovery reads it).
+        let journal = (LaunchPlan.journal("/runs/dispatch.journal", shard: 2, of: 3) as NSString).lastPathComponent
+        #expect(WireIDs.shard(ofDispatchProcess: (journal as NSString).deletingPathExtension) == 2)
+        #expect(WireIDs.shard(ofDispatchProcess: "dispatch") == 0 && WireIDs.shard(ofDispatchProcess: "dispatch-02") == nil)
+        #expect(WireIDs.offerPrefix(shard: 1) == "offer-1." && WireIDs.offerPrefix(shard: nil) == "offer-")
         #expect(Coordinator.keyNames(for: topology).contains("dispatch-2"))
     }
 }

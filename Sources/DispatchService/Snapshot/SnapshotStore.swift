@@ -1,4 +1,4 @@
-import CZlib
+import City
 import Foundation
 
 /// Dispatch's snapshots on disk, beside its journal: `<journal>.snapshot-<entries>`, the newest
@@ -47,11 +47,7 @@ public struct SnapshotStore: Sendable {
         return bytes
     }
 
-    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-        bytes.withUnsafeBufferPointer { buffer in
-            UInt32(truncatingIfNeeded: crc32(0, buffer.baseAddress, uInt(buffer.count)))
-        }
-    }
+    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 { CRC32.of(bytes) }
 
     /// Writes `snapshot` (encoding it here: call off dispatch's actor) and removes all but the
     /// newest ``kept``.
