@@ -31,6 +31,13 @@ public actor Supervisor {
             self.reason = reason
         }
 
+        /// How a local process that has ended ended.
+        init(name: String, finished: Process) {
+            self.init(
+                name: name, pid: finished.processIdentifier, status: finished.terminationStatus,
+                signalled: finished.terminationReason == .uncaughtSignal)
+        }
+
         /// It exited by itself with status 0.
         public var isClean: Bool { !signalled && status == 0 && lostFor == nil }
 
@@ -92,7 +99,10 @@ public actor Supervisor {
     }
 
     public func isRunning(_ name: String) -> Bool {
-        guard remote.isRemote(name) else { return running[name] != nil }
+        guard remote.isRemote(name) else {
+            noticeExit(of: name)
+            return running[name] != nil
+        }
         carryOut(remote.check(now: .now))
         return remote.current(name) != nil
     }
@@ -188,9 +198,7 @@ public actor Supervisor {
             process.standardError = log
         }
         process.terminationHandler = { [weak self] finished in
-            let exit = Exit(
-                name: name, pid: finished.processIdentifier, status: finished.terminationStatus,
-                signalled: finished.terminationReason == .uncaughtSignal)
+            let exit = Exit(name: name, finished: finished)
             Task { await self?.exited(exit) }
         }
         try process.run()
@@ -224,6 +232,7 @@ public actor Supervisor {
             return
         }
         while true {
+            noticeExit(of: name)
             guard let pid = running[name]?.processIdentifier else {
                 // Done before its announcement got out (a restarted rider process with nothing
                 // left to ask for): finished, not failed — supervision sees it end.
@@ -294,6 +303,14 @@ public actor Supervisor {
             }
         }
         return kept
+    }
+
+    /// Records the exit of `name` if its process has ended, without waiting for the termination
+    /// handler's task: on a busy machine that task can wait seconds for a thread, and a process
+    /// that ended cleanly must not be taken for one that never got ready.
+    private func noticeExit(of name: String) {
+        guard let process = running[name], !process.isRunning else { return }
+        exited(Exit(name: name, finished: process))
     }
 
     private func exited(_ exit: Exit) {
