@@ -40,7 +40,7 @@ struct ReadinessTests {
     func readyOnTheBusOnly() async throws {
         let (supervisor, board, path) = try Self.supervisor()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let pid = try await supervisor.start("dispatch", arguments: ["-c", "echo 'dispatch pid 1 ready'; exec sleep 30"])
+        let pid = try await supervisor.start("dispatch", arguments: ["-c", "echo 'dispatch pid 1 ready'; exec sleep 600"])
         await #expect(throws: LaunchError.self) { try await supervisor.waitUntilReady("dispatch", timeout: .milliseconds(400)) }
         await board.apply([Self.ready("dispatch", pid: pid)])
         try await supervisor.waitUntilReady("dispatch", timeout: .seconds(5))
