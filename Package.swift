@@ -71,6 +71,7 @@ let package = Package(
                 "CRibcity",
                 "CZeroMQ",
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: strict
         ),
@@ -168,7 +169,9 @@ let package = Package(
         // A session with dispatch for rider and driver hosts: replies matched, Lazy Pirate retries.
         .target(
             name: "SessionClient",
-            dependencies: ["Faults", "SimulatedTime", "Wire", "ZeroMQ"],
+            dependencies: [
+                "Faults", "SimulatedTime", "Wire", "ZeroMQ", .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: strict
         ),
         // What rider and driver apps share: their line to dispatch (an outbox drained by the host)

@@ -159,7 +159,7 @@ public actor AppHost {
             // Sleep until the next app is due (a start or a wake-up), at most one tick.
             let due = [schedule.last?.at, wakes.earliest()].compactMap { $0 }.min()
             let wait = due.map { Duration.seconds(max(0, ($0 - clock.now()) / clock.speed)) } ?? settings.tick
-            try await Task.sleep(for: max(settings.minimumStep, min(wait, settings.tick)))
+            try await session.executor.sleep(for: max(settings.minimumStep, min(wait, settings.tick)))
             let sweep = ContinuousClock.now - lastSweep >= settings.sweep
             if sweep { lastSweep = .now }
             await step(at: clock.now(), sweep: sweep)

@@ -215,7 +215,7 @@ public actor DispatchServer {
                 var lastStatus = ContinuousClock.now
                 while await !self.stopped {
                     let asleep = ContinuousClock.now
-                    try await Task.sleep(for: tick)
+                    try await self.router.executor.sleep(for: tick)
                     try await self.advance(late: ContinuousClock.now - asleep - tick)
                     if ContinuousClock.now - lastStatus >= .seconds(1) {
                         lastStatus = .now

@@ -66,6 +66,8 @@ public actor SessionClient {
     private var reopening: Task<Void, any Error>?
     /// The Hello on its way after dispatch forgot the session: shared by everyone who found out.
     private var greeting: Task<Void, any Error>?
+    /// The one task that gives up on requests whose time ran out, while any is timed.
+    private var timeouts: Task<Void, Never>?
     /// How many times dispatch forgot this session and was greeted again on the same line.
     public var rehellos: Int { line.rehellos }
 
@@ -104,6 +106,7 @@ public actor SessionClient {
             replies.expect(stamp.messageID)
             let welcomes = line.welcomes
             try await transmit(Message([WireCodec.encode(Envelope(body, from: stamp, simTimeMs: simTimeMs))]))
+            timeReply(to: stamp.messageID)
             guard let reply = try await awaitReply(to: stamp.messageID) else { continue }
             if Self.isUnknownSession(reply), !isHello(body) {
                 // Dispatch no longer knows this session (it came back from its journal on a new
@@ -146,6 +149,7 @@ public actor SessionClient {
         await socket?.close()
         socket = nil
         inbox.finish()
+        timeouts?.cancel()
         for waiter in replies.closeAll() { waiter.resume(throwing: Failure.closed) }
     }
 
@@ -202,6 +206,7 @@ public actor SessionClient {
         let stamp = stamper.next()
         replies.expect(stamp.messageID)
         try await socket.send(Message([WireCodec.encode(Envelope(.hello(hello), from: stamp, simTimeMs: simTimeMs))]))
+        timeReply(to: stamp.messageID)
         if case .welcome? = try await awaitReply(to: stamp.messageID)?.body { line.welcomed() }
     }
 
@@ -250,33 +255,34 @@ public actor SessionClient {
         }
     }
 
-    /// The reply to `messageID`, or `nil` after the timeout.
+    /// The reply to `messageID`, or `nil` once its time ran out (``timeReply(to:)``).
     private func awaitReply(to messageID: String) async throws -> Envelope? {
-        // The waiters run on the I/O thread with this actor: a reply wakes no other thread, and a
-        // busy global executor cannot hold it back past the timeout.
-        try await withTaskExecutorPreference(transport.executor) { try await waitForReply(to: messageID) }
-    }
-
-    private func waitForReply(to messageID: String) async throws -> Envelope? {
-        try await withThrowingTaskGroup(of: Envelope?.self) { group in
-            group.addTask { try await self.reply(to: messageID) }
-            group.addTask {
-                try await Task.sleep(for: self.settings.timeout)
-                return nil
+        switch replies.claim(messageID) {
+        case .arrived(let envelope): return envelope
+        case .abandoned: return nil
+        case .pending:
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { replies.wait(for: messageID, $0) }
+            } onCancel: {
+                Task { await self.abandon(messageID) }
             }
-            let first = try await group.next() ?? nil
-            if first == nil { abandon(messageID) }
-            group.cancelAll()
-            return first
         }
     }
 
-    private func reply(to messageID: String) async throws -> Envelope {
-        switch replies.claim(messageID) {
-        case .arrived(let envelope): return envelope
-        // Abandoned already (timed out before this waiter got here): nobody would resume it.
-        case .abandoned: throw CancellationError()
-        case .pending: return try await withCheckedThrowingContinuation { replies.wait(for: messageID, $0) }
+    /// The request `messageID` was sent: unanswered after the timeout, it is given up on. One
+    /// task on the I/O thread sleeps until the earliest such deadline — a request costs no task
+    /// and no timer of its own, and a reply wakes no other thread.
+    private func timeReply(to messageID: String) {
+        replies.time(messageID, until: .now + settings.timeout)
+        guard timeouts == nil else { return }
+        timeouts = Task(executorPreference: transport.executor) { await self.giveUpOnLateReplies() }
+    }
+
+    private func giveUpOnLateReplies() async {
+        defer { timeouts = nil }
+        while let deadline = replies.earliestDeadline {
+            do { try await transport.executor.sleep(until: deadline) } catch { return }
+            for waiter in replies.expire(now: .now) { waiter.resume(returning: nil) }
         }
     }
 

@@ -32,6 +32,32 @@ public final class IOExecutor: TaskExecutor, SerialExecutor {
         job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
     }
 
+    /// Suspends the calling task until `deadline`, timed by the I/O thread's poll: no timer
+    /// thread is involved and none is woken, so a task on this thread that sleeps often (a
+    /// host's loop, a request's timeout) costs no thread switch. Throws `CancellationError` when
+    /// the task is cancelled. After the transport has shut down it sleeps as `Task.sleep` does.
+    public func sleep(until deadline: ContinuousClock.Instant) async throws {
+        try Task.checkCancellation()
+        let id = core.timers.withLock { $0.reserve() }
+        let timed = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (waiter: IOTimers.Waiter) in
+                switch core.wait(id, until: deadline, waiter) {
+                case .waiting: break
+                case .cancelled: waiter.resume(throwing: CancellationError())
+                case .stopped: waiter.resume(returning: false)
+                }
+            }
+        } onCancel: {
+            core.timers.withLock { $0.cancel(id) }?.resume(throwing: CancellationError())
+        }
+        if !timed { try await Task.sleep(until: deadline, clock: .continuous) }
+    }
+
+    /// Suspends the calling task for `duration` (``sleep(until:)``).
+    public func sleep(for duration: Duration) async throws {
+        try await sleep(until: .now + duration)
+    }
+
     /// Queues a job that the stopped I/O thread will not run.
     func runAfterShutdown(_ job: UnownedJob) {
         afterShutdown.async { self.run(job) }

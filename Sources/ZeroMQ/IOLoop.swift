@@ -87,6 +87,7 @@ final class IOLoop {
                     polled.append((entry, true))
                 }
             }
+            if let timer = core.timers.withLock({ $0.earliest() }) { wakeAt = min(wakeAt ?? timer, timer) }
             var timeout = -1
             if core.hasCommands || entries.contains(where: { $0.closing != nil && !$0.hasOutbound }) {
                 timeout = 0
@@ -110,10 +111,13 @@ final class IOLoop {
                 if entry.retryAt.map({ $0 <= clock.now }) ?? true { flush(entry) }
             }
             for command in core.takeCommands() { execute(command) }
+            let woke = clock.now
+            for waiter in core.timers.withLock({ $0.takeDue(now: woke) }) { waiter.resume(returning: true) }
             runJobs()
             finishClosing()
         }
         for command in core.takeCommands(stop: true) { refuse(command) }
+        for waiter in core.timers.withLock({ $0.stop() }) { waiter.resume(returning: false) }
         core.retireJobs(to: executor.runAfterShutdown)
         zmq_ctx_term(core.context.pointer)
         shutdownWaiters?.forEach { $0.resume() }

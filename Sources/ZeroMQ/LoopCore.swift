@@ -29,6 +29,8 @@ final class LoopCore: Sendable {
     let authenticating = Locked(false)
     /// CURVE for every bind and connect (``Transport/secure(_:admitting:onRefusal:)``).
     let security = Locked<TransportSecurity?>(nil)
+    /// Tasks sleeping on the I/O thread's clock (``IOExecutor/sleep(until:)``).
+    let timers = Locked(IOTimers())
 
     init() throws(ZMQError) {
         context = try ContextHandle()
@@ -46,6 +48,13 @@ final class LoopCore: Sendable {
             queue.commands.append(command)
             return true
         }
+    }
+
+    /// The sleep `id` waits until `deadline`; the I/O thread is woken to poll no longer than that.
+    func wait(_ id: UInt64, until deadline: ContinuousClock.Instant, _ waiter: IOTimers.Waiter) -> IOTimers.Placement {
+        let placement = timers.withLock { $0.wait(id, until: deadline, waiter) }
+        if placement == .waiting { waker.wake() }
+        return placement
     }
 
     /// Queues a job to run on the I/O thread. Returns `false` once the thread has stopped.

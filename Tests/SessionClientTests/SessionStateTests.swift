@@ -93,6 +93,51 @@ struct SessionStateTests {
         #expect(push.inReplyTo.isEmpty)
     }
 
+    @Test(
+        "An attempt unanswered by its deadline is given up on, waiting or not; an earlier attempt's deadline ends nothing; a reply in time is kept"
+    )
+    func deadlines() async throws {
+        let start = ContinuousClock.now
+        var book = ReplyBook()
+        book.expect("s:1")
+        book.time("s:1", until: start + .seconds(1))
+        book.expect("s:2")
+        book.time("s:2", until: start + .seconds(2))
+        book.expect("s:3")
+        book.time("s:3", until: start + .seconds(3))
+        #expect(book.earliestDeadline == start + .seconds(1))
+        #expect(book.expire(now: start + .milliseconds(999)).isEmpty && book.count == 3)
+        #expect(book.expire(now: start + .seconds(1)).isEmpty, "nobody was waiting for s:1")
+        guard case .abandoned = book.claim("s:1") else {
+            Issue.record("a requester arriving after its deadline would wait forever")
+            return
+        }
+        // s:2 is sent again (a new attempt, same message id) before its first deadline.
+        book.expect("s:2")
+        book.time("s:2", until: start + .seconds(5))
+        guard case .kept = book.deliver(Self.reply(to: "s:3")) else {
+            Issue.record("a reply in time was not kept")
+            return
+        }
+        #expect(book.expire(now: start + .seconds(4)).isEmpty)
+        guard case .pending = book.claim("s:2") else {
+            Issue.record("the first attempt's deadline ended the second")
+            return
+        }
+        guard case .arrived = book.claim("s:3") else {
+            Issue.record("a reply that came in time was lost to its deadline")
+            return
+        }
+        #expect(book.earliestDeadline == start + .seconds(5))
+
+        let timed = Book()
+        await timed.expect("s:9", until: start)
+        let waiting = Task { try await timed.waitFor("s:9") }
+        try await Task.sleep(for: .milliseconds(50))
+        await timed.expire(now: start)
+        #expect(try await waiting.value == nil, "a waiting requester is resumed with nothing when its time runs out")
+    }
+
     @Test("A waiting requester is resumed by its reply, released when given up on or when the session closes")
     func waiters() async throws {
         let book = Book()
@@ -100,7 +145,7 @@ struct SessionStateTests {
         let answered = Task { try await book.waitFor("s:1") }
         try await Task.sleep(for: .milliseconds(50))
         await book.deliver(Self.reply(to: "s:1"))
-        #expect(try await answered.value.inReplyTo == "s:1")
+        #expect(try await answered.value?.inReplyTo == "s:1")
 
         await book.expect("s:2")
         let closed = Task { try await book.waitFor("s:2") }
@@ -113,8 +158,17 @@ struct SessionStateTests {
     actor Book {
         var book = ReplyBook()
         func expect(_ id: String) { book.expect(id) }
-        func waitFor(_ id: String) async throws -> Envelope {
-            guard case .pending = book.claim(id) else { throw CancellationError() }
+        func expect(_ id: String, until deadline: ContinuousClock.Instant) {
+            book.expect(id)
+            book.time(id, until: deadline)
+        }
+        func expire(now: ContinuousClock.Instant) { for waiter in book.expire(now: now) { waiter.resume(returning: nil) } }
+        func waitFor(_ id: String) async throws -> Envelope? {
+            switch book.claim(id) {
+            case .arrived(let envelope): return envelope
+            case .abandoned: return nil
+            case .pending: break
+            }
             return try await withCheckedThrowingContinuation { continuation in book.wait(for: id, continuation) }
         }
         func deliver(_ envelope: Envelope) {
