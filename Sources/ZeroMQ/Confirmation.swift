@@ -7,7 +7,7 @@ final class Confirmation: Sendable {
     func fail(_ error: any Error) { settle(.failure(error)) }
 
     /// Suspends until the verdict is in.
-    func wait() async throws {
+    func wait(isolation: isolated (any Actor)? = #isolation) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let result = state.withLock { state -> Result<Void, any Error>? in
                 if state.result == nil { state.waiter = continuation }

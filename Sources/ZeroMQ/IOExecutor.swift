@@ -36,7 +36,7 @@ public final class IOExecutor: TaskExecutor, SerialExecutor {
     /// thread is involved and none is woken, so a task on this thread that sleeps often (a
     /// host's loop, a request's timeout) costs no thread switch. Throws `CancellationError` when
     /// the task is cancelled. After the transport has shut down it sleeps as `Task.sleep` does.
-    public func sleep(until deadline: ContinuousClock.Instant) async throws {
+    public func sleep(until deadline: ContinuousClock.Instant, isolation: isolated (any Actor)? = #isolation) async throws {
         try Task.checkCancellation()
         let id = core.timers.withLock { $0.reserve() }
         let timed = try await withTaskCancellationHandler {
@@ -54,7 +54,7 @@ public final class IOExecutor: TaskExecutor, SerialExecutor {
     }
 
     /// Suspends the calling task for `duration` (``sleep(until:)``).
-    public func sleep(for duration: Duration) async throws {
+    public func sleep(for duration: Duration, isolation: isolated (any Actor)? = #isolation) async throws {
         try await sleep(until: .now + duration)
     }
 

@@ -96,7 +96,7 @@ final class InboundBuffer: Sendable {
 
     /// Takes up to `limit` messages, suspending until at least one is there.
     /// - Returns: `nil` once the socket is closed and everything was taken.
-    func take(limit: Int) async throws -> [Message]? {
+    func take(limit: Int, isolation: isolated (any Actor)? = #isolation) async throws -> [Message]? {
         while true {
             try Task.checkCancellation()
             let (batch, finished, freedRoom) = state.withLock { state -> ([Message], Bool, Bool) in
@@ -111,7 +111,7 @@ final class InboundBuffer: Sendable {
         }
     }
 
-    private func waitForMessages() async {
+    private func waitForMessages(isolation: isolated (any Actor)? = #isolation) async {
         let id = state.withLock { state -> UInt64 in
             state.nextWaiterID += 1
             return state.nextWaiterID

@@ -54,19 +54,19 @@ final class OutboundBuffer: Sendable {
     }
 
     /// Queues messages, suspending while the queue is full.
-    func enqueue(_ messages: [Message], operation: String) async throws {
+    func enqueue(_ messages: [Message], operation: String, isolation: isolated (any Actor)? = #isolation) async throws {
         guard !messages.isEmpty else { return }
         try await enqueue(Batch(messages: messages, confirmation: nil), operation: operation)
     }
 
     /// Queues one message and suspends until libzmq accepted it, or throws its error.
-    func enqueueConfirmed(_ message: Message, operation: String) async throws {
+    func enqueueConfirmed(_ message: Message, operation: String, isolation: isolated (any Actor)? = #isolation) async throws {
         let confirmation = Confirmation()
         try await enqueue(Batch(messages: [message], confirmation: confirmation), operation: operation)
         try await confirmation.wait()
     }
 
-    private func enqueue(_ batch: Batch, operation: String) async throws {
+    private func enqueue(_ batch: Batch, operation: String, isolation: isolated (any Actor)? = #isolation) async throws {
         let (id, admitted, wasEmpty) = try state.withLock { state throws -> (UInt64, Bool, Bool) in
             if state.closed { throw ZMQError.closed(operation) }
             let (admitted, wasEmpty) = state.admit(batch, capacity: capacity)

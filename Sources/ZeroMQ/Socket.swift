@@ -73,24 +73,24 @@ public final class Socket: Sendable {
     /// Queues a message for sending, suspending while the outbound queue is full.
     ///
     /// A message libzmq later refuses is counted in ``statistics()`` and reported on ``events``.
-    public func send(_ message: Message) async throws {
+    public func send(_ message: Message, isolation: isolated (any Actor)? = #isolation) async throws {
         try await core.outbound.enqueue([message], operation: "send on \(core.type)")
     }
 
     /// Queues many messages at once: the fast path, one hand-off for the whole batch.
-    public func send(contentsOf messages: [Message]) async throws {
+    public func send(contentsOf messages: [Message], isolation: isolated (any Actor)? = #isolation) async throws {
         try await core.outbound.enqueue(messages, operation: "send on \(core.type)")
     }
 
     /// Sends a message and waits until libzmq has accepted it.
     /// - Throws: libzmq's error, e.g. ``ZMQError/isHostUnreachable`` for an unknown ROUTER peer.
-    public func sendConfirmed(_ message: Message) async throws {
+    public func sendConfirmed(_ message: Message, isolation: isolated (any Actor)? = #isolation) async throws {
         try await core.outbound.enqueueConfirmed(message, operation: "send on \(core.type)")
     }
 
     /// The next received message.
     /// - Throws: ``ZMQError/closed(_:)`` once the socket is closed and drained.
-    public func receive() async throws -> Message {
+    public func receive(isolation: isolated (any Actor)? = #isolation) async throws -> Message {
         guard let message = try await core.inbound.take(limit: 1)?.first else {
             throw ZMQError.closed("receive on \(core.type)")
         }
@@ -136,6 +136,11 @@ public struct MessageBatches: AsyncSequence, Sendable {
         let limit: Int
 
         public mutating func next() async throws -> [Message]? {
+            try await buffer.take(limit: limit)
+        }
+
+        /// Waits on the caller's executor: an actor's loop over the batches stays on its thread.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> [Message]? {
             try await buffer.take(limit: limit)
         }
     }
