@@ -81,10 +81,14 @@ public actor Coordinator {
     /// Ends the run (Ctrl-C, SIGTERM): processes stop in reverse order.
     public func stop() { stopRequested = true }
 
-    /// Runs the city and returns its summary (also written to the run directory).
+    /// Runs the city and returns its summary (also written to the run directory). The
+    /// transport is shut down on every way out, a throw included.
     public func run() async throws -> RunSummary {
+        try await Transport.using(name: "launch-io") { transport in try await run(on: transport) }
+    }
+
+    private func run(on transport: Transport) async throws -> RunSummary {
         let started = ContinuousClock.now
-        let transport = try Transport(name: "launch-io")
         // The bus proxy is the coordinator's: over CURVE its key is the bus's.
         var busOptions = SocketOptions.eventBus
         if plan.topology.usesCurve {
@@ -191,7 +195,6 @@ public actor Coordinator {
         await recorder?.close()
         await statusLog?.close()
         await proxy.stop()
-        await transport.shutdown()
         // A killed process leaves its ipc socket files behind: the run's are the run's to remove.
         for endpoint in plan.sessions + [plan.busPublish, plan.busSubscribe] where endpoint.hasPrefix("ipc://") {
             try? FileManager.default.removeItem(atPath: String(endpoint.dropFirst("ipc://".count)))
