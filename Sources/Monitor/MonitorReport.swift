@@ -52,6 +52,12 @@ public struct MonitorReport: Codable, Sendable, Equatable {
         /// How far behind the clock it was at its last report, and at worst over the run (simulated s).
         public var lagSeconds: Double
         public var maxLagSeconds: Double
+        /// Dispatch only, as its latest life reports them (a restored life's count includes what
+        /// its journal kept): frames that were not messages, commands refused as forbidden, and
+        /// messages dropped over a connection's rate.
+        public var malformed: Int?
+        public var forbidden: Int?
+        public var rateLimited: Int?
     }
 
     public init(_ board: MonitorBoard) {
@@ -109,7 +115,10 @@ public struct MonitorReport: Codable, Sendable, Equatable {
                         messagesOut: earlier.messagesOut + status.messagesOut,
                         residentMB: Double(status.rssBytes) / 1_048_576, cpuSeconds: earlier.cpuSeconds + status.cpuSeconds,
                         lagSeconds: status.lag.seconds,
-                        maxLagSeconds: SimDuration(wireMilliseconds: Int64(board.maxLagMs[name] ?? 0)).seconds)
+                        maxLagSeconds: SimDuration(wireMilliseconds: Int64(board.maxLagMs[name] ?? 0)).seconds,
+                        malformed: status.hasChecks ? Int(status.checks.malformed) : nil,
+                        forbidden: status.hasChecks ? Int(status.checks.forbidden) : nil,
+                        rateLimited: status.hasChecks ? Int(status.checks.rateLimited) : nil)
                 )
             })
     }

@@ -210,6 +210,34 @@ struct MonitorBoardTests {
         #expect(health?.lives == 2 && health?.messagesIn == 60 && health?.messagesOut == 30 && health?.cpuSeconds == 2.5)
     }
 
+    @Test("Dispatch's malformed, forbidden and rate-limited counts are its latest life's; a host has none")
+    func dispatchChecks() {
+        var board = MonitorBoard()
+        var shard = SequenceStamper(sender: "dispatch-1-status"), host = SequenceStamper(sender: "riders-0-status")
+        let dispatch = { (malformed: UInt32, forbidden: UInt32) in
+            Envelope(
+                .processStatus(
+                    ProcessStatus.with {
+                        $0.processID = "dispatch-1"; $0.pid = 7
+                        $0.checks = DispatchChecks.with {
+                            $0.malformed = malformed; $0.forbidden = forbidden; $0.rateLimited = 2
+                        }
+                    }), from: shard.next(), simTimeMs: 1_000)
+        }
+        board.apply(dispatch(3, 1))
+        board.apply(dispatch(9, 4))
+        board.apply(
+            Envelope(
+                .processStatus(
+                    ProcessStatus.with {
+                        $0.processID = "riders-0"; $0.pid = 8
+                    }), from: host.next(), simTimeMs: 1_000))
+        let processes = MonitorReport(board).processes
+        #expect(processes["dispatch-1"]?.malformed == 9 && processes["dispatch-1"]?.forbidden == 4)
+        #expect(processes["dispatch-1"]?.rateLimited == 2)
+        #expect(processes["riders-0"]?.malformed == nil && processes["riders-0"]?.forbidden == nil)
+    }
+
     @Test("Lost bus messages show as missed, not hidden")
     mutating func gaps() {
         var board = MonitorBoard()
