@@ -108,6 +108,7 @@ public struct MonitorReport: Codable, Sendable, Equatable {
         Dictionary(
             uniqueKeysWithValues: board.processes.map { name, status in
                 let earlier = board.earlierLives[name] ?? EarlierLives()
+                let checks = status.hasChecks ? status.checks : nil
                 return (
                     name,
                     ProcessHealth(
@@ -116,9 +117,8 @@ public struct MonitorReport: Codable, Sendable, Equatable {
                         residentMB: Double(status.rssBytes) / 1_048_576, cpuSeconds: earlier.cpuSeconds + status.cpuSeconds,
                         lagSeconds: status.lag.seconds,
                         maxLagSeconds: SimDuration(wireMilliseconds: Int64(board.maxLagMs[name] ?? 0)).seconds,
-                        malformed: status.hasChecks ? Int(status.checks.malformed) : nil,
-                        forbidden: status.hasChecks ? Int(status.checks.forbidden) : nil,
-                        rateLimited: status.hasChecks ? Int(status.checks.rateLimited) : nil)
+                        malformed: checks.map { Int($0.malformed) }, forbidden: checks.map { Int($0.forbidden) },
+                        rateLimited: checks.map { Int($0.rateLimited) })
                 )
             })
     }

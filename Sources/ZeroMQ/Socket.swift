@@ -136,7 +136,7 @@ public struct MessageBatches: AsyncSequence, Sendable {
         let limit: Int
 
         public mutating func next() async throws -> [Message]? {
-            try await buffer.take(limit: limit)
+            try await next(isolation: nil)
         }
 
         /// Waits on the caller's executor: an actor's loop over the batches stays on its thread.
