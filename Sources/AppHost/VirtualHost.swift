@@ -258,7 +258,8 @@ extension AppHost {
         }
         let reached = max(virtual?.now ?? 0, window.start.seconds)
         virtual?.now = reached
-        if settings.endWhenAllFinished, finishedEverything {
+        let leaving = settings.endWhenAllFinished && finishedEverything
+        if leaving {
             // The goodbye is part of the window, so that dispatch handles it at its time.
             for shard in sessions.indices {
                 await sendInWindow(.message(.goodbye(Goodbye.with { $0.reason = "every app finished" })), app: nil, shard: shard)
@@ -266,7 +267,7 @@ extension AppHost {
             virtual?.nextHeartbeat = nil
         }
         let next = nextTimer()
-        guard let report = virtual?.participant.finish(nextTimer: next, busy: .now - began) else { return }
+        guard let report = virtual?.participant.finish(nextTimer: next, busy: .now - began, leaving: leaving) else { return }
         try await publish(report)
     }
 

@@ -143,8 +143,10 @@ public actor Coordinator {
             try await publisher.connect(plan.busPublish)
             timeKeeper = TimeKeeper(
                 participants: plan.participants,
-                finishers: Set(plan.processes.filter(\.finishesRun).map(\.name)),
-                settings: .init(latency: SimDuration(wireMilliseconds: plan.topology.latencyMs)), publisher: publisher
+                settings: .init(
+                    latency: SimDuration(wireMilliseconds: plan.topology.latencyMs),
+                    finishers: Set(plan.processes.filter(\.finishesRun).map(\.name))),
+                publisher: publisher
             ) { envelopes in await recorder?.append(envelopes) }
         }
         let keeper = timeKeeper
@@ -190,6 +192,7 @@ public actor Coordinator {
         await publishingControls.value
         reader.cancel()
         var finishedTables = await reader.value
+        await timeKeeper?.close()
         finishedTables.finish(
             openAs: atInterruption != nil ? "ended by the shutdown" : "open", at: await board.current.simTimeMs)
         await recorder?.close()
@@ -313,9 +316,10 @@ public actor Coordinator {
             var running: Set<String> = []
             for spec in plan.processes where await supervisor.isRunning(spec.name) { running.insert(spec.name) }
             let lastExits = await supervisor.records.compactMapValues(\.exits.last)
+            let timeStopped = if let timeKeeper { await timeKeeper.finishedAt != nil } else { true }
             let actions = try supervision.step(
                 now: .now, running: running, lastExits: lastExits, openRides: await board.current.openRequests.count,
-                stopRequested: stopRequested)
+                stopRequested: stopRequested, timeStopped: timeStopped)
             for action in actions {
                 switch action {
                 case .end(let outcome):
@@ -330,7 +334,7 @@ public actor Coordinator {
                     await supervisor.signal(name, SIGCONT)
                 case .finished(let name):
                     log("\(name) finished")
-                    await timeKeeper?.left(name)
+                    await timeKeeper?.exited(name)
                 case .restart(let name, let backoff):
                     try await restart(name, after: backoff, lastExit: lastExits[name])
                 }

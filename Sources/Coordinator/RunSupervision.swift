@@ -66,11 +66,13 @@ struct RunSupervision {
     private var finishers: Set<String> { Set(settings.processes.filter(\.finishesRun).map(\.name)) }
 
     /// One turn of supervision at `now`: `running` are the processes alive, `lastExits` how each
-    /// last exited, `openRides` how many rides the bus shows open. Throws when a process died
-    /// that cannot be restarted, or kept dying.
+    /// last exited, `openRides` how many rides the bus shows open, `timeStopped` whether simulated
+    /// time has come to its end (in virtual time, once the keeper has finished the last window;
+    /// always, on the wall clock). Throws when a process died that cannot be restarted, or kept
+    /// dying.
     mutating func step(
         now: ContinuousClock.Instant, running: Set<String>, lastExits: [String: Supervisor.Exit], openRides: Int,
-        stopRequested: Bool
+        stopRequested: Bool, timeStopped: Bool = true
     ) throws(SupervisionError) -> [Action] {
         if stopRequested { return [.end(.stopped)] }
         if now - upAt >= settings.wallLimit { return [.end(.wallLimitReached(seconds: settings.wallLimit / .seconds(1)))] }
@@ -84,10 +86,11 @@ struct RunSupervision {
         if !killing, !finishers.isEmpty, finished.isSuperset(of: finishers) {
             // Every rider process is done, but rides of a killed one end only when dispatch
             // expires its session: the run ends once the bus says no ride is open (or after a
-            // grace well past the session timeout, and the verdict names what stayed open).
+            // grace well past the session timeout, and the verdict names what stayed open), and in
+            // virtual time once the keeper has written the last window.
             let since = allFinishedAt ?? now
             allFinishedAt = since
-            if openRides == 0 || now - since > settings.settleGrace { actions.append(.end(.completed)) }
+            if openRides == 0 && timeStopped || now - since > settings.settleGrace { actions.append(.end(.completed)) }
         }
         return actions
     }

@@ -24,20 +24,24 @@ actor TimeKeeper {
     private let began = ContinuousClock.now
     private(set) var reached = SimTime.zero
 
-    /// - Parameters:
-    ///   - publisher: a PUB connected to the bus proxy's publisher side.
-    ///   - record: where the ordered recording goes.
-    /// Processes whose end is the run's end (the rider processes): once all have left, no more
-    /// windows open.
-    private var finishers: Set<String>
+    /// Participants whose process exited cleanly before the keeper saw their last report, and
+    /// since when: taken as left once ``leaveGrace`` has passed without it (the report was lost).
+    private var exitedUnannounced: [String: ContinuousClock.Instant] = [:]
+    private let leaveGrace: Duration
 
+    /// - Parameters:
+    ///   - settings: the windows' settings, with the processes whose leaving ends the run (the
+    ///     rider processes) as finishers.
+    ///   - publisher: a PUB connected to the bus proxy's publisher side.
+    ///   - leaveGrace: how long a clean exit may come before its process's last report.
+    ///   - record: where the ordered recording goes.
     init(
-        participants: [String], finishers: Set<String>, settings: WindowKeeper.Settings, publisher: Socket,
+        participants: [String], settings: WindowKeeper.Settings, publisher: Socket, leaveGrace: Duration = .seconds(10),
         record: @escaping @Sendable ([Envelope]) async -> Void
     ) {
         keeper = WindowKeeper(participants: participants, settings: settings)
-        self.finishers = finishers
         self.publisher = publisher
+        self.leaveGrace = leaveGrace
         self.record = record
     }
 
@@ -52,20 +56,19 @@ actor TimeKeeper {
         await carryOut(keeper.joined(ParticipantID(name, incarnation: life)))
     }
 
-    /// A participant is gone for good.
-    func left(_ name: String) async {
-        finishers.remove(name)
-        if finishers.isEmpty, finishedAt == nil {
-            // Everything that ends the run has ended: simulated time stops where it is.
-            await flush(before: nil)
-            finishedAt = reached
-            return
-        }
-        await carryOut(keeper.left(name))
+    /// A participant's process exited cleanly (a rider process whose apps have all finished).
+    /// Its last report said it leaves, and the keeper acts on that report, whose place among the
+    /// windows is fixed, not on this exit, whose moment is not: only should that report be lost
+    /// does the participant count as left, ``leaveGrace`` after its exit.
+    func exited(_ name: String) {
+        guard !keeper.hasLeft(name) else { return }
+        exitedUnannounced[name] = exitedUnannounced[name] ?? .now
     }
 
     /// Envelopes from the bus tap, in the order they came.
     func take(_ envelopes: [Envelope]) async {
+        // After the end, nothing more is part of the run (the processes' stopping is not).
+        guard finishedAt == nil else { return }
         for envelope in envelopes {
             switch envelope.body {
             case .windowDone(let done)?:
@@ -81,11 +84,26 @@ actor TimeKeeper {
     /// Publishes the window in progress again if it has waited a while (a participant's
     /// subscription may not have been in place when it first went out). Call now and then.
     func nudge() async {
+        for (name, exit) in exitedUnannounced.sorted(by: { $0.key < $1.key }) {
+            if keeper.hasLeft(name) {
+                exitedUnannounced[name] = nil
+            } else if ContinuousClock.now - exit > leaveGrace {
+                exitedUnannounced[name] = nil
+                await carryOut(keeper.left(name))
+            }
+        }
         guard finishedAt == nil, let opening = keeper.current, ContinuousClock.now - lastProgress > .milliseconds(250) else {
             return
         }
         lastProgress = .now
         await publish(opening)
+    }
+
+    /// The run ended before simulated time did (interrupted, or given up on): what arrived is
+    /// written, in the fixed order, so that the recording keeps it.
+    func close() async {
+        guard finishedAt == nil else { return }
+        await flush(before: nil)
     }
 
     /// What the run's summary says of virtual time.

@@ -3,7 +3,8 @@ import SimulatedTime
 /// The keeper of virtual time (the coordinator runs it): opens windows no longer than the
 /// lookahead, and the next only when every participant has reported the last one done; jumps over
 /// stretches in which nobody has anything to do (Nicol's YAWNS windows); drains the network before
-/// a planned kill; and tells which participant each window waited for.
+/// a planned kill; ends the run when its finishers have left; and tells which participant each
+/// window waited for.
 ///
 /// A state machine in the manner of swift-nio's `NIOAsyncWriter`: events in, ``Action``s out, no
 /// sockets or clocks, so that it is tested event by event and the coordinator does the I/O.
@@ -26,12 +27,17 @@ public struct WindowKeeper: Sendable {
         public var start: SimTime
         /// Where the run ends (no window reaches past it); `nil`: when nobody has anything to do.
         public var end: SimTime?
+        /// Participants whose leaving ends the run (the rider processes): once every one has
+        /// left, the run goes on for one lookahead past the end of the window in progress (what
+        /// they sent last, a goodbye, is delivered and handled) and is over then.
+        public var finishers: Set<String>
 
-        public init(latency: SimDuration, start: SimTime = .zero, end: SimTime? = nil) {
+        public init(latency: SimDuration, start: SimTime = .zero, end: SimTime? = nil, finishers: Set<String> = []) {
             precondition(latency.wireMilliseconds >= 1, "the lookahead is at least 1 ms")
             self.latency = latency
             self.start = start
             self.end = end
+            self.finishers = finishers
         }
     }
 
@@ -89,10 +95,13 @@ public struct WindowKeeper: Sendable {
     private var nextIndex: UInt64 = 1
     /// Participants gone for good.
     private var departed: Set<String> = []
+    /// Where the run ends because every finisher has left.
+    private var closing: SimTime?
 
     /// A keeper for these participants (by name); it opens the first window once each has joined.
     public init(participants: [String], settings: Settings) {
         precondition(!participants.isEmpty, "virtual time needs at least one participant")
+        precondition(settings.finishers.isSubset(of: participants), "a finisher is a participant")
         self.settings = settings
         members = Dictionary(uniqueKeysWithValues: participants.map { ($0, Member()) })
     }
@@ -108,6 +117,9 @@ public struct WindowKeeper: Sendable {
 
     /// Whether the run is over.
     public var isFinished: Bool { if case .finished = phase { true } else { false } }
+
+    /// Whether `name` has left the run (said so in its last report, or ``left(_:)``).
+    public func hasLeft(_ name: String) -> Bool { departed.contains(name) }
 
     /// Participants the window in progress still waits for, by name.
     public var waitingFor: [String] {
@@ -163,9 +175,7 @@ public struct WindowKeeper: Sendable {
     /// waits for it any more, and nothing is expected from or by it.
     public mutating func left(_ name: String) -> [Action] {
         guard let member = members[name], member.life > 0 else { return [] }
-        members[name]?.life = 0
-        members[name]?.next = nil
-        departed.insert(name)
+        depart(name)
         defer { checkInvariants() }
         switch phase {
         case .gathering:
@@ -195,12 +205,34 @@ public struct WindowKeeper: Sendable {
         }
         members[report.participant.name] = member
         statistics.busy[report.participant.name, default: .zero] += report.busy
+        // What it sent stays expected by its receivers, and its delivery may open the next window
+        // (its `next`); it is waited for no more.
+        if report.leaving { depart(report.participant.name, keepingNext: true) }
         guard waitingFor.isEmpty else { return [] }
         statistics.waitedFor[report.participant.name, default: 0] += 1
         defer { checkInvariants() }
         if opening.purpose == .drain { return afterDrain(opening) }
         return advance(from: opening.window.end, exactly: false)
     }
+
+    private mutating func depart(_ name: String, keepingNext: Bool = false) {
+        members[name]?.life = 0
+        if !keepingNext { members[name]?.next = nil }
+        departed.insert(name)
+        guard closing == nil, !settings.finishers.isEmpty, settings.finishers.isSubset(of: departed) else { return }
+        // What the finishers sent in the window in progress is delivered before its end plus a
+        // lookahead: the run's last window ends there, so that dispatch handles their goodbyes.
+        let windowEnd: SimTime
+        switch phase {
+        case .gathering: windowEnd = settings.start
+        case .running(let opening), .restarting(_, let opening): windowEnd = opening.window.end
+        case .finished(let time): windowEnd = time
+        }
+        closing = SimTime(wireMilliseconds: windowEnd.wireMilliseconds + settings.latency.wireMilliseconds)
+    }
+
+    /// Where the run ends: the settings' end, or where the finishers' leaving put it if earlier.
+    private var end: SimTime? { [settings.end, closing].compactMap { $0 }.min() }
 
     /// The network is drained: the planned kill happens now (or, if its process has left, the
     /// window opens without it).
@@ -222,11 +254,13 @@ public struct WindowKeeper: Sendable {
             let earliest = members.compactMap { name, member in member.next.map { (time: $0, name: name) } }
                 .min { ($0.time, $0.name) < ($1.time, $1.name) }
             let soonest = [earliest?.time, kills.first?.time].compactMap { $0 }.min()
-            guard let soonest else { return finish(at: settings.end ?? from) }
+            // A participant that left reports no more: its last `next` counts for this window only.
+            for name in departed { members[name]?.next = nil }
+            guard let soonest else { return finish(at: end ?? from) }
             start = max(from, soonest)
             if let earliest, earliest.time == soonest { pacer = earliest.name }
         }
-        if let end = settings.end, start >= end { return finish(at: end) }
+        if let end, start >= end { return finish(at: end) }
         if !skippingKills, let kill = kills.first, kill.time <= start {
             let opening = WindowOpening(
                 window: makeWindow(from: start), purpose: .drain, expected: expectations(), incarnations: incarnations())
@@ -249,7 +283,7 @@ public struct WindowKeeper: Sendable {
 
     private mutating func makeWindow(from start: SimTime) -> Window {
         var endMs = start.wireMilliseconds + settings.latency.wireMilliseconds
-        if let end = settings.end { endMs = min(endMs, end.wireMilliseconds) }
+        if let end { endMs = min(endMs, end.wireMilliseconds) }
         defer { nextIndex += 1 }
         return Window(index: nextIndex, start: start, end: SimTime(wireMilliseconds: endMs))
     }

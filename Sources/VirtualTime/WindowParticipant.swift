@@ -82,14 +82,15 @@ public struct WindowParticipant<Payload: Sendable>: Sendable {
     }
 
     /// Done with the window (or the drain): the report for the keeper. `nextTimer` is the
-    /// participant's earliest timer after the window.
-    public mutating func finish(nextTimer: SimTime?, busy: Duration = .zero) -> WindowReport? {
+    /// participant's earliest timer after the window; `leaving`, that this is the life's last
+    /// report (``WindowReport/leaving``).
+    public mutating func finish(nextTimer: SimTime?, busy: Duration = .zero, leaving: Bool = false) -> WindowReport? {
         guard let opening = working ?? pending else { return nil }
         let expected = opening.expectations(of: id.name)
         let next = [nextTimer, inbox.next(within: expected), earliestDelivery].compactMap { $0 }.min()
         let report = WindowReport(
             window: opening.window.index, participant: id, sent: sent, received: inbox.received, next: next, busy: busy,
-            late: UInt64(inbox.late))
+            late: UInt64(inbox.late), leaving: leaving)
         earliestDelivery = nil
         working = nil
         pending = nil

@@ -17,12 +17,18 @@ public struct WindowReport: Hashable, Sendable {
     /// Messages this life received due before what it had already handled (cumulative; see
     /// ``WindowInbox/late``).
     public var late: UInt64
+    /// This life's last report: the participant leaves the run once the window is done (a rider
+    /// process whose apps have all finished), and no later window waits for it. Said in the
+    /// report, not by the process's exit, so that where the run ends does not depend on when the
+    /// coordinator sees the exit.
+    public var leaving: Bool
 
     public init(
         window: UInt64, participant: ParticipantID, sent: [String: UInt64] = [:], received: [String: UInt64] = [:],
-        next: SimTime?, busy: Duration = .zero, late: UInt64 = 0
+        next: SimTime?, busy: Duration = .zero, late: UInt64 = 0, leaving: Bool = false
     ) {
         self.late = late
+        self.leaving = leaving
         self.window = window
         self.participant = participant
         self.sent = sent

@@ -52,6 +52,7 @@ extension WindowDone {
         nextMs = report.next?.wireMilliseconds ?? 0
         busySeconds = report.busy / .seconds(1)
         late = report.late
+        leaving = report.leaving
     }
 
     /// The report this message carries.
@@ -59,6 +60,6 @@ extension WindowDone {
         WindowReport(
             window: window, participant: ParticipantID(processID, incarnation: life), sent: sent, received: received,
             next: idle ? nil : SimTime(wireMilliseconds: nextMs), busy: .milliseconds(Int64((busySeconds * 1_000).rounded())),
-            late: late)
+            late: late, leaving: leaving)
     }
 }

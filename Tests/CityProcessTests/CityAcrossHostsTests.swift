@@ -81,7 +81,12 @@ struct CityAcrossHostsTests {
         defer { hosts.remove() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-hosts-\(hosts.suffix)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        // RIBCITY_KEEP_TEST_RUNS=1 keeps the runs' directories to look into afterwards.
+        defer {
+            if ProcessInfo.processInfo.environment["RIBCITY_KEEP_TEST_RUNS"] == nil {
+                try? FileManager.default.removeItem(at: directory)
+            }
+        }
         try await body(hosts, directory)
     }
 

@@ -129,6 +129,27 @@ struct RunSupervisionTests {
                 .end(.completed)
             ])
 
+        // In virtual time the end also waits for the keeper to have written the last window:
+        // the run's recording ends where the windows do, not where the exit was seen.
+        var virtual = supervision()
+        _ = try virtual.step(
+            now: at(10), running: running, lastExits: clean, openRides: 0, stopRequested: false, timeStopped: false)
+        #expect(
+            try virtual.step(
+                now: at(11), running: running, lastExits: clean, openRides: 0, stopRequested: false, timeStopped: false)
+                == [])
+        #expect(
+            try virtual.step(
+                now: at(12), running: running, lastExits: clean, openRides: 0, stopRequested: false, timeStopped: true)
+                == [.end(.completed)])
+        var stalled = supervision()
+        _ = try stalled.step(
+            now: at(10), running: running, lastExits: clean, openRides: 0, stopRequested: false, timeStopped: false)
+        #expect(
+            try stalled.step(
+                now: at(31), running: running, lastExits: clean, openRides: 0, stopRequested: false, timeStopped: false)
+                == [.end(.completed)], "the grace bounds a keeper that never finishes")
+
         // A rider process killed is restarted, not finished.
         var killed = supervision()
         let actions = try killed.step(

@@ -43,6 +43,64 @@ struct WindowKeeperTests {
         #expect(keeper.statistics.pacedBy == ["riders-1": 1], "the riders' delivery at 900 ms opened window 2")
     }
 
+    /// Found by a ThreadSanitizer run of the virtual chaos test across hosts: the run ended when
+    /// the coordinator saw the last rider process exit, and wrote what had come by then, so a run
+    /// slow to see the exit recorded more of the window in progress than a quick one.
+    @Test(
+        "The finishers' last reports end the run one lookahead after the window the last left in, whenever their exits are seen; no window waits for a finisher that left"
+    )
+    func finishersLeaveInTheirReports() {
+        var keeper = WindowKeeper(
+            participants: ["dispatch", "riders-0", "riders-1"],
+            settings: .init(latency: settings.latency, finishers: ["riders-0", "riders-1"]))
+        for name in ["dispatch", "riders-0", "riders-1"] { _ = keeper.joined(ParticipantID(name)) }
+        let goodbye = WindowReport(
+            window: 1, participant: ParticipantID("riders-0"), sent: ["dispatch#1": 1], next: nil, leaving: true)
+        #expect(keeper.reported(goodbye).isEmpty)
+        #expect(keeper.hasLeft("riders-0"))
+        #expect(keeper.reported(WindowReport(window: 1, participant: ParticipantID("riders-1"), next: ms(2_000))).isEmpty)
+        guard
+            case .open(let second)? = keeper.reported(
+                WindowReport(window: 1, participant: ParticipantID("dispatch"), next: ms(900))
+            ).first
+        else {
+            Issue.record("no second window")
+            return
+        }
+        #expect(second.expectations(of: "dispatch") == ["riders-0#1": 1], "what the leaver sent is still expected")
+        #expect(second.expectations(of: "riders-0") == [:])
+        #expect(keeper.left("riders-0").isEmpty, "its exit, seen later, changes nothing")
+        // Its goodbye to dispatch, sent at 950 ms, is delivered at 1,450 ms.
+        let last = WindowReport(
+            window: 2, participant: ParticipantID("riders-1"), sent: ["dispatch#1": 1], next: ms(1_450), leaving: true)
+        #expect(keeper.reported(last).isEmpty, "the window in progress still waits for dispatch")
+        #expect(keeper.waitingFor == ["dispatch"])
+        // The last window reaches one lookahead past the end of the one they left in: what they
+        // sent there (a goodbye) is delivered and handled — the window opens at its delivery, the
+        // leaver's last `next` — and no more.
+        let third = WindowOpening(
+            window: Window(index: 3, start: ms(1_450), end: ms(1_900)),
+            expected: ["dispatch": ["riders-0#1": 1, "riders-1#1": 1]],
+            incarnations: ["dispatch": 1, "riders-0": 0, "riders-1": 0])
+        let dispatchDone = WindowReport(
+            window: 2, participant: ParticipantID("dispatch"), received: ["riders-0#1": 1], next: ms(1_500))
+        #expect(keeper.reported(dispatchDone) == [.open(third)])
+        let dispatchAgain = WindowReport(
+            window: 3, participant: ParticipantID("dispatch"), received: ["riders-0#1": 1], next: ms(1_600))
+        #expect(keeper.reported(dispatchAgain) == [.finish(ms(1_900))], "dispatch still had work, but the finishers are gone")
+        #expect(keeper.isFinished)
+    }
+
+    @Test("A finisher whose last report was lost counts as left when its exit is reported, and the run ends there")
+    func finisherLeftWithoutItsReport() {
+        var keeper = WindowKeeper(
+            participants: ["dispatch", "riders-0"], settings: .init(latency: settings.latency, finishers: ["riders-0"]))
+        _ = keeper.joined(ParticipantID("dispatch"))
+        _ = keeper.joined(ParticipantID("riders-0"))
+        #expect(keeper.reported(WindowReport(window: 1, participant: ParticipantID("dispatch"), next: ms(3_000))).isEmpty)
+        #expect(keeper.left("riders-0") == [.finish(ms(1_000))], "dispatch's next event lies past the run's last window")
+    }
+
     @Test("With nobody having anything to do the run is over; with an end, windows stop there")
     func finishing() {
         var keeper = WindowKeeper(participants: ["a"], settings: settings)

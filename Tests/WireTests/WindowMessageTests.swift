@@ -20,6 +20,9 @@ struct WindowMessageTests {
         #expect(done.report == report)
         let idle = WindowReport(window: 8, participant: ParticipantID("drivers-1", incarnation: 3), next: nil)
         #expect(WindowDone(idle).report == idle, "nothing to do stays nothing to do")
+        let last = WindowReport(window: 9, participant: ParticipantID("riders-0"), next: nil, leaving: true)
+        let lastDone = try WindowDone(serializedBytes: try WindowDone(last).serializedBytes() as [UInt8])
+        #expect(lastDone.report == last, "a last report stays the last")
     }
 
     @Test("An opening that ends before it starts is refused, not trusted")

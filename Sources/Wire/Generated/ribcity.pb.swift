@@ -2340,6 +2340,10 @@ public nonisolated struct WindowDone: Sendable {
   /// every participant keeps the protocol; after a crash, the sign that the run is not replayable.
   public var late: UInt64 = 0
 
+  /// This life's last report: it leaves the run once the window is done (a rider process whose
+  /// apps have all finished), and no later window waits for it.
+  public var leaving: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -5785,7 +5789,7 @@ nonisolated extension WindowExpectation: SwiftProtobuf.Message, SwiftProtobuf._M
 
 nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WindowDone"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}process_id\0\u{1}life\0\u{1}sent\0\u{1}received\0\u{1}idle\0\u{3}next_ms\0\u{3}busy_seconds\0\u{1}late\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}process_id\0\u{1}life\0\u{1}sent\0\u{1}received\0\u{1}idle\0\u{3}next_ms\0\u{3}busy_seconds\0\u{1}late\0\u{1}leaving\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5802,6 +5806,7 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
       case 7: try { try decoder.decodeSingularInt64Field(value: &self.nextMs) }()
       case 8: try { try decoder.decodeSingularDoubleField(value: &self.busySeconds) }()
       case 9: try { try decoder.decodeSingularUInt64Field(value: &self.late) }()
+      case 10: try { try decoder.decodeSingularBoolField(value: &self.leaving) }()
       default: break
       }
     }
@@ -5835,6 +5840,9 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if self.late != 0 {
       try visitor.visitSingularUInt64Field(value: self.late, fieldNumber: 9)
     }
+    if self.leaving != false {
+      try visitor.visitSingularBoolField(value: self.leaving, fieldNumber: 10)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5848,6 +5856,7 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if lhs.nextMs != rhs.nextMs {return false}
     if lhs.busySeconds != rhs.busySeconds {return false}
     if lhs.late != rhs.late {return false}
+    if lhs.leaving != rhs.leaving {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
