@@ -9,7 +9,7 @@ extension DispatchDesk {
         let reply = Reply(peer: peer, messageID: envelope.messageID)
         switch envelope.body {
         case .heartbeat?: return []
-        case .goodbye?: return close(session, at: time, expired: false)
+        case .goodbye?: return close(session, at: time, because: .saidGoodbye)
         case .quoteRequest(let request)?: return try quote(request, reply, at: time)
         case .rideRequest(let ride)?: return try request(ride, session: session, reply, at: time)
         case .cancelRide(let message)?: return try cancel(message, reply, at: time)

@@ -160,7 +160,7 @@ public final class DispatchDesk {
         var out = translate(engine.takeEvents())
         let limit = Double(settings.sessionTimeoutMs) / 1000 * settings.speed
         for (id, session) in sessions.sorted(by: { $0.key < $1.key }) where time - session.lastHeard > limit {
-            out += close(id, at: time, expired: true)
+            out += close(id, at: time, because: .expired)
         }
         if time - legsLookedAt >= settings.legGrace / 4 {
             legsLookedAt = time
@@ -295,17 +295,27 @@ public final class DispatchDesk {
             let legs = existing.drivers.sorted().compactMap { driverLines[$0]?.lastLeg.map(Envelope.OneOf_Body.driveTo) }
             return [welcome] + (updates + legs).map { .toPeer(peer: peer, body: $0, inReplyTo: "") }
         }
+        // A host process lives once at a time: a new session of the same process means the one
+        // before is gone (it crashed and was started again), so its sessions end now, not when
+        // they fall silent. Waiting was not only slow but unsafe with shards: the new life brings
+        // a driver online at the shard where it stands, while the shard that gave it its trip
+        // still counted it on that trip until the old session expired. A host greets every shard
+        // before any app of it speaks, so each shard has let the old life go first.
+        let superseded =
+            principal.isHost
+            ? sessions.values.filter { $0.principal == principal && $0.id != hello.sessionID }.map(\.id).sorted() : []
+        var ended: [Outgoing] = []
+        for id in superseded { ended += close(id, at: time, because: .superseded(by: hello.sessionID)) }
         sessions[hello.sessionID] = DeskSession(
             id: hello.sessionID, principal: principal, token: [UInt8](hello.sessionToken), peer: peer, lastHeard: time)
         sessionOfPeer[peer] = hello.sessionID
-        return [
-            welcome,
+        return [welcome] + ended + [
             .publish(
                 topic: Topic.dispatchSession,
                 event: Wire.DispatchEvent.with {
                     $0.kind = .sessionOpened
                     $0.sessionID = hello.sessionID
-                }),
+                })
         ]
     }
 
@@ -338,14 +348,14 @@ public final class DispatchDesk {
 
     /// Ends a session: its drivers go offline (their riders are matched again), its riders' open
     /// requests are cancelled by dispatch.
-    func close(_ id: String, at time: Double, expired: Bool) -> [Outgoing] {
+    func close(_ id: String, at time: Double, because end: SessionEnd) -> [Outgoing] {
         guard let session = sessions.removeValue(forKey: id) else { return [] }
         if let peer = session.peer { sessionOfPeer[peer] = nil }
         for name in session.drivers.sorted() {
             if let driver = drivers[name] { takeOffline(driver, at: time) }
             driverLines[name]?.session = nil
         }
-        let reason = expired ? "the rider's session expired" : "the rider's session ended"
+        let reason = end.riderReason
         for id in engine.unfinishedRequests {
             guard let rider = riderOfRequest[id], session.riders.contains(rider) else { continue }
             // A rider aboard cannot be cancelled: that trip goes on to the dropoff and ends there.
@@ -357,9 +367,9 @@ public final class DispatchDesk {
             .publish(
                 topic: Topic.dispatchSession,
                 event: Wire.DispatchEvent.with {
-                    $0.kind = expired ? .sessionExpired : .sessionClosed
+                    $0.kind = end == .expired ? .sessionExpired : .sessionClosed
                     $0.sessionID = id
-                    $0.reason = expired ? "silent for more than \(settings.sessionTimeoutMs) ms" : "said goodbye"
+                    $0.reason = end.eventReason(timeoutMs: settings.sessionTimeoutMs)
                 }))
         return out
     }

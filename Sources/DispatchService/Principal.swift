@@ -7,6 +7,10 @@ struct Principal: Equatable, Codable {
     let role: Role
     let process: String
 
+    /// Whether it is a riders or drivers host: a process that lives once at a time, so that a new
+    /// session of it ends the ones before (tools may hold several).
+    var isHost: Bool { role == .riders || role == .drivers }
+
     init(role: Role, process: String) {
         self.role = role
         self.process = process

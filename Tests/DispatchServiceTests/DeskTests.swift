@@ -381,6 +381,72 @@ struct DeskTests {
         #expect(refusal.code == .unknownSession)
     }
 
+    /// Found by the city across hosts in CI: a driver process crashed while one of its cars was on
+    /// a trip at shard 0 and was started again; its new life brought the car online at shard 1,
+    /// where it stood, and shard 1 gave it a third rider while shard 0 still counted it on the
+    /// trip until the old session expired (the verdict: "driver-10 held rider-18, rider-23,
+    /// rider-34").
+    @Test(
+        "A host process started again ends its earlier session at once: its drivers go offline (their riders matched again), its riders' open requests are cancelled; a tool's second session ends nothing"
+    )
+    func newLifeEndsTheOldSession() throws {
+        var fixture = DeskFixture()
+        fixture.openSessions()
+        let ride = Wire.RideRequest.with {
+            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 0); $0.dropoff = fixture.at(5, 5)
+        }
+        guard fixture.acceptedRide(ride) != nil else { return }
+        #expect(fixture.desk.engine.state(of: DriverID(1)) != .offline)
+        let newPeer: [UInt8] = [3]
+        var newLife = SequenceStamper(sender: "drivers-1.2")
+        let hello = fixture.desk.receive(
+            Envelope(DeskFixture.hello(.drivers, "drivers-1.2", process: "drivers-1"), from: newLife.next()), from: newPeer,
+            at: 4)
+        #expect(bodies(hello, to: newPeer).contains { if case .welcome = $0 { true } else { false } })
+        #expect(published(hello).contains(.sessionClosed) && published(hello).contains(.sessionOpened))
+        let closed = hello.compactMap { if case .publish(_, let event) = $0, event.kind == .sessionClosed { event } else { nil } }
+        #expect(closed.map(\.sessionID) == ["drivers-1"])
+        #expect(closed.first?.reason.contains("started again (session drivers-1.2)") == true, "\(closed)")
+        #expect(fixture.desk.engine.state(of: DriverID(1)) == .offline, "at once, not when the old session falls silent")
+        #expect(
+            bodies(hello, to: DeskFixture.ridersPeer).contains {
+                if case .tripUpdate(let update) = $0 { update.state == .matching } else { false }
+            }, "the rider is matched again")
+        #expect(fixture.desk.sessionCount == 2)
+        // The old life's late words are the words of a session that has ended.
+        let late = fixture.driver(
+            .legDone(
+                LegDone.with {
+                    $0.driverID = "d-1"; $0.leg = 1
+                }), at: 5)
+        #expect(errorReply(late, to: DeskFixture.driversPeer)?.code == .unknownSession)
+
+        // A riders process started again: its open request is cancelled by dispatch, saying why.
+        let waiting = fixture.rider(
+            .rideRequest(
+                Wire.RideRequest.with {
+                    $0.requestID = "req-2"; $0.riderID = "r-2"; $0.pickup = fixture.at(2, 2); $0.dropoff = fixture.at(6, 6)
+                }), at: 6)
+        #expect(errorReply(waiting, to: DeskFixture.ridersPeer) == nil)
+        var riders = SequenceStamper(sender: "riders-1.2")
+        let riderHello = fixture.desk.receive(
+            Envelope(DeskFixture.hello(.riders, "riders-1.2", process: "riders-1"), from: riders.next()), from: [4], at: 7)
+        #expect(published(riderHello).contains(.requestCancelled), "\(published(riderHello))")
+        let cancelled = riderHello.compactMap {
+            if case .publish(_, let event) = $0, event.kind == .requestCancelled { event } else { nil }
+        }
+        #expect(cancelled.allSatisfy { $0.reason == "the rider's process started again" }, "\(cancelled)")
+
+        // Tools may hold several sessions: a second one ends nothing.
+        var tools = SequenceStamper(sender: "watch-2")
+        _ = fixture.desk.receive(
+            Envelope(DeskFixture.hello(.tool, "watch-1", process: "watch"), from: tools.next()), from: [5], at: 8)
+        let second = fixture.desk.receive(
+            Envelope(DeskFixture.hello(.tool, "watch-2", process: "watch"), from: tools.next()), from: [6], at: 8)
+        #expect(!published(second).contains(.sessionClosed))
+        #expect(fixture.desk.sessionCount == 4)
+    }
+
     @Test("Bad values are refused with a reason naming the field; the snapshot recreates drivers and open requests")
     func badValuesAndSnapshot() {
         var fixture = DeskFixture()
