@@ -48,6 +48,8 @@ public actor Coordinator {
     private var chaosCounts = ChaosCounts()
     /// When dispatch was killed on purpose, until it serves again (its recovery time).
     private var dispatchKilledAt: ContinuousClock.Instant?
+    /// When simulated time was 0 for every dispatch shard on the wall clock (Unix milliseconds).
+    private var clockOriginMs: Int64?
     private var log: (String) -> Void
     private let notices: AsyncStream<String>
     private let noticed: AsyncStream<String>.Continuation
@@ -235,7 +237,7 @@ public actor Coordinator {
         for stage in plan.startStages {
             for spec in stage {
                 try await supervisor.start(
-                    spec.name, executable: spec.executable, arguments: spec.arguments, toTerminal: toTerminal(spec))
+                    spec.name, executable: spec.executable, arguments: startArguments(of: spec), toTerminal: toTerminal(spec))
             }
             for spec in stage {
                 try await supervisor.waitUntilReady(spec.name, timeout: options.readyTimeout)
@@ -345,6 +347,15 @@ public actor Coordinator {
         }
     }
 
+    /// What `spec` is started with (``LaunchPlan/startArguments(of:clockOriginMs:)``): the shards'
+    /// shared clock origin is the moment the first of them was started.
+    private func startArguments(of spec: ProcessSpec) -> [String] {
+        guard plan.needsClockOrigin(spec) else { return spec.arguments }
+        let origin = clockOriginMs ?? Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        clockOriginMs = origin
+        return plan.startArguments(of: spec, clockOriginMs: origin)
+    }
+
     /// Starts a process that died again, after `backoff`, and waits until it is ready.
     private func restart(_ name: String, after backoff: Duration, lastExit: Supervisor.Exit?) async throws {
         guard let spec = plan.processes.first(where: { $0.name == name }) else { return }
@@ -355,7 +366,7 @@ public actor Coordinator {
         log("\(name) \(lastExit.map { "\($0)" } ?? "exited"); restarting in \(backoff)")
         try await Task.sleep(for: backoff)
         try await supervisor.start(
-            name, executable: spec.executable, arguments: spec.arguments + spec.restartArguments(simulated),
+            name, executable: spec.executable, arguments: startArguments(of: spec) + spec.restartArguments(simulated),
             toTerminal: toTerminal(spec))
         try await supervisor.waitUntilReady(name, timeout: options.readyTimeout)
         log("\(name) restarted (pid \(await supervisor.records[name]?.pid ?? 0))")

@@ -46,6 +46,20 @@ public struct LaunchPlan: Sendable {
         return stages
     }
 
+    /// What `spec` is started with: its arguments, and for each shard of a sharded dispatch on the
+    /// wall clock the clock origin they all share (`clockOriginMs`, Unix milliseconds), so that
+    /// they agree on simulated time. Each would otherwise start its clock when it had loaded its
+    /// city, and two shards ready 200 ms apart at 60× would stamp one moment 12 s apart.
+    public func startArguments(of spec: ProcessSpec, clockOriginMs: Int64) -> [String] {
+        guard needsClockOrigin(spec) else { return spec.arguments }
+        return spec.arguments + ["--clock-origin-ms", "\(clockOriginMs)"]
+    }
+
+    /// Whether `spec` is started with a shared clock origin (``startArguments(of:clockOriginMs:)``).
+    public func needsClockOrigin(_ spec: ProcessSpec) -> Bool {
+        spec.role == .dispatch && !virtual && topology.dispatchShards > 1
+    }
+
     /// The processes that take part in virtual time: dispatch, the driver and rider processes.
     public var participants: [String] {
         processes.filter { [.dispatch, .drivers, .riders].contains($0.role) }.map(\.name)

@@ -39,6 +39,14 @@ struct DispatchCommand: AsyncParsableCommand {
     @Option(help: "Simulated seconds per wall second (default: the topology's).")
     var speed: Double?
 
+    @Option(
+        help: ArgumentHelp(
+            "Wall-clock time (Unix milliseconds) at which simulated time was 0 (default: this process's start).",
+            discussion:
+                "ribcity launch gives every dispatch shard the same one, so that their clocks agree; a journal being restored keeps its own."
+        ))
+    var clockOriginMs: Int64?
+
     @OptionGroup var virtualTime: VirtualTimeOptions
 
     @OptionGroup var messageFaults: FaultOptions
@@ -136,7 +144,7 @@ struct DispatchCommand: AsyncParsableCommand {
                     throw BadInput(error.description)
                 }
             }
-            var origin: Int64?
+            var origin = clockOriginMs
             var speed = speed ?? plan.speed
             if case .started(let wallOriginMs, let journalSpeed)? = point?.journal.first {
                 // The run's clock is the journal's: the sessions still keep it.

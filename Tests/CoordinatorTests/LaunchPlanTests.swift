@@ -110,4 +110,33 @@ struct LaunchPlanShardsTests {
         #expect(WireIDs.offerPrefix(shard: 1) == "offer-1." && WireIDs.offerPrefix(shard: nil) == "offer-")
         #expect(Coordinator.keyNames(for: topology).contains("dispatch-2"))
     }
+    @Test(
+        "On the wall clock every dispatch shard is started with one clock origin, so that the shards agree on simulated time; one dispatch, other roles and virtual time take none"
+    )
+    func sharedClockOrigin() throws {
+        let text = """
+            city: { grid: {} }
+            dispatch: { shards: 2 }
+            drivers: { processes: 1 }
+            riders: { processes: 1, demand: { synthetic: { peak_per_hour: 5 } } }
+            """
+        let sharded = try TopologyReader.parse(text, file: "shards.yaml", directory: "/")
+        let wall = LaunchPlan(topology: sharded, topologyPath: "/x/shards.yaml", speed: nil, monitor: false)
+        #expect(wall.processes.filter { $0.role == .dispatch }.count == 2)
+        for spec in wall.processes {
+            let arguments = wall.startArguments(of: spec, clockOriginMs: 1_700_000_000_000)
+            if spec.role == .dispatch {
+                #expect(Array(arguments.suffix(2)) == ["--clock-origin-ms", "1700000000000"], "\(spec.name)")
+                #expect(Array(arguments.dropLast(2)) == spec.arguments)
+            } else {
+                #expect(arguments == spec.arguments, "\(spec.name)")
+            }
+        }
+        let virtual = LaunchPlan(topology: sharded, topologyPath: "/x/shards.yaml", speed: nil, monitor: false, virtual: true)
+        #expect(virtual.processes.allSatisfy { !virtual.needsClockOrigin($0) }, "virtual time keeps its own clock")
+        let single = try TopologyReader.parse(
+            text.replacingOccurrences(of: "shards: 2", with: "shards: 1"), file: "one.yaml", directory: "/")
+        let one = LaunchPlan(topology: single, topologyPath: "/x/one.yaml", speed: nil, monitor: false)
+        #expect(one.processes.allSatisfy { !one.needsClockOrigin($0) })
+    }
 }

@@ -219,4 +219,38 @@ struct DispatchProcessTests {
             await transport.shutdown()
         }
     }
+
+    @Test(
+        "ribcity dispatch --clock-origin-ms keeps the clock it is given: its Welcome says how long ago simulated time began",
+        .enabled(if: ribcityBinary.map { FileManager.default.isExecutableFile(atPath: $0) } ?? false))
+    func clockOrigin() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-origin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let topology = try Self.topology(in: directory)
+        let sessions = directory.appendingPathComponent("s").path, bus = directory.appendingPathComponent("b").path
+        // Simulated time began 100 wall seconds ago, at 2× the wall clock.
+        let origin = Int64((Date().timeIntervalSince1970 * 1000).rounded()) - 100_000
+        let dispatch = try RoleProcess([
+            "dispatch", "--topology", topology.path, "--sessions", "ipc://" + sessions, "--bus", "ipc://" + bus, "--speed", "2",
+            "--clock-origin-ms", "\(origin)",
+        ])
+        try await within(120) {
+            try await RoleProcess.waitForSockets([sessions, bus])
+            let transport = try Transport(name: "origin-client-io")
+            let dealer = try await transport.socket(.dealer)
+            try await dealer.connect("ipc://" + sessions)
+            var stamper = SequenceStamper(sender: "client")
+            let hello = Hello.with {
+                $0.role = .coordinator; $0.sessionID = "client"; $0.process = "coordinator"
+            }
+            try await dealer.send(Message([WireCodec.encode(Envelope(.hello(hello), from: stamper.next()))]))
+            let welcome = try Frames.direct(await dealer.receive().frames).welcome
+            // At least the 200 simulated seconds before it started; the rest is this test's pace.
+            #expect(welcome.simTime.seconds >= 200 && welcome.simTime.seconds < 200 + 2 * 120, "\(welcome)")
+            dispatch.interrupt()
+            #expect(await dispatch.status() == 0)
+            await transport.shutdown()
+        }
+    }
 }
