@@ -56,6 +56,16 @@ struct DeskFixture {
             DeskFixture.hello(.drivers, "drivers-1"), at: 0)
     }
 
+    /// Both sessions open, and d-1 on its way to r-1's pickup (req-1, from (1, 0) to (5, 5)) since
+    /// 3 s; false (recorded as an issue) if it never got the offer.
+    mutating func driverOnItsWay() -> Bool {
+        openSessions()
+        let ride = Wire.RideRequest.with {
+            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = at(1, 0); $0.dropoff = at(5, 5)
+        }
+        return acceptedRide(ride) != nil
+    }
+
     /// Driver d-1 comes online at (0, 0) at 1 s, `ride` is asked for at 2 s, and d-1 accepts its
     /// offer at 3 s: what the acceptance sent, or nil (recorded as an issue) if no offer came.
     mutating func acceptedRide(_ ride: Wire.RideRequest) -> [Outgoing]? {
@@ -353,11 +363,7 @@ struct DeskTests {
     @Test("A silent drivers session expires: its drivers go offline and their riders are matched again")
     func expiry() throws {
         var fixture = DeskFixture()
-        fixture.openSessions()
-        let ride = Wire.RideRequest.with {
-            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 0); $0.dropoff = fixture.at(5, 5)
-        }
-        guard fixture.acceptedRide(ride) != nil else { return }
+        guard fixture.driverOnItsWay() else { return }
         _ = fixture.rider(.heartbeat(Heartbeat()), at: 6)
         let quiet = fixture.desk.tick(at: 7)
         #expect(!published(quiet).contains(.sessionExpired), "5 s have not passed for either session")
@@ -391,11 +397,7 @@ struct DeskTests {
     )
     func newLifeEndsTheOldSession() throws {
         var fixture = DeskFixture()
-        fixture.openSessions()
-        let ride = Wire.RideRequest.with {
-            $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 0); $0.dropoff = fixture.at(5, 5)
-        }
-        guard fixture.acceptedRide(ride) != nil else { return }
+        guard fixture.driverOnItsWay() else { return }
         #expect(fixture.desk.engine.state(of: DriverID(1)) != .offline)
         let newPeer: [UInt8] = [3]
         var newLife = SequenceStamper(sender: "drivers-1.2")
