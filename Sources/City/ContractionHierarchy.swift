@@ -82,9 +82,28 @@ struct ArcTable: Sendable {
     @inline(__always)
     func range(of node: Int) -> Range<Int> { Int(first[node])..<Int(first[node + 1]) }
 
-    /// The arc of `node` whose other end is `other` (there is at most one).
+    /// The arc of `node` whose other end is `other` (there is at most one): a binary search, since
+    /// a node's arcs are in ascending order of their other end (``init(rows:slot:order:)`` sorts
+    /// them, ``HierarchyFile`` checks them). Unpacking a route asks this for every shortcut; a
+    /// scan of the node's arcs was 2.9 % of dispatch's time on nyc-day.
     func arc(of node: Int, other: Int) -> Int? {
-        range(of: node).first { Int(arcs[$0].node) == other }
+        var low = Int(first[node]), high = Int(first[node + 1])
+        while low < high {
+            let middle = (low + high) / 2
+            let end = Int(arcs[middle].node)
+            if end == other { return middle }
+            if end < other { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    /// Whether every node's arcs are in strictly ascending order of their other end, as
+    /// ``arc(of:other:)`` needs.
+    var isOrdered: Bool {
+        (0..<first.count - 1).allSatisfy { node in
+            let row = range(of: node)
+            return row.count < 2 || zip(row.dropLast(), row.dropFirst()).allSatisfy { arcs[$0].node < arcs[$1].node }
+        }
     }
 
     /// A table of arcs already numbered (read back by ``HierarchyFile``).

@@ -88,7 +88,11 @@ public enum HierarchyFile {
             }
             guard arcs.allSatisfy({ (0..<Int32(count)).contains($0.node) }), via.allSatisfy({ (-1..<Int32(count)).contains($0) })
             else { throw Failure("\(name) arcs: a node out of range") }
-            tables.append(ArcTable(first: first, arcs: arcs, via: via))
+            let table = ArcTable(first: first, arcs: arcs, via: via)
+            guard table.isOrdered else {
+                throw Failure("\(name) arcs: a node's arcs out of order (or two to the same node)")
+            }
+            tables.append(table)
         }
         var labels: [HubLabels.Labels] = []
         for name in ["outgoing", "incoming"] {

@@ -97,11 +97,14 @@ extension DispatchEngine {
     func sharingPlaced() -> [PlacedDriver] {
         drivers.values.compactMap { record in
             guard record.online, record.offer == nil, !record.stops.isEmpty else { return nil }
-            let riders = Set(record.stops.map(\.request))
-            guard riders.count < configuration.poolCapacity, riders.allSatisfy({ requestRecord($0).request.product == .pool })
-            else {
-                return nil
+            // Its riders, counted without a set: a plan holds a few stops, and this runs over every
+            // driver at every matching round while a POOL request waits.
+            var riders: [RequestID] = []
+            for stop in record.stops where !riders.contains(stop.request) {
+                riders.append(stop.request)
+                if riders.count >= configuration.poolCapacity { return nil }
             }
+            guard riders.allSatisfy({ requestRecord($0).request.product == .pool }) else { return nil }
             return record.placed(at: now)
         }
     }

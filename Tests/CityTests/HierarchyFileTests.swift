@@ -77,6 +77,30 @@ struct HierarchyFileTests {
         #expect(refusal?.description.contains("numbering") == true, "\(String(describing: refusal))")
     }
 
+    @Test(
+        "A node's arcs are found by a binary search, as a scan finds them, in every table a hierarchy builds; arcs out of order are told apart, so that a file with them is refused"
+    )
+    func arcLookup() throws {
+        let graph = CityTests.randomGraph(seed: 15, nodes: 50, edges: 200)
+        let hierarchy = ContractionHierarchy(graph: graph)
+        for table in [hierarchy.up, hierarchy.down] {
+            #expect(table.isOrdered)
+            for node in 0..<graph.nodeCount {
+                for other in 0..<graph.nodeCount {
+                    let scanned = table.range(of: node).first { Int(table.arcs[$0].node) == other }
+                    #expect(table.arc(of: node, other: other) == scanned, "\(node) → \(other)")
+                }
+            }
+        }
+        let swapped = ArcTable(
+            first: [0, 2, 2], arcs: [NodeTime(node: 1, millis: 5), NodeTime(node: 0, millis: 7)], via: [-1, -1])
+        #expect(!swapped.isOrdered)
+        let twice = ArcTable(
+            first: [0, 2, 2], arcs: [NodeTime(node: 1, millis: 5), NodeTime(node: 1, millis: 7)], via: [-1, -1])
+        #expect(!twice.isOrdered)
+        #expect(ArcTable(first: [0, 0, 0], arcs: [], via: []).isOrdered)
+    }
+
     @Test("A store builds and keeps a hierarchy, reads it on the next start, and rebuilds a damaged file saying why")
     func storeKeepsAndReads() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
