@@ -17,7 +17,8 @@ public actor Coordinator {
         public var wallLimit: Duration = .seconds(600)
         public var readyTimeout: Duration = .seconds(180)
         /// How long the run waits, once every rider process has finished, for the rides still open
-        /// on the bus (those of killed rider processes end when their sessions expire).
+        /// on the bus (those of killed rider processes end when their restarts say Hello, or their
+        /// sessions expire).
         public var settleGrace: Duration = .seconds(20)
         /// How long a process may take to stop after SIGTERM before it is killed.
         public var stopGrace: Duration = .seconds(10)

@@ -22,7 +22,7 @@ public struct LaunchPlan: Sendable {
     /// How long the run may take on the wall clock before the coordinator stops it, a guard
     /// against a city that hangs: in wall time 3× the topology's duration at its speed, plus 2
     /// minutes; in virtual time, where the speed says nothing about the wall, an hour for each 10
-    /// simulated hours, plus 10 minutes (a whole day of Manhattan takes about 12 minutes).
+    /// simulated hours, plus 10 minutes (a whole day of Manhattan takes about 10 minutes).
     public var defaultWallLimit: Duration {
         let seconds = virtual ? topology.duration / 10 + 600 : topology.duration / speed * 3 + 120
         return .milliseconds(Int64((seconds * 1000).rounded()))
