@@ -85,9 +85,9 @@ struct RunSupervision {
         let killing = actions.contains { if case .kill = $0 { true } else { false } }
         if !killing, !finishers.isEmpty, finished.isSuperset(of: finishers) {
             // Every rider process is done, but rides of a killed one end only when its restart
-            // says Hello or dispatch expires its session: the run ends once the bus says no ride is open (or after a
-            // grace well past the session timeout, and the verdict names what stayed open), and in
-            // virtual time once the keeper has written the last window.
+            // says Hello or dispatch expires its session: the run ends once the bus says no ride
+            // is open (or after a grace well past the session timeout, and the verdict names what
+            // stayed open), and in virtual time once the keeper has written the last window.
             let since = allFinishedAt ?? now
             allFinishedAt = since
             if openRides == 0 && timeStopped || now - since > settings.settleGrace { actions.append(.end(.completed)) }
