@@ -131,24 +131,20 @@ struct RunSupervisionTests {
 
         // In virtual time the end also waits for the keeper to have written the last window:
         // the run's recording ends where the windows do, not where the exit was seen.
+        func settle(_ run: inout RunSupervision, at seconds: Double, timeStopped: Bool) throws -> [RunSupervision.Action] {
+            try run.step(
+                now: at(seconds), running: running, lastExits: clean, openRides: 0, stopRequested: false,
+                timeStopped: timeStopped)
+        }
         var virtual = supervision()
-        _ = try virtual.step(
-            now: at(10), running: running, lastExits: clean, openRides: 0, stopRequested: false, timeStopped: false)
-        #expect(
-            try virtual.step(
-                now: at(11), running: running, lastExits: clean, openRides: 0, stopRequested: false, timeStopped: false)
-                == [])
-        #expect(
-            try virtual.step(
-                now: at(12), running: running, lastExits: clean, openRides: 0, stopRequested: false, timeStopped: true)
-                == [.end(.completed)])
+        _ = try settle(&virtual, at: 10, timeStopped: false)
+        #expect(try settle(&virtual, at: 11, timeStopped: false) == [])
+        #expect(try settle(&virtual, at: 12, timeStopped: true) == [.end(.completed)])
         var stalled = supervision()
-        _ = try stalled.step(
-            now: at(10), running: running, lastExits: clean, openRides: 0, stopRequested: false, timeStopped: false)
+        _ = try settle(&stalled, at: 10, timeStopped: false)
         #expect(
-            try stalled.step(
-                now: at(31), running: running, lastExits: clean, openRides: 0, stopRequested: false, timeStopped: false)
-                == [.end(.completed)], "the grace bounds a keeper that never finishes")
+            try settle(&stalled, at: 31, timeStopped: false) == [.end(.completed)],
+            "the grace bounds a keeper that never finishes")
 
         // A rider process killed is restarted, not finished.
         var killed = supervision()
