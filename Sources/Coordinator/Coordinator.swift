@@ -319,7 +319,7 @@ public actor Coordinator {
             var running: Set<String> = []
             for spec in plan.processes where await supervisor.isRunning(spec.name) { running.insert(spec.name) }
             let lastExits = await supervisor.records.compactMapValues(\.exits.last)
-            let timeStopped = if let timeKeeper { await timeKeeper.finishedAt != nil } else { true }
+            let timeStopped = if let timeKeeper { await timeKeeper.isFinished } else { true }
             let actions = try supervision.step(
                 now: .now, running: running, lastExits: lastExits, openRides: await board.current.openRequests.count,
                 stopRequested: stopRequested, timeStopped: timeStopped)
@@ -352,7 +352,7 @@ public actor Coordinator {
     /// shared clock origin is the moment the first of them was started.
     private func startArguments(of spec: ProcessSpec) -> [String] {
         guard plan.needsClockOrigin(spec) else { return spec.arguments }
-        let origin = clockOriginMs ?? Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        let origin = clockOriginMs ?? WallOrigin.now()
         clockOriginMs = origin
         return plan.startArguments(of: spec, clockOriginMs: origin)
     }

@@ -46,7 +46,8 @@ actor TimeKeeper {
     }
 
     var statistics: WindowKeeper.Statistics { keeper.statistics }
-    var isFinished: Bool { keeper.isFinished }
+    /// Whether simulated time has ended and the last window is written to the recording.
+    var isFinished: Bool { finishedAt != nil }
 
     /// Plans a kill at a simulated instant (stress mode).
     func planKill(of name: String, at time: SimTime) { keeper.planKill(of: name, at: time) }

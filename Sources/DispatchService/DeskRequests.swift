@@ -127,8 +127,9 @@ extension DispatchDesk {
         try requireOwn(at, "location")
         let driver = drivers.id(for: online.driverID)
         if let previous = driverLines[online.driverID]?.session, previous != session {
-            // The driver's app came back on another session (its process restarted): the old
-            // session lets go of it, and whatever it was doing there is matched again.
+            // The driver's app came back on another session of the same principal (a tool's: a
+            // host's new life has ended its old sessions at its Hello): the old session lets go
+            // of it, and whatever it was doing there is matched again.
             sessions[previous]?.drivers.remove(online.driverID)
             takeOffline(driver, at: time)
         }

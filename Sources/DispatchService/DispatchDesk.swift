@@ -303,7 +303,7 @@ public final class DispatchDesk {
         // before any app of it speaks, so each shard has let the old life go first.
         let superseded =
             principal.isHost
-            ? sessions.values.filter { $0.principal == principal && $0.id != hello.sessionID }.map(\.id).sorted() : []
+            ? sessions.values.filter { $0.principal == principal }.map(\.id).sorted() : []
         var ended: [Outgoing] = []
         for id in superseded { ended += close(id, at: time, because: .superseded(by: hello.sessionID)) }
         sessions[hello.sessionID] = DeskSession(

@@ -100,7 +100,7 @@ public actor DispatchServer {
         self.speed = speed
         self.journal = journal
         self.snapshots = journal.flatMap { journal in snapshots.map { (SnapshotStore(journalPath: journal.path), $0) } }
-        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        let now = WallOrigin.now()
         self.wallOriginMs = wallOriginMs ?? now
         started = ContinuousClock.now - .milliseconds(max(0, now - self.wallOriginMs))
     }

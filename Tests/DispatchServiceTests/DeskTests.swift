@@ -56,6 +56,15 @@ struct DeskFixture {
             DeskFixture.hello(.drivers, "drivers-1"), at: 0)
     }
 
+    /// d-1 says its leg `leg` is done, at `time`.
+    mutating func legDone(_ leg: UInt32, at time: Double) -> [Outgoing] {
+        driver(
+            .legDone(
+                LegDone.with {
+                    $0.driverID = "d-1"; $0.leg = leg
+                }), at: time)
+    }
+
     /// Both sessions open, and d-1 on its way to r-1's pickup (req-1, from (1, 0) to (5, 5)) since
     /// 3 s; false (recorded as an issue) if it never got the offer.
     mutating func driverOnItsWay() -> Bool {
@@ -196,11 +205,7 @@ struct DeskTests {
                 && legs[0].arriveAtMs == toPickup.arriveAtMs,
             "the bus hears the leg as the driver is told it (the web monitor moves the car along it)")
 
-        out = fixture.driver(
-            .legDone(
-                LegDone.with {
-                    $0.driverID = "d-1"; $0.leg = 1
-                }), at: 54)
+        out = fixture.legDone(1, at: 54)
         bus += published(out)
         states += out.compactMap { if case .publish(_, let event) = $0, event.kind == .driverStateChanged { event } else { nil } }
         guard case .tripUpdate(let onTrip)? = bodies(out, to: DeskFixture.ridersPeer).last,
@@ -208,11 +213,7 @@ struct DeskTests {
         else { Issue.record("no pickup"); return }
         #expect(onTrip.state == .onTrip && toDropoff.leg == 2 && toDropoff.stop == .dropoff && toDropoff.arriveAtMs == 154_000)
 
-        out = fixture.driver(
-            .legDone(
-                LegDone.with {
-                    $0.driverID = "d-1"; $0.leg = 2
-                }), at: 154)
+        out = fixture.legDone(2, at: 154)
         bus += published(out)
         states += out.compactMap { if case .publish(_, let event) = $0, event.kind == .driverStateChanged { event } else { nil } }
         guard case .tripUpdate(let done)? = bodies(out, to: DeskFixture.ridersPeer).first else {
@@ -287,11 +288,7 @@ struct DeskTests {
         guard case .tripUpdate(let update)? = again.last else { Issue.record("no trip update: \(again)"); return }
         #expect(update.state == .driverAssigned && update.requestID == "req-1")
 
-        _ = fixture.driver(
-            .legDone(
-                LegDone.with {
-                    $0.driverID = "d-1"; $0.leg = leg.leg
-                }), at: arrival + 100)
+        _ = fixture.legDone(leg.leg, at: arrival + 100)
         let later = bodies(fixture.desk.tick(at: arrival + 400), to: DeskFixture.driversPeer)
         #expect(!later.contains(.driveTo(leg)), "a leg reported done is not sent again")
     }
@@ -376,11 +373,7 @@ struct DeskTests {
             })
         #expect(fixture.desk.engine.state(of: DriverID(1)) == .offline)
         #expect(fixture.desk.sessionCount == 1)
-        let late = fixture.driver(
-            .legDone(
-                LegDone.with {
-                    $0.driverID = "d-1"; $0.leg = 1
-                }), at: 10)
+        let late = fixture.legDone(1, at: 10)
         guard case .error(let refusal)? = bodies(late, to: DeskFixture.driversPeer).first else {
             Issue.record("no refusal"); return
         }
@@ -416,11 +409,7 @@ struct DeskTests {
             }, "the rider is matched again")
         #expect(fixture.desk.sessionCount == 2)
         // The old life's late words are the words of a session that has ended.
-        let late = fixture.driver(
-            .legDone(
-                LegDone.with {
-                    $0.driverID = "d-1"; $0.leg = 1
-                }), at: 5)
+        let late = fixture.legDone(1, at: 5)
         #expect(errorReply(late, to: DeskFixture.driversPeer)?.code == .unknownSession)
 
         // A riders process started again: its open request is cancelled by dispatch, saying why.
