@@ -119,7 +119,7 @@ public struct LaunchPlan: Sendable {
                 ProcessSpec(
                     name: WireIDs.dispatchProcess(shard: shard, of: shards), role: .dispatch,
                     arguments: ["dispatch"] + common + participant + ["--sessions", sessions[shard], "--publish-to", bus.publish]
-                        + (shards > 1 ? ["--shard", "\(shard)"] : [])
+                        + (shards > 1 ? ["--shard", "\(shard)"] + sessions.flatMap { ["--shard-sessions", $0] } : [])
                         + (journal.map { ["--journal", Self.journal($0, shard: shard, of: shards)] } ?? []) + dispatchArguments,
                     restart: journal == nil ? .never : .supervised))
         }

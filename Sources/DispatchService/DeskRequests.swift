@@ -87,7 +87,8 @@ extension DispatchDesk {
         let received = reply.with(.requestReceived(RequestReceived.with { $0.requestID = ride.requestID }))
         // Asked again under a new message id (a retry, or a rider who has heard nothing for a
         // while): acknowledged, not done twice, and told where the ride stands.
-        if requests[ride.requestID] != nil {
+        if let known = requests[ride.requestID] {
+            try requireNotHandedOut(known, ride.requestID)
             let standing = riderLines[ride.riderID]?.lastUpdate.map {
                 Outgoing.toPeer(peer: reply.peer, body: .tripUpdate($0), inReplyTo: "")
             }
@@ -107,16 +108,17 @@ extension DispatchDesk {
         let named = requests.id(for: ride.requestID)
         assert(named == id, "the request was named with another id than it was submitted under")
         riderOfRequest[id] = ride.riderID
-        return received
+        return received + askAcross(for: id, at: time)
     }
 
     private func cancel(_ cancel: CancelRide, _ reply: Reply, at time: Double) throws(DeskFailure) -> [Outgoing] {
         guard let id = requests[cancel.requestID] else {
             throw DeskFailure(code: .unknownRequest, reason: "no request \(cancel.requestID)")
         }
+        try requireNotHandedOut(id, cancel.requestID)
         let reason = cancel.reason.isEmpty ? "cancelled by the rider" : cancel.reason
         try refuse { () throws(DispatchRefusal) in try engine.cancel(id, by: .rider, reason: reason, now: time) }
-        return reply.acknowledged
+        return reply.acknowledged + releaseEnded(at: time)
     }
 
     private func online(

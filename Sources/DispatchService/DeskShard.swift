@@ -8,11 +8,14 @@ public struct DeskShard: Sendable {
     /// This desk's shard, from 0.
     public let index: Int
     public let map: ShardMap
+    /// How it matches across its borders.
+    public var border: BorderDesk.Settings
 
-    public init(index: Int, map: ShardMap) {
+    public init(index: Int, map: ShardMap, border: BorderDesk.Settings = BorderDesk.Settings()) {
         precondition(map.shards > 1 && (0..<map.shards).contains(index), "one shard of several")
         self.index = index
         self.map = map
+        self.border = border
     }
 
     /// The process name of shard `shard` ("dispatch-K").

@@ -69,6 +69,8 @@ public final class DispatchDesk {
     public internal(set) var stopRequested = false
     /// Sharded: drivers this shard let go to the shard where they stood idle.
     public internal(set) var driversHandedOver = 0
+    /// Sharded: matching across this shard's borders (nil for the one dispatch of an unsharded city).
+    public internal(set) var border: BorderDesk?
 
     public init(engine: DispatchEngine, settings: Settings = Settings()) {
         self.engine = engine
@@ -77,6 +79,7 @@ public final class DispatchDesk {
         checker = InvariantChecker(poolCapacity: engine.configuration.poolCapacity)
         odometers = Odometers(graph: engine.graph)
         memory = ReplyMemory(capacity: settings.rememberedReplies)
+        border = settings.shard.map { BorderDesk(shard: $0.index, settings: $0.border) }
     }
 
     public var sessionCount: Int { sessions.count }
@@ -120,6 +123,9 @@ public final class DispatchDesk {
                     "protocol version \(envelope.protocolVersion); this dispatch speaks 1")
             ]
         }
+        if case .shardFrame(let frame)? = envelope.body {
+            return shardFrame(frame, authenticated: authenticated, at: time)
+        }
         if case .hello(let hello)? = envelope.body {
             return self.hello(hello, envelope, from: peer, authenticated: authenticated, at: time)
         }
@@ -136,7 +142,7 @@ public final class DispatchDesk {
                 switch reply {
                 case .toPeer(_, let body, let inReplyTo): .toPeer(peer: peer, body: body, inReplyTo: inReplyTo)
                 case .snapshot(_, let inReplyTo): .snapshot(peer: peer, inReplyTo: inReplyTo)
-                case .publish: reply
+                case .publish, .toShard: reply
                 }
             }
         }
@@ -158,6 +164,8 @@ public final class DispatchDesk {
     public func tick(at time: Double) -> [Outgoing] {
         engine.advance(to: time)
         var out = translate(engine.takeEvents())
+        out += borderTick(at: time)
+        out += translate(engine.takeEvents())
         let limit = Double(settings.sessionTimeoutMs) / 1000 * settings.speed
         for (id, session) in sessions.sorted(by: { $0.key < $1.key }) where time - session.lastHeard > limit {
             out += close(id, at: time, because: .expired)

@@ -54,6 +54,8 @@ public actor DispatchServer {
     private var serving: Task<Void, any Error>?
     /// Virtual time: the participant's side of the windows, and the instant being handled.
     var virtual: VirtualDispatch?
+    /// Sharded: a DEALER connected to each other shard's sessions endpoint, by shard.
+    private var shardLinks: [Int: Socket] = [:]
     /// Over CURVE in virtual time: the name each connection's key was issued to, by its ROUTER
     /// identity, for messages held until their window.
     var usersOfPeers: [[UInt8]: String] = [:]
@@ -364,6 +366,36 @@ public actor DispatchServer {
             for message in routed { if let sent = try? Frames.Routed(frames: message.frames) { tracer(.sent(sent.envelope)) } }
         }
         if !routed.isEmpty { try await router.send(contentsOf: routed) }
+        if !out.toShards.isEmpty { toShards(out.toShards) }
+    }
+
+    /// Sharded: the links to the other shards, by shard (each a DEALER connected to that
+    /// shard's sessions endpoint; what comes back arrives on this shard's own ROUTER).
+    public func link(toShards sockets: [Int: Socket]) {
+        shardLinks = sockets
+    }
+
+    /// Sends frames to other shards, numbered on their links in virtual time. A shard that is
+    /// down must not hold this one up: each batch is sent by a task of its own, and what is lost
+    /// is sent again by the border's links (``ShardLink``).
+    private func toShards(_ frames: [(shard: Int, envelope: Envelope)]) {
+        var batches: [Int: [Message]] = [:]
+        let shards = desk.settings.shard?.map.shards ?? 1
+        for (shard, var envelope) in frames {
+            if var state = virtual.take() {
+                envelope.senderLife = state.life
+                let sent = state.participant.send(
+                    to: WireIDs.dispatchProcess(shard: shard, of: shards), at: envelope.simTime)
+                envelope.receiverLife = sent.life
+                envelope.link = sent.link
+                virtual = state
+            }
+            batches[shard, default: []].append(Message([WireCodec.encode(envelope)]))
+        }
+        for (shard, messages) in batches.sorted(by: { $0.key < $1.key }) {
+            guard let socket = shardLinks[shard] else { continue }
+            Task { try? await socket.send(contentsOf: messages) }
+        }
     }
 }
 
@@ -432,6 +464,8 @@ struct Outbox {
     /// links and frame (``DispatchServer/stampedForWindows(_:)``).
     var framesRouted = true
     var unframed: [(peer: [UInt8], envelope: Envelope)] = []
+    /// Frames for other dispatch shards, sent over this shard's links to them.
+    var toShards: [(shard: Int, envelope: Envelope)] = []
     /// A replay only needs the stamps (the sequence numbers must come out as they did): messages
     /// are not framed.
     var replaying = false
@@ -453,6 +487,10 @@ struct Outbox {
             case .snapshot:
                 // Built by the core, which knows the bus sequence it is current to.
                 continue
+            case .toShard(let shard, let frame):
+                let stamp = stampers.replies.next()
+                guard !replaying else { continue }
+                toShards.append((shard, Envelope(.shardFrame(frame), from: stamp, simTimeMs: ms)))
             case .publish(let topic, let event):
                 stampers.eventsByKind[event.kind, default: 0] += 1
                 let envelope = Envelope(.dispatchEvent(event), from: stampers.events.next(), simTimeMs: ms)

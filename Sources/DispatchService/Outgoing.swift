@@ -8,11 +8,13 @@ public enum Outgoing: Sendable {
     case publish(topic: String, event: Wire.DispatchEvent)
     /// Dispatch's whole state in chunks, to the session at `peer` (which may ask for it).
     case snapshot(peer: [UInt8], inReplyTo: String)
+    /// To dispatch shard `shard`, on the link between the two (sharded dispatch).
+    case toShard(shard: Int, frame: ShardFrame)
 }
 
 extension Outgoing: Codable {
-    private enum CodingKeys: CodingKey { case kind, peer, body, inReplyTo, topic, event }
-    private enum Kind: UInt8, Codable { case toPeer, publish, snapshot }
+    private enum CodingKeys: CodingKey { case kind, peer, body, inReplyTo, topic, event, shard, frame }
+    private enum Kind: UInt8, Codable { case toPeer, publish, snapshot, toShard }
 
     /// A message to a peer keeps its body as an envelope's bytes (a oneof has no bytes of its own).
     public func encode(to encoder: any Encoder) throws {
@@ -33,6 +35,10 @@ extension Outgoing: Codable {
             try container.encode(Kind.snapshot, forKey: .kind)
             try container.encode(peer, forKey: .peer)
             try container.encode(inReplyTo, forKey: .inReplyTo)
+        case .toShard(let shard, let frame):
+            try container.encode(Kind.toShard, forKey: .kind)
+            try container.encode(shard, forKey: .shard)
+            try container.encode(CodedMessage(frame), forKey: .frame)
         }
     }
 
@@ -52,6 +58,10 @@ extension Outgoing: Codable {
         case .snapshot:
             let peer = try container.decode([UInt8].self, forKey: .peer)
             self = .snapshot(peer: peer, inReplyTo: try container.decode(String.self, forKey: .inReplyTo))
+        case .toShard:
+            self = .toShard(
+                shard: try container.decode(Int.self, forKey: .shard),
+                frame: try container.decode(CodedMessage<ShardFrame>.self, forKey: .frame).message)
         }
     }
 }

@@ -108,6 +108,13 @@ public final class DispatchEngine {
         case .finished?, .handedOut?, nil: nil
         }
     }
+    /// Whether `request` is frozen: asked for across a border, matched to nobody here meanwhile.
+    public func isFrozen(_ request: RequestID) -> Bool { requests[request]?.phase == .frozen }
+    /// The shard `request` was handed over to, if it was.
+    public func handedOutShard(of request: RequestID) -> Int? {
+        if case .handedOut(let shard)? = requests[request]?.phase { return shard }
+        return nil
+    }
     /// Requests not yet ended, in id order.
     public var unfinishedRequests: [RequestID] { requests.filter { !$0.value.isFinished }.keys.sorted() }
     /// Every driver dispatch knows, in id order, with their state.

@@ -30,6 +30,12 @@ struct DispatchCommand: AsyncParsableCommand {
     @Option(help: "Sharded dispatch (dispatch: {shards: N} in the topology): the shard this process is, from 0.")
     var shard = 0
 
+    @Option(
+        help: ArgumentHelp(
+            "Sharded dispatch: every shard's sessions endpoint, in shard order, once each (default: from the topology).",
+            discussion: "A shard reaches the others there to match across its borders."))
+    var shardSessions: [String] = []
+
     @Option(help: "Endpoint for the event bus PUB (default: from the topology).")
     var bus: String?
 
@@ -105,8 +111,17 @@ struct DispatchCommand: AsyncParsableCommand {
         if let file = sharded?.readFrom { print("\(name): the regions' weights read from \(file)") }
         let endpoints = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
         let ownSessions = plan.endpoints.sessions(ofShard: shard, run: plan.name, temporaryDirectory: NSTemporaryDirectory())
+        let peers =
+            plan.dispatchShards > 1 && shardSessions.isEmpty
+            ? plan.endpoints.shardSessions(plan.dispatchShards, run: plan.name, temporaryDirectory: NSTemporaryDirectory())
+            : shardSessions
+        guard peers.isEmpty || peers.count == plan.dispatchShards else {
+            throw ValidationError(
+                "--shard-sessions given \(peers.count) times; the topology's dispatch has \(plan.dispatchShards) shards: one for each, in order"
+            )
+        }
         try await Transport.using(name: name + "-io") { transport in
-            try await secureRole(transport, as: name, sessions: [], bus: [publishTo, virtualTime.subscribeTo])
+            try await secureRole(transport, as: name, sessions: peers, bus: [publishTo, virtualTime.subscribeTo])
             var options = SocketOptions()
             options.routerMandatory = true
             // A session that stops reading must not hold up everyone else's messages: after half a
@@ -172,6 +187,13 @@ struct DispatchCommand: AsyncParsableCommand {
                 snapshots: snapshotEvery > 0
                     ? Self.snapshotPolicy(every: snapshotEvery, virtual: virtualTime.isVirtual(plan)) : nil,
                 faults: faults)
+            var links: [Int: Socket] = [:]
+            for (other, endpoint) in peers.enumerated() where other != shard {
+                let dealer = try await transport.socket(.dealer)
+                try await dealer.connect(endpoint)
+                links[other] = dealer
+            }
+            await server.link(toShards: links)
             let virtualClock = try await virtualTime.clock(of: plan, on: transport)
             if let clock = virtualClock {
                 await server.enterVirtualTime(DispatchServer.VirtualClock(life: clock.life, latency: clock.latency))

@@ -90,8 +90,12 @@ struct BorderProtocolTests {
             for action in actions {
                 switch action {
                 case .reserve(let ask):
+                    guard let driver = ask.driver else {
+                        Issue.record("seed \(seed): an ask for a named driver came back with none")
+                        continue
+                    }
                     toOwner.send(
-                        .reserve(id: ask.reservation, driver: ask.driver, request: ask.request), now: now, random: &random)
+                        .reserve(id: ask.reservation, driver: driver, request: ask.request), now: now, random: &random)
                 case .handOver(let request, _, let reservation):
                     #expect(
                         home[request] == .frozen,

@@ -18,7 +18,8 @@ public struct BorderAsks: Sendable, Equatable, Codable {
     public struct Ask: Sendable, Equatable, Codable {
         public let reservation: String
         public let request: RequestID
-        public let driver: DriverID
+        /// The driver asked for; nil when the owner is to pick its nearest idle one.
+        public let driver: DriverID?
         public let owner: Int
         public let since: Double
     }
@@ -51,8 +52,9 @@ public struct BorderAsks: Sendable, Equatable, Codable {
     /// Whether `request` is frozen by an ask in flight (not to be matched at home).
     public func isFrozen(_ request: RequestID) -> Bool { asks.values.contains { $0.request == request } }
 
-    /// Asks `owner` for `driver` for `request`, which waits here and is not asked for already.
-    public mutating func ask(for request: RequestID, driver: DriverID, owner: Int, now: Double) -> [Action] {
+    /// Asks `owner` for `driver` (nil: the owner's pick) for `request`, which waits here and is not
+    /// asked for already.
+    public mutating func ask(for request: RequestID, driver: DriverID?, owner: Int, now: Double) -> [Action] {
         precondition(owner != shard, "a shard reserves its own drivers by matching")
         guard !isFrozen(request) else { return [] }
         asked += 1
@@ -65,14 +67,19 @@ public struct BorderAsks: Sendable, Equatable, Codable {
     /// changes nothing: its release is on its way behind it.
     public mutating func answered(_ answer: ReservationDesk.Answer) -> [Action] {
         switch answer {
-        case .granted(let id, _, _):
-            guard let ask = asks.removeValue(forKey: id) else { return [] }
-            return [.handOver(request: ask.request, owner: ask.owner, reservation: id)]
-        case .refused(let id, _):
-            guard let ask = asks.removeValue(forKey: id) else { return [] }
-            return [.matchAtHome(ask.request)]
+        case .granted(let id, _, _): answered(id, granted: true)
+        case .refused(let id, _): answered(id, granted: false)
         }
     }
+
+    /// The owner granted (or refused) reservation `id`.
+    public mutating func answered(_ id: String, granted: Bool) -> [Action] {
+        guard let ask = asks.removeValue(forKey: id) else { return [] }
+        return granted ? [.handOver(request: ask.request, owner: ask.owner, reservation: id)] : [.matchAtHome(ask.request)]
+    }
+
+    /// The ask in flight for `request`, if any.
+    public func ask(of request: RequestID) -> Ask? { asks.values.first { $0.request == request } }
 
     /// The rider cancelled `request` while it was asked for: the ask is released.
     public mutating func cancelled(_ request: RequestID) -> [Action] {

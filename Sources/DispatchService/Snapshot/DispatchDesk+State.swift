@@ -25,6 +25,7 @@ extension DispatchDesk {
         var forbiddenCount: Int
         var stopRequested: Bool
         var driversHandedOver: Int
+        var border: BorderDesk?
     }
 
     /// The desk's state as it stands, between inputs (its collections shared, not copied).
@@ -35,7 +36,7 @@ extension DispatchDesk {
             drivers: drivers.state, riderLines: riderLines, driverLines: driverLines, offers: offers, sharing: sharing,
             memory: memory, quotes: quotes, legsLookedAt: legsLookedAt, legChecks: legChecks, refused: refused,
             unexpectedRefusals: unexpectedRefusals, forbiddenCount: forbiddenCount, stopRequested: stopRequested,
-            driversHandedOver: driversHandedOver)
+            driversHandedOver: driversHandedOver, border: border)
     }
 
     /// The stored properties that are not the desk's state: what it was made with and what is
@@ -65,5 +66,6 @@ extension DispatchDesk {
         forbiddenCount = state.forbiddenCount
         stopRequested = state.stopRequested
         driversHandedOver = state.driversHandedOver
+        border = state.border
     }
 }

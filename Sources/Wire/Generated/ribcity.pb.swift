@@ -963,6 +963,15 @@ public nonisolated struct Envelope: @unchecked Sendable {
     set {_uniqueStorage()._body = .processExit(newValue)}
   }
 
+  /// Dispatch shard -> dispatch shard (matching across a border), DEALER -> ROUTER.
+  public var shardFrame: ShardFrame {
+    get {
+      if case .shardFrame(let v)? = _storage._body {return v}
+      return ShardFrame()
+    }
+    set {_uniqueStorage()._body = .shardFrame(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -1016,6 +1025,8 @@ public nonisolated struct Envelope: @unchecked Sendable {
     case joinRequest(JoinRequest)
     case joinReply(JoinReply)
     case processExit(ProcessExit)
+    /// Dispatch shard -> dispatch shard (matching across a border), DEALER -> ROUTER.
+    case shardFrame(ShardFrame)
 
   }
 
@@ -1151,6 +1162,161 @@ public nonisolated struct DriverHandover: Sendable {
   public init() {}
 
   fileprivate var _location: LatLon? = nil
+}
+
+/// One frame on the link from one dispatch shard to another (docs/ARCHITECTURE.md, "Sharded
+/// dispatch"): numbered, resent until acknowledged, delivered once and in order. Sent from the
+/// sender's DEALER to the receiver's sessions ROUTER, outside any session; over CURVE the sender's
+/// key must be the one made for shard from_shard.
+public nonisolated struct ShardFrame: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var fromShard: UInt32 = 0
+
+  /// Its number on the link from from_shard to the receiver (1, 2, ...); 0 for a frame that only
+  /// acknowledges.
+  public var sequence: UInt64 = 0
+
+  /// The sender has everything the receiver sent it up to this number.
+  public var acknowledged: UInt64 = 0
+
+  public var message: ShardFrame.OneOf_Message? = nil
+
+  public var reserve: BorderReserve {
+    get {
+      if case .reserve(let v)? = message {return v}
+      return BorderReserve()
+    }
+    set {message = .reserve(newValue)}
+  }
+
+  public var answer: BorderAnswer {
+    get {
+      if case .answer(let v)? = message {return v}
+      return BorderAnswer()
+    }
+    set {message = .answer(newValue)}
+  }
+
+  public var release: BorderRelease {
+    get {
+      if case .release(let v)? = message {return v}
+      return BorderRelease()
+    }
+    set {message = .release(newValue)}
+  }
+
+  public var handover: BorderHandover {
+    get {
+      if case .handover(let v)? = message {return v}
+      return BorderHandover()
+    }
+    set {message = .handover(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Message: Equatable, Sendable {
+    case reserve(BorderReserve)
+    case answer(BorderAnswer)
+    case release(BorderRelease)
+    case handover(BorderHandover)
+
+  }
+
+  public init() {}
+}
+
+/// Reserve the receiver's idle driver nearest to a pickup in its neighbour's region, if it gets
+/// there at least the receiver's margin sooner than the asker's best (home_eta_s; none when the
+/// asker has no idle driver). Road nodes are of the city every shard loads alike.
+public nonisolated struct BorderReserve: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var reservationID: String = String()
+
+  public var requestID: String = String()
+
+  public var pickupNode: UInt32 = 0
+
+  public var hasHomeEta_p: Bool = false
+
+  public var homeEtaS: Double = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The owner's answer: granted (the driver is held for the reservation until expires_at_ms) or
+/// refused, with why.
+public nonisolated struct BorderAnswer: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var reservationID: String = String()
+
+  public var granted: Bool = false
+
+  public var driverID: String = String()
+
+  public var etaS: Double = 0
+
+  public var expiresAtMs: Int64 = 0
+
+  public var reason: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The asker does not need the reservation (its request was cancelled, or the answer came late).
+public nonisolated struct BorderRelease: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var reservationID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The request moves to the owner of the reserved driver: from now on it is the owner's.
+public nonisolated struct BorderHandover: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var reservationID: String = String()
+
+  public var requestID: String = String()
+
+  public var riderID: String = String()
+
+  /// The process hosting the rider's app: the owner sends the rider's updates to its session.
+  public var riderProcess: String = String()
+
+  public var originNode: UInt32 = 0
+
+  public var destinationNode: UInt32 = 0
+
+  public var product: Product = .unspecified
+
+  public var hasScheduledPickup_p: Bool = false
+
+  public var scheduledPickupMs: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 public nonisolated struct Goodbye: Sendable {
@@ -2428,7 +2594,7 @@ nonisolated extension DispatchEventKind: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{3}sender_life\0\u{3}receiver_life\0\u{1}link\0\u{1}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{1}ack\0\u{4}\u{5}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{3}share_eta\0\u{3}shared_eta\0\u{3}split_fare_invite\0\u{3}split_invitation\0\u{3}split_answer\0\u{3}fare_split\0\u{4}\u{8}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{2}\u{12}stop\0\u{1}ready\0\u{3}window_open\0\u{3}window_done\0\u{1}notice\0\u{3}inspect_app\0\u{3}app_inspection\0\u{3}join_request\0\u{3}join_reply\0\u{3}process_exit\0\u{b}clock_tick\0\u{c}P\u{1}\u{1}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{3}sender_life\0\u{3}receiver_life\0\u{1}link\0\u{1}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{1}ack\0\u{4}\u{5}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{3}share_eta\0\u{3}shared_eta\0\u{3}split_fare_invite\0\u{3}split_invitation\0\u{3}split_answer\0\u{3}fare_split\0\u{4}\u{8}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{2}\u{12}stop\0\u{1}ready\0\u{3}window_open\0\u{3}window_done\0\u{1}notice\0\u{3}inspect_app\0\u{3}app_inspection\0\u{3}join_request\0\u{3}join_reply\0\u{3}process_exit\0\u{4}\u{a}shard_frame\0\u{b}clock_tick\0\u{c}P\u{1}\u{1}")
 
   fileprivate class _StorageClass {
     var _protocolVersion: UInt32 = 0
@@ -3060,6 +3226,19 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
             _storage._body = .processExit(v)
           }
         }()
+        case 100: try {
+          var v: ShardFrame?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .shardFrame(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .shardFrame(v)
+          }
+        }()
         default: break
         }
       }
@@ -3275,6 +3454,10 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
       case .processExit?: try {
         guard case .processExit(let v)? = _storage._body else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 90)
+      }()
+      case .shardFrame?: try {
+        guard case .shardFrame(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 100)
       }()
       case nil: break
       }
@@ -3538,6 +3721,327 @@ nonisolated extension DriverHandover: SwiftProtobuf.Message, SwiftProtobuf._Mess
     if lhs.shard != rhs.shard {return false}
     if lhs._location != rhs._location {return false}
     if lhs.legsIssued != rhs.legsIssued {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension ShardFrame: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ShardFrame"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}from_shard\0\u{1}sequence\0\u{1}acknowledged\0\u{2}\u{7}reserve\0\u{1}answer\0\u{1}release\0\u{1}handover\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.fromShard) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.sequence) }()
+      case 3: try { try decoder.decodeSingularUInt64Field(value: &self.acknowledged) }()
+      case 10: try {
+        var v: BorderReserve?
+        var hadOneofValue = false
+        if let current = self.message {
+          hadOneofValue = true
+          if case .reserve(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.message = .reserve(v)
+        }
+      }()
+      case 11: try {
+        var v: BorderAnswer?
+        var hadOneofValue = false
+        if let current = self.message {
+          hadOneofValue = true
+          if case .answer(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.message = .answer(v)
+        }
+      }()
+      case 12: try {
+        var v: BorderRelease?
+        var hadOneofValue = false
+        if let current = self.message {
+          hadOneofValue = true
+          if case .release(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.message = .release(v)
+        }
+      }()
+      case 13: try {
+        var v: BorderHandover?
+        var hadOneofValue = false
+        if let current = self.message {
+          hadOneofValue = true
+          if case .handover(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.message = .handover(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.fromShard != 0 {
+      try visitor.visitSingularUInt32Field(value: self.fromShard, fieldNumber: 1)
+    }
+    if self.sequence != 0 {
+      try visitor.visitSingularUInt64Field(value: self.sequence, fieldNumber: 2)
+    }
+    if self.acknowledged != 0 {
+      try visitor.visitSingularUInt64Field(value: self.acknowledged, fieldNumber: 3)
+    }
+    switch self.message {
+    case .reserve?: try {
+      guard case .reserve(let v)? = self.message else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+    }()
+    case .answer?: try {
+      guard case .answer(let v)? = self.message else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
+    }()
+    case .release?: try {
+      guard case .release(let v)? = self.message else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 12)
+    }()
+    case .handover?: try {
+      guard case .handover(let v)? = self.message else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 13)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: ShardFrame, rhs: ShardFrame) -> Bool {
+    if lhs.fromShard != rhs.fromShard {return false}
+    if lhs.sequence != rhs.sequence {return false}
+    if lhs.acknowledged != rhs.acknowledged {return false}
+    if lhs.message != rhs.message {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension BorderReserve: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".BorderReserve"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reservation_id\0\u{3}request_id\0\u{3}pickup_node\0\u{3}has_home_eta\0\u{3}home_eta_s\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.reservationID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.requestID) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.pickupNode) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.hasHomeEta_p) }()
+      case 5: try { try decoder.decodeSingularDoubleField(value: &self.homeEtaS) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.reservationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.reservationID, fieldNumber: 1)
+    }
+    if !self.requestID.isEmpty {
+      try visitor.visitSingularStringField(value: self.requestID, fieldNumber: 2)
+    }
+    if self.pickupNode != 0 {
+      try visitor.visitSingularUInt32Field(value: self.pickupNode, fieldNumber: 3)
+    }
+    if self.hasHomeEta_p != false {
+      try visitor.visitSingularBoolField(value: self.hasHomeEta_p, fieldNumber: 4)
+    }
+    if self.homeEtaS.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.homeEtaS, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: BorderReserve, rhs: BorderReserve) -> Bool {
+    if lhs.reservationID != rhs.reservationID {return false}
+    if lhs.requestID != rhs.requestID {return false}
+    if lhs.pickupNode != rhs.pickupNode {return false}
+    if lhs.hasHomeEta_p != rhs.hasHomeEta_p {return false}
+    if lhs.homeEtaS != rhs.homeEtaS {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension BorderAnswer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".BorderAnswer"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reservation_id\0\u{1}granted\0\u{3}driver_id\0\u{3}eta_s\0\u{3}expires_at_ms\0\u{1}reason\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.reservationID) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.granted) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.driverID) }()
+      case 4: try { try decoder.decodeSingularDoubleField(value: &self.etaS) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.expiresAtMs) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.reservationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.reservationID, fieldNumber: 1)
+    }
+    if self.granted != false {
+      try visitor.visitSingularBoolField(value: self.granted, fieldNumber: 2)
+    }
+    if !self.driverID.isEmpty {
+      try visitor.visitSingularStringField(value: self.driverID, fieldNumber: 3)
+    }
+    if self.etaS.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.etaS, fieldNumber: 4)
+    }
+    if self.expiresAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.expiresAtMs, fieldNumber: 5)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: BorderAnswer, rhs: BorderAnswer) -> Bool {
+    if lhs.reservationID != rhs.reservationID {return false}
+    if lhs.granted != rhs.granted {return false}
+    if lhs.driverID != rhs.driverID {return false}
+    if lhs.etaS != rhs.etaS {return false}
+    if lhs.expiresAtMs != rhs.expiresAtMs {return false}
+    if lhs.reason != rhs.reason {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension BorderRelease: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".BorderRelease"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reservation_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.reservationID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.reservationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.reservationID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: BorderRelease, rhs: BorderRelease) -> Bool {
+    if lhs.reservationID != rhs.reservationID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension BorderHandover: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".BorderHandover"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reservation_id\0\u{3}request_id\0\u{3}rider_id\0\u{3}rider_process\0\u{3}origin_node\0\u{3}destination_node\0\u{1}product\0\u{3}has_scheduled_pickup\0\u{3}scheduled_pickup_ms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.reservationID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.requestID) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.riderID) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.riderProcess) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.originNode) }()
+      case 6: try { try decoder.decodeSingularUInt32Field(value: &self.destinationNode) }()
+      case 7: try { try decoder.decodeSingularEnumField(value: &self.product) }()
+      case 8: try { try decoder.decodeSingularBoolField(value: &self.hasScheduledPickup_p) }()
+      case 9: try { try decoder.decodeSingularInt64Field(value: &self.scheduledPickupMs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.reservationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.reservationID, fieldNumber: 1)
+    }
+    if !self.requestID.isEmpty {
+      try visitor.visitSingularStringField(value: self.requestID, fieldNumber: 2)
+    }
+    if !self.riderID.isEmpty {
+      try visitor.visitSingularStringField(value: self.riderID, fieldNumber: 3)
+    }
+    if !self.riderProcess.isEmpty {
+      try visitor.visitSingularStringField(value: self.riderProcess, fieldNumber: 4)
+    }
+    if self.originNode != 0 {
+      try visitor.visitSingularUInt32Field(value: self.originNode, fieldNumber: 5)
+    }
+    if self.destinationNode != 0 {
+      try visitor.visitSingularUInt32Field(value: self.destinationNode, fieldNumber: 6)
+    }
+    if self.product != .unspecified {
+      try visitor.visitSingularEnumField(value: self.product, fieldNumber: 7)
+    }
+    if self.hasScheduledPickup_p != false {
+      try visitor.visitSingularBoolField(value: self.hasScheduledPickup_p, fieldNumber: 8)
+    }
+    if self.scheduledPickupMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.scheduledPickupMs, fieldNumber: 9)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: BorderHandover, rhs: BorderHandover) -> Bool {
+    if lhs.reservationID != rhs.reservationID {return false}
+    if lhs.requestID != rhs.requestID {return false}
+    if lhs.riderID != rhs.riderID {return false}
+    if lhs.riderProcess != rhs.riderProcess {return false}
+    if lhs.originNode != rhs.originNode {return false}
+    if lhs.destinationNode != rhs.destinationNode {return false}
+    if lhs.product != rhs.product {return false}
+    if lhs.hasScheduledPickup_p != rhs.hasScheduledPickup_p {return false}
+    if lhs.scheduledPickupMs != rhs.scheduledPickupMs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

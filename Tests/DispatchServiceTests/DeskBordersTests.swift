@@ -1,0 +1,235 @@
+import City
+import RideDispatch
+import Testing
+import Wire
+
+@testable import DispatchService
+
+/// Two shards of the fixture's grid side by side, each with its riders and drivers sessions, and
+/// the links between them carried by hand: what one desk sends the other (`.toShard`) is given to
+/// the other as it would arrive on its ROUTER.
+struct TwoShards {
+    var home: ShardFixture
+    var owner: DeskFixture
+    /// Frames on their way, by the shard they go to.
+    var inFlight: [(to: Int, frame: ShardFrame)] = []
+    var stamps = [SequenceStamper(sender: "dispatch-0"), SequenceStamper(sender: "dispatch-1")]
+    static let shardPeer: [UInt8] = [9]
+
+    init() throws {
+        home = try ShardFixture()
+        var settings = DispatchDesk.Settings()
+        settings.shard = DeskShard(index: home.other, map: home.map)
+        owner = DeskFixture(settings: settings)
+        owner.openSessions()
+    }
+
+    func desk(_ shard: Int) -> DispatchDesk { shard == home.own ? home.fixture.desk : owner.desk }
+
+    /// Keeps the frames of `out` for their way; returns the rest.
+    mutating func keep(_ out: [Outgoing]) -> [Outgoing] {
+        var rest: [Outgoing] = []
+        for item in out {
+            if case .toShard(let shard, let frame) = item { inFlight.append((shard, frame)) } else { rest.append(item) }
+        }
+        return rest
+    }
+
+    /// Delivers every frame on its way (`losing` says which to lose), and what they send in turn,
+    /// until none is left; returns what the deliveries sent to sessions and the bus, by shard.
+    mutating func exchange(at time: Double, losing: (ShardFrame) -> Bool = { _ in false }) -> [Int: [Outgoing]] {
+        var sent: [Int: [Outgoing]] = [:]
+        while !inFlight.isEmpty {
+            let (to, frame) = inFlight.removeFirst()
+            if losing(frame) { continue }
+            let envelope = Envelope(.shardFrame(frame), from: stamps[Int(frame.fromShard)].next())
+            sent[to, default: []] += keep(desk(to).receive(envelope, from: Self.shardPeer, at: time))
+        }
+        return sent
+    }
+
+    /// A driver `name` online at the owner, at grid point (`x`, `y`).
+    mutating func ownerDriver(_ name: String, _ x: Int, _ y: Int, at time: Double) {
+        _ = owner.driver(
+            .driverOnline(
+                DriverOnline.with {
+                    $0.driverID = name; $0.location = owner.at(x, y)
+                }), at: time)
+    }
+
+    /// Rider r-1 asks the home shard for req-1 from its corner (0, 0) to (1, 1).
+    mutating func request(at time: Double) -> [Outgoing] {
+        keep(
+            home.fixture.rider(
+                .rideRequest(
+                    Wire.RideRequest.with {
+                        $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = home.fixture.at(0, 0)
+                        $0.dropoff = home.fixture.at(1, 1); $0.product = .uberX
+                    }), at: time))
+    }
+
+    /// The point of the owner's region nearest the home corner (0, 0), on the grid.
+    var nearestAcross: (x: Int, y: Int) {
+        var best: (x: Int, y: Int, d: Int)?
+        for x in 0...8 {
+            for y in 0...8 where home.map.shard(ofNode: DeskFixture.city.node(x: x, y: y)) == home.other {
+                if best == nil || x + y < best!.d { best = (x, y, x + y) }
+            }
+        }
+        return (best!.x, best!.y)
+    }
+}
+
+@Suite("Matching across a border: asked, reserved, handed over, in each shard's own order")
+struct DeskBordersTests {
+    @Test("A request with no driver at home is handed to the neighbour whose idle driver is nearer, offered to that driver at once")
+    func handedOver() throws {
+        var shards = try TwoShards()
+        let across = shards.nearestAcross
+        shards.ownerDriver("d-2", across.x, across.y, at: 1)
+        let out = shards.request(at: 2)
+        #expect(acks(out, to: DeskFixture.ridersPeer).isEmpty && bodies(out, to: DeskFixture.ridersPeer).count == 1)
+        let home = shards.home.fixture.desk
+        let id = try #require(home.requests["req-1"])
+        #expect(home.engine.isFrozen(id), "asked for across the border: matched to nobody at home meanwhile")
+        #expect(shards.inFlight.count == 1 && shards.inFlight.first?.to == shards.home.other)
+
+        let sent = shards.exchange(at: 2.5)
+        #expect(home.engine.handedOutShard(of: id) == shards.home.other)
+        #expect(published(sent[shards.home.own] ?? []).contains(.requestHandedOver))
+        let atOwner = sent[shards.home.other] ?? []
+        guard case .offer(let offer)? = bodies(atOwner, to: DeskFixture.driversPeer).first else {
+            Issue.record("the reserved driver was not offered the request: \(atOwner)")
+            return
+        }
+        #expect(offer.offerID.hasPrefix("offer-\(shards.home.other)."))
+        #expect(published(atOwner).contains(.requestCreated))
+        let owned = try #require(shards.owner.desk.requests["req-1"])
+        #expect(shards.owner.desk.riderOfRequest[owned] == "r-1")
+
+        // The rider's host, still sending to the pickup's shard, is sent on to the owner.
+        let cancel = shards.home.fixture.rider(.cancelRide(CancelRide.with { $0.requestID = "req-1" }), at: 3)
+        let error = try #require(errorReply(cancel, to: DeskFixture.ridersPeer))
+        #expect(error.code == .notOwner && Int(error.shard) == shards.home.other)
+
+        // At the owner, the driver accepts: the rider hears of it on its host's session there.
+        let accepted = shards.owner.driver(
+            .acceptOffer(
+                AcceptOffer.with {
+                    $0.offerID = offer.offerID; $0.driverID = "d-2"
+                }), at: 4)
+        guard case .tripUpdate(let update)? = bodies(accepted, to: DeskFixture.ridersPeer).first else {
+            Issue.record("the rider heard nothing at the owner: \(accepted)")
+            return
+        }
+        #expect(update.requestID == "req-1" && update.driverID == "d-2")
+        let counts = (home.border?.counts, shards.owner.desk.border?.counts)
+        #expect(counts.0?.asked == 1 && counts.0?.granted == 1 && counts.0?.handedOut == 1)
+        #expect(counts.1?.reserveGranted == 1 && counts.1?.handedIn == 1)
+        #expect(home.checker.violations.isEmpty && shards.owner.desk.checker.violations.isEmpty)
+        #expect(home.unexpectedRefusals == 0 && shards.owner.desk.unexpectedRefusals == 0)
+    }
+
+    @Test("A driver at home within the margin of the pickup: nobody is asked")
+    func staysHome() throws {
+        var shards = try TwoShards()
+        _ = shards.home.fixture.driver(
+            .driverOnline(
+                DriverOnline.with {
+                    $0.driverID = "d-1"; $0.location = shards.home.fixture.at(0, 1)
+                }), at: 1)
+        let out = shards.request(at: 2)
+        #expect(shards.inFlight.isEmpty)
+        #expect(bodies(out, to: DeskFixture.driversPeer).contains { if case .offer = $0 { true } else { false } })
+    }
+
+    @Test("The neighbour has no idle driver: refused, and the request is matched at home")
+    func refused() throws {
+        var shards = try TwoShards()
+        _ = shards.request(at: 2)
+        let sent = shards.exchange(at: 2.5)
+        let home = shards.home.fixture.desk
+        let id = try #require(home.requests["req-1"])
+        #expect(!home.engine.isFrozen(id) && home.engine.handedOutShard(of: id) == nil)
+        #expect(home.border?.counts.refused == 1)
+        #expect(bodies(sent[shards.home.other] ?? [], to: DeskFixture.driversPeer).isEmpty)
+        // A driver of its own comes online: the request is offered to it.
+        let online = shards.home.fixture.driver(
+            .driverOnline(
+                DriverOnline.with {
+                    $0.driverID = "d-1"; $0.location = shards.home.fixture.at(0, 0)
+                }), at: 3)
+        _ = online
+        let tick = shards.home.fixture.desk.tick(at: 20)
+        #expect(
+            (bodies(online, to: DeskFixture.driversPeer) + bodies(tick, to: DeskFixture.driversPeer)).contains {
+                if case .offer = $0 { true } else { false }
+            })
+    }
+
+    @Test("Frames lost on the way are sent again until acknowledged, and taken once: one handover, one request at the owner")
+    func lostFrames() throws {
+        var shards = try TwoShards()
+        let across = shards.nearestAcross
+        shards.ownerDriver("d-2", across.x, across.y, at: 1)
+        _ = shards.request(at: 2)
+        // Every first copy of a numbered frame is lost, and every acknowledgement the first time round.
+        var seen: Set<String> = []
+        var time = 2.0
+        for _ in 0..<10 {
+            time += 1
+            _ = shards.exchange(at: time) { frame in
+                let key = "\(frame.fromShard)-\(frame.sequence)-\(frame.acknowledged)"
+                return seen.insert(key).inserted
+            }
+            _ = shards.keep(shards.home.fixture.desk.tick(at: time))
+            _ = shards.keep(shards.owner.desk.tick(at: time))
+        }
+        _ = shards.exchange(at: time + 1)
+        let home = shards.home.fixture.desk
+        let id = try #require(home.requests["req-1"])
+        #expect(home.engine.handedOutShard(of: id) == shards.home.other)
+        #expect(home.border?.counts.handedOut == 1 && shards.owner.desk.border?.counts.handedIn == 1)
+        #expect(shards.owner.desk.engine.unfinishedRequests.count == 1)
+        #expect(home.border?.outgoing.values.allSatisfy { $0.unacknowledged.isEmpty } == true)
+        #expect(home.checker.violations.isEmpty && shards.owner.desk.checker.violations.isEmpty)
+    }
+
+    @Test("A rider who cancels while the neighbour is asked: the ask is released and the driver freed there")
+    func cancelledWhileAsked() throws {
+        var shards = try TwoShards()
+        let across = shards.nearestAcross
+        shards.ownerDriver("d-2", across.x, across.y, at: 1)
+        _ = shards.request(at: 2)
+        // The reserve reaches the owner (and is granted) but the answer is lost; the rider cancels.
+        let ownerShard = UInt32(shards.home.other)
+        _ = shards.exchange(at: 2.5) { $0.fromShard == ownerShard }
+        let driver = try #require(shards.owner.desk.drivers["d-2"])
+        #expect(shards.owner.desk.engine.hold(of: driver) != nil)
+        let cancel = shards.keep(
+            shards.home.fixture.rider(.cancelRide(CancelRide.with { $0.requestID = "req-1" }), at: 3))
+        #expect(errorReply(cancel, to: DeskFixture.ridersPeer) == nil)
+        _ = shards.exchange(at: 3.5)
+        #expect(shards.owner.desk.engine.hold(of: driver) == nil, "the release freed the driver")
+        _ = shards.keep(shards.owner.desk.tick(at: 10))
+        _ = shards.exchange(at: 10)
+        let home = shards.home.fixture.desk
+        let id = try #require(home.requests["req-1"])
+        #expect(home.engine.handedOutShard(of: id) == nil && home.engine.outcome(of: id)?.kind == "cancelled")
+        #expect(shards.owner.desk.engine.unfinishedRequests.isEmpty)
+    }
+
+    @Test("A frame whose connection's key is another process's is refused and counted")
+    func forged() throws {
+        var shards = try TwoShards()
+        let frame = ShardFrame.with {
+            $0.fromShard = UInt32(shards.home.own); $0.sequence = 1
+            $0.message = BorderMessage.release(reservation: "s0-1").wire
+        }
+        let out = shards.owner.desk.receive(
+            Envelope(.shardFrame(frame), from: shards.stamps[0].next()), from: TwoShards.shardPeer, authenticated: "riders-1",
+            at: 1)
+        #expect(out.isEmpty && shards.owner.desk.forbiddenCount == 1)
+        #expect(shards.owner.desk.border?.incoming.isEmpty == true)
+    }
+}
