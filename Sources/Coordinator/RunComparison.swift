@@ -97,6 +97,7 @@ public struct RunComparison: Sendable {
             ("completed share", "%", share("completed")),
             ("cancelled share", "%", share("cancelled")),
             ("rejected share", "%", share("rejected")),
+            ("across a shard border", "%", share("handed_over")),
             ("pickup wait p50", "s", summary.kpis.pickupWaitP50),
             ("pickup wait p95", "s", summary.kpis.pickupWaitP95),
             ("highest surge", "×", summary.kpis.maxSurge),

@@ -86,6 +86,8 @@ public struct RunSummary: Codable, Sendable {
                 } ?? "") + ")",
             "requests \(requests): completed \(kpis.totals["completed"] ?? 0), cancelled \(kpis.totals["cancelled"] ?? 0), "
                 + "rejected \(kpis.totals["rejected"] ?? 0), "
+                + ((kpis.totals["handed_over"] ?? 0) > 0
+                    ? "handed to a nearer driver across a shard border \(kpis.totals["handed_over"] ?? 0), " : "")
                 + (endedByShutdown.map { "\($0) still open when the run was interrupted (ended by the shutdown)" }
                     ?? "still open \(kpis.openRequests) — "
                     + (allRequestsAccounted ? "every request accounted for" : "NOT every request ended")),

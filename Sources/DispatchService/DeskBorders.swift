@@ -22,7 +22,9 @@ extension DispatchDesk {
             guard case .reserve(let ask) = action else { continue }
             border!.counts.asked += 1
             out.append(
-                send(.reserve(reservation: ask.reservation, request: name, pickup: request.origin, homeETA: home), to: neighbour, at: time))
+                send(
+                    .reserve(reservation: ask.reservation, request: name, pickup: request.origin, homeETA: home), to: neighbour,
+                    at: time))
         }
         return out
     }
@@ -49,7 +51,9 @@ extension DispatchDesk {
         guard frame.sequence > 0 else { return [] }
         let message: BorderMessage
         do throws(DeskFailure) {
-            guard let wire = frame.message else { throw DeskFailure(code: .malformed, reason: "a numbered ShardFrame with no message") }
+            guard let wire = frame.message else {
+                throw DeskFailure(code: .malformed, reason: "a numbered ShardFrame with no message")
+            }
             message = try BorderMessage(wire, nodes: engine.graph.nodeCount)
         } catch {
             refused += 1
@@ -128,7 +132,11 @@ extension DispatchDesk {
     private func deliver(_ message: BorderMessage, from shard: Int, at time: Double) -> [Outgoing] {
         switch message {
         case .reserve(let reservation, let request, let pickup, let homeETA):
-            return [send(reserve(reservation, request: request, pickup: pickup, homeETA: homeETA, from: shard, at: time), to: shard, at: time)]
+            return [
+                send(
+                    reserve(reservation, request: request, pickup: pickup, homeETA: homeETA, from: shard, at: time), to: shard,
+                    at: time)
+            ]
         case .answer(let reservation, let granted, _, _, _, _):
             if border!.asks.asks[reservation] != nil {
                 if granted { border!.counts.granted += 1 } else { border!.counts.refused += 1 }
@@ -212,7 +220,8 @@ extension DispatchDesk {
                 }
                 border!.counts.handedOut += 1
                 let process =
-                    riderLines[rider]?.session.flatMap { sessions[$0]?.principal.process } ?? settings.owners.owner(ofRider: rider)
+                    riderLines[rider]?.session.flatMap { sessions[$0]?.principal.process } ?? settings.owners.owner(
+                        ofRider: rider)
                     ?? ""
                 out.append(
                     send(

@@ -48,6 +48,8 @@ public actor DispatchServer {
     public var published: [DispatchEventKind: Int] { core.stampers.eventsByKind }
     /// Sharded: drivers this shard handed to another (a restored shard's included).
     public var driversHandedOver: Int { desk.driversHandedOver }
+    /// Sharded: what this shard did across its borders (a restored shard's included).
+    public var borderCounts: BorderDesk.Counts? { desk.border?.counts }
     /// The fault layer on what dispatch sends to sessions (stress mode), with what it did so far.
     public internal(set) var faults: FaultInjector
     var stopped = false

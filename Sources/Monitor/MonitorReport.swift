@@ -70,6 +70,8 @@ public struct MonitorReport: Codable, Sendable, Equatable {
         let kinds: [(String, DispatchEventKind)] = [
             ("requests", .requestCreated), ("matched", .offerAccepted), ("completed", .tripCompleted),
             ("cancelled", .requestCancelled), ("rejected", .requestRejected),
+            // Sharded: requests matched across a border (each is counted once among "requests").
+            ("handed_over", .requestHandedOver),
         ]
         lastMinute = Dictionary(uniqueKeysWithValues: kinds.map { ($0.0, board.lastMinute($0.1)) })
         totals = Dictionary(uniqueKeysWithValues: kinds.map { ($0.0, board.totals[$0.1] ?? 0) })

@@ -248,7 +248,14 @@ struct DispatchCommand: AsyncParsableCommand {
                     + "\(published[.requestCancelled] ?? 0) cancelled, \(published[.requestRejected] ?? 0) rejected, "
                     + "\(published[.offerAccepted] ?? 0) matched"
                     + (plan.dispatchShards > 1 ? ", \(await server.driversHandedOver) handovers" : "")
+                    + (await server.borderCounts.map { ", \($0.handedOut) handed-out, \($0.handedIn) handed-in" } ?? "")
             )
+            if let counts = await server.borderCounts {
+                print(
+                    "\(name) across its borders: \(counts.asked) requests asked for, \(counts.granted) granted, "
+                        + "\(counts.refused) refused, \(counts.unanswered) unanswered; "
+                        + "\(counts.reserveGranted) of \(counts.reserveAsked) reservations granted to its neighbours")
+            }
             let snapshots = await server.snapshotsWritten
             if snapshots.count + snapshots.failures > 0 {
                 print(

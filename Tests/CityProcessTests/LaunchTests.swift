@@ -351,10 +351,15 @@ struct LaunchTests {
         let totals = run.totals
         let shards = [run.totals(of: "dispatch-0"), run.totals(of: "dispatch-1")]
         #expect(shards.allSatisfy { ($0["requests"] ?? 0) > 0 }, "each shard owns part of the city: \(shards)")
+        // A request handed across a border is created again at the shard that takes it: counted once.
+        let handedIn = shards.reduce(0) { $0 + ($1["handed-in"] ?? 0) }
         #expect(
-            shards.reduce(0) { $0 + ($1["requests"] ?? 0) } == totals["requests"]
+            shards.reduce(0) { $0 + ($1["requests"] ?? 0) } - handedIn == totals["requests"]
                 && shards.reduce(0) { $0 + ($1["completed"] ?? 0) } == totals["completed"],
             "bus \(totals), shards \(shards)")
+        #expect(
+            handedIn == shards.reduce(0) { $0 + ($1["handed-out"] ?? 0) } && handedIn > 0,
+            "requests matched across the border, each handed out once and taken once: \(shards)")
         #expect(
             (totals["completed"] ?? 0) + (totals["cancelled"] ?? 0) + (totals["rejected"] ?? 0) == totals["requests"], "\(totals)"
         )

@@ -82,7 +82,8 @@ struct TwoShards {
 
 @Suite("Matching across a border: asked, reserved, handed over, in each shard's own order")
 struct DeskBordersTests {
-    @Test("A request with no driver at home is handed to the neighbour whose idle driver is nearer, offered to that driver at once")
+    @Test(
+        "A request with no driver at home is handed to the neighbour whose idle driver is nearer, offered to that driver at once")
     func handedOver() throws {
         var shards = try TwoShards()
         let across = shards.nearestAcross
