@@ -194,7 +194,8 @@ extension DispatchDesk {
             id: id, rider: 0, origin: record.origin, destination: record.destination, product: record.product,
             pickupAt: record.pickupAt)
         do throws(DispatchRefusal) {
-            try border!.reservations.handOver(record.reservation, request: request, now: time, engine: engine)
+            try border!.reservations.handOver(
+                record.reservation, request: request, from: record.provenance, now: time, engine: engine)
             border!.counts.handedIn += 1
         } catch {
             assertionFailure("a request handed over was refused: \(error.reason)")
@@ -211,7 +212,8 @@ extension DispatchDesk {
                 // Only an ask makes one, and ``askAcross(for:at:)`` sends it with the asker's best.
                 assertionFailure("a reservation asked for outside askAcross")
             case .handOver(let id, let owner, let reservation):
-                guard let request = engine.request(id), let name = requests.name(of: id), let rider = riderOfRequest[id],
+                guard let request = engine.request(id), let provenance = engine.provenance(of: id),
+                    let name = requests.name(of: id), let rider = riderOfRequest[id],
                     (try? engine.handOut(id, to: owner, now: time)) != nil
                 else {
                     unexpectedRefusals += 1
@@ -229,7 +231,7 @@ extension DispatchDesk {
                             BorderMessage.BorderHandoverRecord(
                                 reservation: reservation, request: name, rider: rider, riderProcess: process,
                                 origin: request.origin, destination: request.destination, product: request.product,
-                                pickupAt: request.pickupAt)), to: owner, at: time))
+                                pickupAt: request.pickupAt, provenance: provenance)), to: owner, at: time))
             case .release(let reservation, let owner):
                 out.append(send(.release(reservation: reservation), to: owner, at: time))
             case .matchAtHome(let id):

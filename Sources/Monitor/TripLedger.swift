@@ -66,7 +66,9 @@ public struct TripLedger: Sendable {
         case .requestCreated:
             trip.riderID = event.riderID
             trip.product = event.product == .pool ? "pool" : "uberx"
-            trip.requestedMs = time
+            // A request handed across a shard border is created again where it went: its rider
+            // asked at the first.
+            if trip.requestedMs == nil { trip.requestedMs = time }
             if event.hasLocation { trip.pickup = event.location }
             trip.pickupZone = event.zone
             if event.hasDropoff { trip.dropoff = event.dropoff }

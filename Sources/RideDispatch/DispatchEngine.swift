@@ -108,6 +108,12 @@ public final class DispatchEngine {
         case .finished?, .handedOut?, nil: nil
         }
     }
+    /// What `request` would take to another shard if handed over: when its rider asked, its price.
+    public func provenance(of request: RequestID) -> RequestProvenance? {
+        requests[request].map {
+            RequestProvenance(requestedAt: $0.requestedAt, priceCents: $0.quote.priceCents, surge: $0.quote.surge)
+        }
+    }
     /// Whether `request` is frozen: asked for across a border, matched to nobody here meanwhile.
     public func isFrozen(_ request: RequestID) -> Bool { requests[request]?.phase == .frozen }
     /// The shard `request` was handed over to, if it was.
@@ -258,8 +264,12 @@ public final class DispatchEngine {
     /// this shard's drivers — the hold ends as the request arrives, in one step, and the driver is
     /// offered this request at once (unless no road leads to it within the pickup limit: then it
     /// is matched as any other). Refused, changing nothing, unless that reservation holds that driver.
+    ///
+    /// `from`: what a request handed over keeps from the shard it left — when its rider asked
+    /// (its pickup wait counts from there) and the price its pickup zone's owner quoted.
     public func submit(
-        _ request: RideRequest, releasing hold: (driver: DriverID, reservation: String)? = nil, now time: Double
+        _ request: RideRequest, releasing hold: (driver: DriverID, reservation: String)? = nil,
+        from provenance: RequestProvenance? = nil, now time: Double
     ) throws(DispatchRefusal) {
         defer { checkInvariants() }
         guard requests[request.id] == nil else { throw DispatchRefusal(reason: "\(request.id) was already submitted") }
@@ -272,7 +282,9 @@ public final class DispatchEngine {
         if let hold { updateDriver(hold.driver) { $0.heldFor = nil } }
         unfinishedCount += 1
         surge.record(zone: zones.zone(of: request.origin), at: now)
-        guard let quote = price(from: request.origin, to: request.destination, product: request.product, estimatingPickup: false)
+        guard
+            let quote = price(from: request.origin, to: request.destination, product: request.product, estimatingPickup: false)
+                .map({ provenance?.quote(routed: $0) ?? $0 })
         else {
             let unroutable = Quote(priceCents: 0, surge: 1, pickupETA: nil, tripSeconds: 0, tripMetres: 0)
             requests[request.id] = RequestRecord(
@@ -283,7 +295,7 @@ public final class DispatchEngine {
         }
         let isLater = (request.pickupAt ?? now) - configuration.scheduledLeadSeconds > now
         requests[request.id] = RequestRecord(
-            request: request, quote: quote, requestedAt: now,
+            request: request, quote: quote, requestedAt: min(provenance?.requestedAt ?? now, now),
             phase: isLater ? .scheduled : .waiting, waitingSince: now)
         emit(.requested(request.id, request, quote))
         if isLater {

@@ -107,6 +107,9 @@ struct DeskBordersTests {
         #expect(published(atOwner).contains(.requestCreated))
         let owned = try #require(shards.owner.desk.requests["req-1"])
         #expect(shards.owner.desk.riderOfRequest[owned] == "r-1")
+        // It keeps when its rider asked and the price its pickup zone's owner quoted.
+        #expect(shards.owner.desk.engine.wantedFrom(owned) == 2)
+        #expect(shards.owner.desk.engine.quotedPriceCents(of: owned) == home.engine.quotedPriceCents(of: id))
 
         // The rider's host, still sending to the pickup's shard, is sent on to the owner.
         let cancel = shards.home.fixture.rider(.cancelRide(CancelRide.with { $0.requestID = "req-1" }), at: 3)

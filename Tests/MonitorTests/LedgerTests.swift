@@ -47,6 +47,27 @@ struct LedgerTests {
         #expect(ledger.finish(as: "open").isEmpty)
     }
 
+    @Test("A request handed across a shard border is one row, requested when its rider asked at the first shard")
+    mutating func handedOver() {
+        var ledger = TripLedger(clock: ClockTimeOfDay(startSecondOfDay: 0))
+        var ended: [TripLedger.Trip] = []
+        for envelope in [
+            event(.requestCreated, at: 10) {
+                $0.requestID = "r-1"; $0.riderID = "rider-1"
+            },
+            event(.requestHandedOver, at: 11) {
+                $0.requestID = "r-1"; $0.shard = 1
+            },
+            event(.requestCreated, at: 11.5) {
+                $0.requestID = "r-1"; $0.riderID = "rider-1"
+            },
+            event(.tripCompleted, at: 300) { $0.requestID = "r-1" },
+        ] {
+            ended += ledger.apply(envelope)
+        }
+        #expect(ended.count == 1 && ended.first?.requestedMs == 10_000 && ledger.openCount == 0)
+    }
+
     @Test("A request's row: its times, places, fare and driver; riders in the car at once are pooled with each other")
     mutating func trips() {
         var ledger = TripLedger(clock: ClockTimeOfDay(startSecondOfDay: 17 * 3_600))

@@ -28,6 +28,7 @@ public enum BorderMessage: Sendable, Equatable, Codable {
         public let destination: Int
         public let product: RideDispatch.RideRequest.Product
         public let pickupAt: Double?
+        public let provenance: RequestProvenance
     }
 
     /// The message as a frame's payload.
@@ -70,6 +71,9 @@ public enum BorderMessage: Sendable, Equatable, Codable {
                         $0.hasScheduledPickup_p = true
                         $0.scheduledPickupMs = SimTime(seconds: pickupAt).wireMilliseconds
                     }
+                    $0.requestedAtMs = SimTime(seconds: record.provenance.requestedAt).wireMilliseconds
+                    $0.priceCents = Int64(record.provenance.priceCents)
+                    $0.surgeMultiplier = record.provenance.surge
                 })
         }
     }
@@ -107,14 +111,21 @@ public enum BorderMessage: Sendable, Equatable, Codable {
             guard !handover.reservationID.isEmpty, !handover.requestID.isEmpty, !handover.riderID.isEmpty else {
                 throw DeskFailure(code: .malformed, reason: "BorderHandover needs reservation_id, request_id and rider_id")
             }
+            guard handover.priceCents >= 0 else {
+                throw DeskFailure(code: .malformed, reason: "BorderHandover's price_cents \(handover.priceCents) is negative")
+            }
             self = .handOver(
                 BorderHandoverRecord(
                     reservation: handover.reservationID, request: handover.requestID, rider: handover.riderID,
                     riderProcess: handover.riderProcess, origin: try node(handover.originNode, "origin_node"),
                     destination: try node(handover.destinationNode, "destination_node"),
                     product: WireMapping.product(handover.product),
-                    pickupAt: handover.hasScheduledPickup_p ? SimTime(wireMilliseconds: handover.scheduledPickupMs).seconds : nil
-                ))
+                    pickupAt: handover.hasScheduledPickup_p ? SimTime(wireMilliseconds: handover.scheduledPickupMs).seconds : nil,
+                    provenance: RequestProvenance(
+                        requestedAt: SimTime(wireMilliseconds: handover.requestedAtMs).seconds,
+                        priceCents: Int(clamping: handover.priceCents),
+                        surge: handover.surgeMultiplier.isFinite && handover.surgeMultiplier >= 1 ? handover.surgeMultiplier : 1))
+            )
         }
     }
 }

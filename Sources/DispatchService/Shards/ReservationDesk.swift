@@ -61,12 +61,13 @@ public struct ReservationDesk: Sendable, Equatable, Codable {
     /// the handover was on its way, or its driver went offline) it is submitted and matched like
     /// any request here — the asker has let it go, so it is never refused for that. Refused only
     /// when the engine refuses the request itself.
-    public mutating func handOver(_ id: String, request: RideRequest, now: Double, engine: DispatchEngine) throws(DispatchRefusal)
-    {
+    public mutating func handOver(
+        _ id: String, request: RideRequest, from provenance: RequestProvenance? = nil, now: Double, engine: DispatchEngine
+    ) throws(DispatchRefusal) {
         let reservation = active.removeValue(forKey: id)
         if let reservation, reservation.request == request.id, engine.hold(of: reservation.driver) == id {
             do {
-                try engine.submit(request, releasing: (reservation.driver, id), now: now)
+                try engine.submit(request, releasing: (reservation.driver, id), from: provenance, now: now)
                 return
             } catch {
                 try? engine.releaseHold(reservation.driver, of: id, now: now)
@@ -74,7 +75,7 @@ public struct ReservationDesk: Sendable, Equatable, Codable {
             }
         }
         if let reservation { try? engine.releaseHold(reservation.driver, of: id, now: now) }
-        try engine.submit(request, now: now)
+        try engine.submit(request, from: provenance, now: now)
     }
 
     /// The asking shard does not need the driver after all (its request was matched at home, or

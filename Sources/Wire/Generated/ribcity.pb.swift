@@ -1314,6 +1314,14 @@ public nonisolated struct BorderHandover: Sendable {
 
   public var scheduledPickupMs: Int64 = 0
 
+  /// When the rider asked (its pickup wait counts from there), and the price and surge the
+  /// pickup zone's owner quoted: the request keeps them at its new shard.
+  public var requestedAtMs: Int64 = 0
+
+  public var priceCents: Int64 = 0
+
+  public var surgeMultiplier: Double = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -3979,7 +3987,7 @@ nonisolated extension BorderRelease: SwiftProtobuf.Message, SwiftProtobuf._Messa
 
 nonisolated extension BorderHandover: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".BorderHandover"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reservation_id\0\u{3}request_id\0\u{3}rider_id\0\u{3}rider_process\0\u{3}origin_node\0\u{3}destination_node\0\u{1}product\0\u{3}has_scheduled_pickup\0\u{3}scheduled_pickup_ms\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}reservation_id\0\u{3}request_id\0\u{3}rider_id\0\u{3}rider_process\0\u{3}origin_node\0\u{3}destination_node\0\u{1}product\0\u{3}has_scheduled_pickup\0\u{3}scheduled_pickup_ms\0\u{3}requested_at_ms\0\u{3}price_cents\0\u{3}surge_multiplier\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3996,6 +4004,9 @@ nonisolated extension BorderHandover: SwiftProtobuf.Message, SwiftProtobuf._Mess
       case 7: try { try decoder.decodeSingularEnumField(value: &self.product) }()
       case 8: try { try decoder.decodeSingularBoolField(value: &self.hasScheduledPickup_p) }()
       case 9: try { try decoder.decodeSingularInt64Field(value: &self.scheduledPickupMs) }()
+      case 10: try { try decoder.decodeSingularInt64Field(value: &self.requestedAtMs) }()
+      case 11: try { try decoder.decodeSingularInt64Field(value: &self.priceCents) }()
+      case 12: try { try decoder.decodeSingularDoubleField(value: &self.surgeMultiplier) }()
       default: break
       }
     }
@@ -4029,6 +4040,15 @@ nonisolated extension BorderHandover: SwiftProtobuf.Message, SwiftProtobuf._Mess
     if self.scheduledPickupMs != 0 {
       try visitor.visitSingularInt64Field(value: self.scheduledPickupMs, fieldNumber: 9)
     }
+    if self.requestedAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.requestedAtMs, fieldNumber: 10)
+    }
+    if self.priceCents != 0 {
+      try visitor.visitSingularInt64Field(value: self.priceCents, fieldNumber: 11)
+    }
+    if self.surgeMultiplier.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.surgeMultiplier, fieldNumber: 12)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4042,6 +4062,9 @@ nonisolated extension BorderHandover: SwiftProtobuf.Message, SwiftProtobuf._Mess
     if lhs.product != rhs.product {return false}
     if lhs.hasScheduledPickup_p != rhs.hasScheduledPickup_p {return false}
     if lhs.scheduledPickupMs != rhs.scheduledPickupMs {return false}
+    if lhs.requestedAtMs != rhs.requestedAtMs {return false}
+    if lhs.priceCents != rhs.priceCents {return false}
+    if lhs.surgeMultiplier != rhs.surgeMultiplier {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
