@@ -165,6 +165,8 @@ extension DispatchDesk {
     /// The request named, which the authorizer has checked is the sender's own ride.
     private func ownRide(_ name: String, _ kind: String) throws(DeskFailure) -> RequestID {
         guard let id = requests[name] else { throw DeskFailure(code: .unknownRequest, reason: "no request \(name)") }
+        // Handed across a border: the host is sent on to the shard that has the ride now.
+        try requireNotHandedOut(id, name)
         guard engine.progress(of: id) != nil else {
             throw DeskFailure(code: .invalidState, reason: "\(kind): request \(name) has ended")
         }

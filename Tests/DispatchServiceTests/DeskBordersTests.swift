@@ -115,6 +115,12 @@ struct DeskBordersTests {
         let cancel = shards.home.fixture.rider(.cancelRide(CancelRide.with { $0.requestID = "req-1" }), at: 3)
         let error = try #require(errorReply(cancel, to: DeskFixture.ridersPeer))
         #expect(error.code == .notOwner && Int(error.shard) == shards.home.other)
+        let share = shards.home.fixture.rider(
+            .shareEta(
+                ShareEta.with {
+                    $0.requestID = "req-1"; $0.riderID = "r-1"; $0.recipientIds = ["r-2"]
+                }), at: 3)
+        #expect(errorReply(share, to: DeskFixture.ridersPeer)?.code == .notOwner, "so are the rider's features")
 
         // At the owner, the driver accepts: the rider hears of it on its host's session there.
         let accepted = shards.owner.driver(
