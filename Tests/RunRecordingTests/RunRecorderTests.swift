@@ -97,6 +97,31 @@ struct RunRecorderTests {
         #expect(count.first?.first?.value == "12")
     }
 
+    @Test("A request handed across a shard border is one trip and one request of the minute its rider asked in")
+    func handedOver() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString.prefix(8)).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recorder = try RunRecorder(path: path)
+        var home = SequenceStamper(sender: "dispatch-0-bus")
+        var owner = SequenceStamper(sender: "dispatch-1-bus")
+        func event(_ kind: DispatchEventKind, at seconds: Double, _ stamper: inout SequenceStamper) -> Envelope {
+            Envelope(
+                .dispatchEvent(
+                    Wire.DispatchEvent.with {
+                        $0.kind = kind; $0.requestID = "r-1"; $0.riderID = "rider-1"
+                        if kind == .tripCompleted { $0.fareCents = 1_000 }
+                    }), from: stamper.next(), simTimeMs: Int64(seconds * 1000))
+        }
+        try await recorder.record([
+            event(.requestCreated, at: 59, &home), event(.requestHandedOver, at: 60, &home),
+            event(.requestCreated, at: 61, &owner), event(.tripCompleted, at: 200, &owner),
+        ])
+        let trips = try await recorder.query("SELECT request_id, requested_ms, outcome FROM trips")
+        #expect(trips.map { $0.map(\.value) } == [["r-1", "59000", "completed"]])
+        let minutes = try await recorder.query("SELECT minute, requests, handed_over, completed FROM minute_kpis")
+        #expect(minutes.map { $0.map(\.value) } == [["0", "1", "0", "0"], ["1", "0", "1", "0"], ["3", "0", "0", "1"]])
+    }
+
     @Test("Trips keep their product, dropoff, zones, route length and the driver's share")
     mutating func tripPlaces() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString.prefix(8)).sqlite").path

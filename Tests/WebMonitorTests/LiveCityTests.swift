@@ -183,6 +183,21 @@ struct LiveCityTests {
         #expect(city.frame(since: 0).kpis.completed == 1)
     }
 
+    @Test("A request handed across a shard border counts once, in the minute its rider asked in")
+    func handedOver() {
+        var city = LiveCity()
+        var bus = Bus()
+        city.apply(bus.event(.requestCreated, at: 59) { $0.requestID = "r-1" })
+        city.apply(
+            bus.event(.requestHandedOver, at: 60) {
+                $0.requestID = "r-1"; $0.shard = 1
+            })
+        city.apply(bus.event(.requestCreated, at: 61) { $0.requestID = "r-1" })
+        let frame = city.frame(since: 0)
+        #expect(frame.kpis.requests == 1 && frame.kpis.open == 1)
+        #expect(frame.minutes.first?.minute == 0 && frame.minutes.reduce(0) { $0 + $1.requests } == 1)
+    }
+
     @Test("A repeated event (a restored dispatch publishes its last again) changes nothing; notices and the summary reach pages")
     func repeatsNoticesSummary() {
         var city = LiveCity()
