@@ -86,5 +86,10 @@ extension LaunchTests {
             #expect(run.log("dispatch-0").contains("dispatch-0 restored from"), "\(run.log("dispatch-0"))")
             #expect((run.totals(of: "dispatch-1")["requests"] ?? 0) > 0, "\(run.log("dispatch-1"))")
         }
+        // Requests matched across the border are part of what replays exactly.
+        let handedOver = runs.map { run in
+            ["dispatch-0", "dispatch-1"].reduce(0) { $0 + (run.totals(of: $1)["handed-out"] ?? 0) }
+        }
+        #expect(handedOver[0] > 0 && handedOver[0] == handedOver[1], "\(handedOver)")
     }
 }
