@@ -7,16 +7,27 @@ import Wire
 /// sooner by the margin; a grant hands the request over, anything else matches it at home. The
 /// owner grants from its own books, so only it ever offers its drivers.
 extension DispatchDesk {
-    /// A request just taken at home: asks the nearest neighbour in reach when no idle driver at
-    /// home is within the margin of its pickup. Nothing for an unsharded desk, a request matched
-    /// on arrival, or one far from every border.
+    /// A request just taken at home: asks the neighbours in reach, nearest first and one at a
+    /// time, when no idle driver at home is within the margin of its pickup. Nothing for an
+    /// unsharded desk, a request matched on arrival, or one far from every border.
     func askAcross(for id: RequestID, at time: Double) -> [Outgoing] {
         guard let shard = settings.shard, border != nil, let request = engine.request(id) else { return [] }
         let zone = engine.zones.zone(of: request.origin)
-        guard let neighbour = shard.map.regions.regions(near: zone, within: shard.border.reach).first else { return [] }
+        let neighbours = shard.map.regions.regions(near: zone, within: shard.border.reach)
+        guard !neighbours.isEmpty else { return [] }
         let home = engine.nearestIdle(to: request.origin, limit: 1, now: time).first?.seconds
         if let home, home <= shard.border.margin { return [] }
-        guard (try? engine.freeze(id, now: time)) != nil, let name = requests.name(of: id) else { return [] }
+        guard (try? engine.freeze(id, now: time)) != nil else { return [] }
+        return ask(for: id, among: neighbours, home: home, at: time)
+    }
+
+    /// Asks the first of `shards` for a driver for frozen request `id`; the others are asked in
+    /// turn if it refuses.
+    private func ask(for id: RequestID, among shards: [Int], home: Double?, at time: Double) -> [Outgoing] {
+        guard let neighbour = shards.first, let request = engine.request(id), let name = requests.name(of: id) else {
+            return []
+        }
+        border!.untried[id] = shards.count > 1 ? BorderDesk.Untried(shards: Array(shards.dropFirst()), home: home) : nil
         var out: [Outgoing] = []
         for action in border!.asks.ask(for: id, driver: nil, owner: neighbour, now: time) {
             guard case .reserve(let ask) = action else { continue }
@@ -91,6 +102,7 @@ extension DispatchDesk {
         guard let asks = border?.asks.asks, !asks.isEmpty else { return [] }
         var out: [Outgoing] = []
         for ask in asks.values.sorted(by: { $0.reservation < $1.reservation }) where !engine.isFrozen(ask.request) {
+            border!.untried[ask.request] = nil
             out += perform(border!.asks.cancelled(ask.request), at: time)
         }
         return out
@@ -138,10 +150,14 @@ extension DispatchDesk {
                     at: time)
             ]
         case .answer(let reservation, let granted, _, _, _, _):
-            if border!.asks.asks[reservation] != nil {
-                if granted { border!.counts.granted += 1 } else { border!.counts.refused += 1 }
+            // An answer to an ask no longer in flight changes nothing: its release is on its way.
+            guard let request = border!.asks.asks[reservation]?.request else { return [] }
+            if granted { border!.counts.granted += 1 } else { border!.counts.refused += 1 }
+            let actions = border!.asks.answered(reservation, granted: granted)
+            if !granted, let next = border!.untried.removeValue(forKey: request), engine.isFrozen(request) {
+                return ask(for: request, among: next.shards, home: next.home, at: time)
             }
-            return perform(border!.asks.answered(reservation, granted: granted), at: time)
+            return perform(actions, at: time)
         case .release(let reservation):
             border!.reservations.release(reservation, now: time, engine: engine)
             return []
@@ -212,6 +228,7 @@ extension DispatchDesk {
                 // Only an ask makes one, and ``askAcross(for:at:)`` sends it with the asker's best.
                 assertionFailure("a reservation asked for outside askAcross")
             case .handOver(let id, let owner, let reservation):
+                border!.untried[id] = nil
                 guard let request = engine.request(id), let provenance = engine.provenance(of: id),
                     let name = requests.name(of: id), let rider = riderOfRequest[id],
                     (try? engine.handOut(id, to: owner, now: time)) != nil
@@ -235,6 +252,7 @@ extension DispatchDesk {
             case .release(let reservation, let owner):
                 out.append(send(.release(reservation: reservation), to: owner, at: time))
             case .matchAtHome(let id):
+                border!.untried[id] = nil
                 try? engine.thaw(id, now: time)
             }
         }

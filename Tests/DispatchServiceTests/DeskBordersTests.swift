@@ -5,26 +5,50 @@ import Wire
 
 @testable import DispatchService
 
-/// Two shards of the fixture's grid side by side, each with its riders and drivers sessions, and
-/// the links between them carried by hand: what one desk sends the other (`.toShard`) is given to
-/// the other as it would arrive on its ROUTER.
-struct TwoShards {
-    var home: ShardFixture
-    var owner: DeskFixture
+/// Shards of the fixture's grid, each a desk with its riders and drivers sessions, and the links
+/// between them carried by hand: what one desk sends another (`.toShard`) is given to that one
+/// as it would arrive on its ROUTER. `own` is the shard of the grid's corner (0, 0), where the
+/// tests' rider asks; `other` the nearest neighbour it asks first.
+struct BorderShards {
+    let map: ShardMap
+    var fixtures: [DeskFixture]
+    let own: Int, other: Int
     /// Frames on their way, by the shard they go to.
     var inFlight: [(to: Int, frame: ShardFrame)] = []
-    var stamps = [SequenceStamper(sender: "dispatch-0"), SequenceStamper(sender: "dispatch-1")]
+    var stamps: [SequenceStamper]
     static let shardPeer: [UInt8] = [9]
 
-    init() throws {
-        home = try ShardFixture()
-        var settings = DispatchDesk.Settings()
-        settings.shard = DeskShard(index: home.other, map: home.map)
-        owner = DeskFixture(settings: settings)
-        owner.openSessions()
+    init(regions: Int = 2, reach: Int = 1) {
+        let graph = DeskFixture.city.build()
+        let zones = ZoneGrid(graph: graph, cellSize: 1_000)
+        map = ShardMap(
+            zones: zones,
+            regions: DispatchRegions(
+                columns: zones.columns, rows: zones.rows, weights: Array(repeating: 1, count: zones.zoneCount), count: regions))
+        var border = BorderDesk.Settings()
+        border.reach = reach
+        fixtures = (0..<regions).map { [map] shard in
+            var settings = DispatchDesk.Settings()
+            settings.shard = DeskShard(index: shard, map: map, border: border)
+            var fixture = DeskFixture(settings: settings)
+            fixture.openSessions()
+            return fixture
+        }
+        stamps = (0..<regions).map { SequenceStamper(sender: "dispatch-\($0)") }
+        let corner = DeskFixture.city.node(x: 0, y: 0)
+        own = map.shard(ofNode: corner)
+        other = map.regions.regions(near: zones.zone(of: corner), within: reach).first ?? (own + 1) % regions
     }
 
-    func desk(_ shard: Int) -> DispatchDesk { shard == home.own ? home.fixture.desk : owner.desk }
+    /// The desk of the tests' rider, and of the neighbour asked first.
+    var home: DeskFixture {
+        get { fixtures[own] }
+        set { fixtures[own] = newValue }
+    }
+    var owner: DeskFixture {
+        get { fixtures[other] }
+        set { fixtures[other] = newValue }
+    }
 
     /// Keeps the frames of `out` for their way; returns the rest.
     mutating func keep(_ out: [Outgoing]) -> [Outgoing] {
@@ -43,40 +67,45 @@ struct TwoShards {
             let (to, frame) = inFlight.removeFirst()
             if losing(frame) { continue }
             let envelope = Envelope(.shardFrame(frame), from: stamps[Int(frame.fromShard)].next())
-            sent[to, default: []] += keep(desk(to).receive(envelope, from: Self.shardPeer, at: time))
+            sent[to, default: []] += keep(fixtures[to].desk.receive(envelope, from: Self.shardPeer, at: time))
         }
         return sent
     }
 
-    /// A driver `name` online at the owner, at grid point (`x`, `y`).
-    mutating func ownerDriver(_ name: String, _ x: Int, _ y: Int, at time: Double) {
-        _ = owner.driver(
+    /// Every desk's timers at `time`, their frames kept for their way.
+    mutating func tick(at time: Double) {
+        for fixture in fixtures { _ = keep(fixture.desk.tick(at: time)) }
+    }
+
+    /// A driver `name` online at shard `shard`, at grid point (`x`, `y`).
+    mutating func driver(_ name: String, at point: (x: Int, y: Int), shard: Int, time: Double) {
+        _ = fixtures[shard].driver(
             .driverOnline(
                 DriverOnline.with {
-                    $0.driverID = name; $0.location = owner.at(x, y)
+                    $0.driverID = name; $0.location = fixtures[shard].at(point.x, point.y)
                 }), at: time)
     }
 
     /// Rider r-1 asks the home shard for req-1 from its corner (0, 0) to (1, 1).
     mutating func request(at time: Double) -> [Outgoing] {
         keep(
-            home.fixture.rider(
+            home.rider(
                 .rideRequest(
                     Wire.RideRequest.with {
-                        $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = home.fixture.at(0, 0)
-                        $0.dropoff = home.fixture.at(1, 1); $0.product = .uberX
+                        $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = home.at(0, 0)
+                        $0.dropoff = home.at(1, 1); $0.product = .uberX
                     }), at: time))
     }
 
-    /// The point of the owner's region nearest the home corner (0, 0), on the grid.
-    var nearestAcross: (x: Int, y: Int) {
-        var best: (x: Int, y: Int, d: Int)?
+    /// The point of shard `shard`'s region nearest the home corner (0, 0), on the grid.
+    func nearest(in shard: Int) -> (x: Int, y: Int) {
+        var best: (x: Int, y: Int)?
         for x in 0...8 {
-            for y in 0...8 where home.map.shard(ofNode: DeskFixture.city.node(x: x, y: y)) == home.other {
-                if best == nil || x + y < best!.d { best = (x, y, x + y) }
+            for y in 0...8 where map.shard(ofNode: DeskFixture.city.node(x: x, y: y)) == shard {
+                if best.map({ x + y < $0.x + $0.y }) ?? true { best = (x, y) }
             }
         }
-        return (best!.x, best!.y)
+        return best!
     }
 }
 
@@ -85,25 +114,24 @@ struct DeskBordersTests {
     @Test(
         "A request with no driver at home is handed to the neighbour whose idle driver is nearer, offered to that driver at once")
     func handedOver() throws {
-        var shards = try TwoShards()
-        let across = shards.nearestAcross
-        shards.ownerDriver("d-2", across.x, across.y, at: 1)
+        var shards = BorderShards()
+        shards.driver("d-2", at: shards.nearest(in: shards.other), shard: shards.other, time: 1)
         let out = shards.request(at: 2)
         #expect(acks(out, to: DeskFixture.ridersPeer).isEmpty && bodies(out, to: DeskFixture.ridersPeer).count == 1)
-        let home = shards.home.fixture.desk
+        let home = shards.home.desk
         let id = try #require(home.requests["req-1"])
         #expect(home.engine.isFrozen(id), "asked for across the border: matched to nobody at home meanwhile")
-        #expect(shards.inFlight.count == 1 && shards.inFlight.first?.to == shards.home.other)
+        #expect(shards.inFlight.count == 1 && shards.inFlight.first?.to == shards.other)
 
         let sent = shards.exchange(at: 2.5)
-        #expect(home.engine.handedOutShard(of: id) == shards.home.other)
-        #expect(published(sent[shards.home.own] ?? []).contains(.requestHandedOver))
-        let atOwner = sent[shards.home.other] ?? []
+        #expect(home.engine.handedOutShard(of: id) == shards.other)
+        #expect(published(sent[shards.own] ?? []).contains(.requestHandedOver))
+        let atOwner = sent[shards.other] ?? []
         guard case .offer(let offer)? = bodies(atOwner, to: DeskFixture.driversPeer).first else {
             Issue.record("the reserved driver was not offered the request: \(atOwner)")
             return
         }
-        #expect(offer.offerID.hasPrefix("offer-\(shards.home.other)."))
+        #expect(offer.offerID.hasPrefix("offer-\(shards.other)."))
         #expect(published(atOwner).contains(.requestCreated))
         let owned = try #require(shards.owner.desk.requests["req-1"])
         #expect(shards.owner.desk.riderOfRequest[owned] == "r-1")
@@ -112,10 +140,10 @@ struct DeskBordersTests {
         #expect(shards.owner.desk.engine.quotedPriceCents(of: owned) == home.engine.quotedPriceCents(of: id))
 
         // The rider's host, still sending to the pickup's shard, is sent on to the owner.
-        let cancel = shards.home.fixture.rider(.cancelRide(CancelRide.with { $0.requestID = "req-1" }), at: 3)
+        let cancel = shards.home.rider(.cancelRide(CancelRide.with { $0.requestID = "req-1" }), at: 3)
         let error = try #require(errorReply(cancel, to: DeskFixture.ridersPeer))
-        #expect(error.code == .notOwner && Int(error.shard) == shards.home.other)
-        let share = shards.home.fixture.rider(
+        #expect(error.code == .notOwner && Int(error.shard) == shards.other)
+        let share = shards.home.rider(
             .shareEta(
                 ShareEta.with {
                     $0.requestID = "req-1"; $0.riderID = "r-1"; $0.recipientIds = ["r-2"]
@@ -140,13 +168,31 @@ struct DeskBordersTests {
         #expect(home.unexpectedRefusals == 0 && shards.owner.desk.unexpectedRefusals == 0)
     }
 
+    @Test("The nearest neighbour refuses: the next one in reach is asked, and its driver gets the request")
+    func nextNeighbour() throws {
+        var shards = BorderShards(regions: 3, reach: 2)
+        let third = try #require((0..<3).first { $0 != shards.own && $0 != shards.other })
+        shards.driver("d-3", at: shards.nearest(in: third), shard: third, time: 1)
+        _ = shards.request(at: 2)
+        #expect(shards.inFlight.map(\.to) == [shards.other], "the nearest neighbour first, alone")
+        let sent = shards.exchange(at: 2.5)
+        let home = shards.home.desk
+        let id = try #require(home.requests["req-1"])
+        #expect(home.engine.handedOutShard(of: id) == third)
+        #expect(home.border?.counts.asked == 2 && home.border?.counts.refused == 1 && home.border?.counts.granted == 1)
+        #expect(
+            bodies(sent[third] ?? [], to: DeskFixture.driversPeer).contains { if case .offer = $0 { true } else { false } },
+            "the third shard's driver is offered the request")
+        #expect(home.border?.untried.isEmpty == true)
+    }
+
     @Test("A driver at home within the margin of the pickup: nobody is asked")
     func staysHome() throws {
-        var shards = try TwoShards()
-        _ = shards.home.fixture.driver(
+        var shards = BorderShards()
+        _ = shards.home.driver(
             .driverOnline(
                 DriverOnline.with {
-                    $0.driverID = "d-1"; $0.location = shards.home.fixture.at(0, 1)
+                    $0.driverID = "d-1"; $0.location = shards.home.at(0, 1)
                 }), at: 1)
         let out = shards.request(at: 2)
         #expect(shards.inFlight.isEmpty)
@@ -155,22 +201,22 @@ struct DeskBordersTests {
 
     @Test("The neighbour has no idle driver: refused, and the request is matched at home")
     func refused() throws {
-        var shards = try TwoShards()
+        var shards = BorderShards()
         _ = shards.request(at: 2)
         let sent = shards.exchange(at: 2.5)
-        let home = shards.home.fixture.desk
+        let home = shards.home.desk
         let id = try #require(home.requests["req-1"])
         #expect(!home.engine.isFrozen(id) && home.engine.handedOutShard(of: id) == nil)
         #expect(home.border?.counts.refused == 1)
-        #expect(bodies(sent[shards.home.other] ?? [], to: DeskFixture.driversPeer).isEmpty)
+        #expect(bodies(sent[shards.other] ?? [], to: DeskFixture.driversPeer).isEmpty)
         // A driver of its own comes online: the request is offered to it.
-        let online = shards.home.fixture.driver(
+        let online = shards.home.driver(
             .driverOnline(
                 DriverOnline.with {
-                    $0.driverID = "d-1"; $0.location = shards.home.fixture.at(0, 0)
+                    $0.driverID = "d-1"; $0.location = shards.home.at(0, 0)
                 }), at: 3)
         _ = online
-        let tick = shards.home.fixture.desk.tick(at: 20)
+        let tick = shards.home.desk.tick(at: 20)
         #expect(
             (bodies(online, to: DeskFixture.driversPeer) + bodies(tick, to: DeskFixture.driversPeer)).contains {
                 if case .offer = $0 { true } else { false }
@@ -179,9 +225,8 @@ struct DeskBordersTests {
 
     @Test("Frames lost on the way are sent again until acknowledged, and taken once: one handover, one request at the owner")
     func lostFrames() throws {
-        var shards = try TwoShards()
-        let across = shards.nearestAcross
-        shards.ownerDriver("d-2", across.x, across.y, at: 1)
+        var shards = BorderShards()
+        shards.driver("d-2", at: shards.nearest(in: shards.other), shard: shards.other, time: 1)
         _ = shards.request(at: 2)
         // Every first copy of a numbered frame is lost, and every acknowledgement the first time round.
         var seen: Set<String> = []
@@ -192,13 +237,12 @@ struct DeskBordersTests {
                 let key = "\(frame.fromShard)-\(frame.sequence)-\(frame.acknowledged)"
                 return seen.insert(key).inserted
             }
-            _ = shards.keep(shards.home.fixture.desk.tick(at: time))
-            _ = shards.keep(shards.owner.desk.tick(at: time))
+            shards.tick(at: time)
         }
         _ = shards.exchange(at: time + 1)
-        let home = shards.home.fixture.desk
+        let home = shards.home.desk
         let id = try #require(home.requests["req-1"])
-        #expect(home.engine.handedOutShard(of: id) == shards.home.other)
+        #expect(home.engine.handedOutShard(of: id) == shards.other)
         #expect(home.border?.counts.handedOut == 1 && shards.owner.desk.border?.counts.handedIn == 1)
         #expect(shards.owner.desk.engine.unfinishedRequests.count == 1)
         #expect(home.border?.outgoing.values.allSatisfy { $0.unacknowledged.isEmpty } == true)
@@ -207,23 +251,22 @@ struct DeskBordersTests {
 
     @Test("A rider who cancels while the neighbour is asked: the ask is released and the driver freed there")
     func cancelledWhileAsked() throws {
-        var shards = try TwoShards()
-        let across = shards.nearestAcross
-        shards.ownerDriver("d-2", across.x, across.y, at: 1)
+        var shards = BorderShards()
+        shards.driver("d-2", at: shards.nearest(in: shards.other), shard: shards.other, time: 1)
         _ = shards.request(at: 2)
         // The reserve reaches the owner (and is granted) but the answer is lost; the rider cancels.
-        let ownerShard = UInt32(shards.home.other)
+        let ownerShard = UInt32(shards.other)
         _ = shards.exchange(at: 2.5) { $0.fromShard == ownerShard }
         let driver = try #require(shards.owner.desk.drivers["d-2"])
         #expect(shards.owner.desk.engine.hold(of: driver) != nil)
         let cancel = shards.keep(
-            shards.home.fixture.rider(.cancelRide(CancelRide.with { $0.requestID = "req-1" }), at: 3))
+            shards.home.rider(.cancelRide(CancelRide.with { $0.requestID = "req-1" }), at: 3))
         #expect(errorReply(cancel, to: DeskFixture.ridersPeer) == nil)
         _ = shards.exchange(at: 3.5)
         #expect(shards.owner.desk.engine.hold(of: driver) == nil, "the release freed the driver")
         _ = shards.keep(shards.owner.desk.tick(at: 10))
         _ = shards.exchange(at: 10)
-        let home = shards.home.fixture.desk
+        let home = shards.home.desk
         let id = try #require(home.requests["req-1"])
         #expect(home.engine.handedOutShard(of: id) == nil && home.engine.outcome(of: id)?.kind == "cancelled")
         #expect(shards.owner.desk.engine.unfinishedRequests.isEmpty)
@@ -231,13 +274,13 @@ struct DeskBordersTests {
 
     @Test("A frame whose connection's key is another process's is refused and counted")
     func forged() throws {
-        var shards = try TwoShards()
+        var shards = BorderShards()
         let frame = ShardFrame.with {
-            $0.fromShard = UInt32(shards.home.own); $0.sequence = 1
+            $0.fromShard = UInt32(shards.own); $0.sequence = 1
             $0.message = BorderMessage.release(reservation: "s0-1").wire
         }
         let out = shards.owner.desk.receive(
-            Envelope(.shardFrame(frame), from: shards.stamps[0].next()), from: TwoShards.shardPeer, authenticated: "riders-1",
+            Envelope(.shardFrame(frame), from: shards.stamps[0].next()), from: BorderShards.shardPeer, authenticated: "riders-1",
             at: 1)
         #expect(out.isEmpty && shards.owner.desk.forbiddenCount == 1)
         #expect(shards.owner.desk.border?.incoming.isEmpty == true)

@@ -1,3 +1,5 @@
+import RideDispatch
+
 /// A shard's side of matching across its borders (docs/ARCHITECTURE.md, "Sharded dispatch"): the
 /// links to every other shard, the asks it has in flight, the reservations it has granted, and
 /// what it has done so far. Part of the desk's state (its snapshot); the desk drives it
@@ -38,8 +40,17 @@ public struct BorderDesk: Sendable, Equatable, Codable {
     var outgoing: [Int: ShardLink<BorderMessage>.Sender] = [:]
     var incoming: [Int: ShardLink<BorderMessage>.Receiver] = [:]
     var asks: BorderAsks
+    /// Requests asked for whose other neighbours in reach are still to ask if this one refuses,
+    /// with the best ETA at home they were asked with.
+    var untried: [RequestID: Untried] = [:]
     var reservations: ReservationDesk
     public internal(set) var counts = Counts()
+
+    /// The neighbours still to ask for a request, nearest first, and its best ETA at home.
+    struct Untried: Sendable, Equatable, Codable {
+        let shards: [Int]
+        let home: Double?
+    }
 
     init(shard: Int, settings: Settings) {
         asks = BorderAsks(shard: shard, patience: settings.patience)
