@@ -49,22 +49,6 @@ public enum RunSchema {
                         cpu_seconds REAL, rss_bytes INTEGER,
                         leaks INTEGER, lag_ms INTEGER);
                     CREATE INDEX status_by_process ON process_status (process_id, sim_time_ms);
-                    CREATE VIEW minute_kpis AS
-                    SELECT sim_time_ms / 60000 AS minute,
-                           SUM(kind = 'requestCreated') AS requests,
-                           SUM(kind = 'offerSent') AS offers,
-                           SUM(kind = 'offerAccepted') AS matched,
-                           SUM(kind IN ('offerDeclined', 'offerExpired')) AS declined,
-                           SUM(kind = 'tripStarted') AS pickups,
-                           SUM(kind = 'tripCompleted') AS completed,
-                           SUM(kind = 'requestCancelled') AS cancelled,
-                           SUM(kind = 'requestRejected') AS rejected,
-                           ROUND(AVG(CASE WHEN kind = 'tripStarted' THEN pickup_wait_s END), 1) AS mean_pickup_wait_s,
-                           SUM(CASE WHEN kind = 'tripCompleted' THEN fare_cents ELSE 0 END) AS fares_cents,
-                           MAX(CASE WHEN kind = 'surgeUpdated' THEN surge END) AS max_surge
-                    FROM events
-                    GROUP BY minute
-                    ORDER BY minute;
                     """)
         }
         // Trips keep where they went and the zones they began and ended in; a health report is
@@ -86,12 +70,12 @@ public enum RunSchema {
                         ON process_status (process_id, pid, sim_time_ms, messages_in, messages_out, cpu_seconds);
                     """)
         }
-        // A request handed across a shard border is created again at its new shard: counted once,
-        // in the minute its rider asked.
+        // The events of each minute (made in v1 until a request handed across a shard border, created
+        // again at its new shard, had to be counted once, in the minute its rider asked).
         migrator.registerMigration("v3") { db in
             try db.execute(
                 sql: """
-                    DROP VIEW minute_kpis;
+                    DROP VIEW IF EXISTS minute_kpis;
                     CREATE VIEW minute_kpis AS
                     SELECT sim_time_ms / 60000 AS minute,
                            SUM(kind = 'requestCreated' AND NOT EXISTS (
