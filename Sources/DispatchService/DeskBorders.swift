@@ -181,9 +181,11 @@ extension DispatchDesk {
             let reason = nearest.isEmpty ? "no idle driver here" : "no idle driver here is \(Int(margin)) s sooner"
             return .answer(reservation: reservation, granted: false, driver: "", eta: 0, expires: 0, reason: reason)
         }
-        // The request's name here from now on: a handover under this reservation submits it as this id.
-        let id = requests.id(for: request)
-        switch border!.reservations.reserve(reservation, driver: chosen.driver, for: id, from: shard, now: time, engine: engine) {
+        // The request gets a name here only if it is handed over: a name without its rider would
+        // let anyone act for it.
+        switch border!.reservations.reserve(
+            reservation, driver: chosen.driver, for: request, from: shard, now: time, engine: engine)
+        {
         case .granted(_, let driver, let expires):
             border!.counts.reserveGranted += 1
             return .answer(
@@ -211,7 +213,8 @@ extension DispatchDesk {
             pickupAt: record.pickupAt)
         do throws(DispatchRefusal) {
             try border!.reservations.handOver(
-                record.reservation, request: request, from: record.provenance, now: time, engine: engine)
+                record.reservation, request: request, named: record.request, from: record.provenance, now: time,
+                engine: engine)
             border!.counts.handedIn += 1
         } catch {
             assertionFailure("a request handed over was refused: \(error.reason)")

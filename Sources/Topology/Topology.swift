@@ -35,6 +35,8 @@ public struct Topology: Sendable, Equatable {
     /// The simulated delay of every message between processes, in milliseconds: in virtual time,
     /// the lookahead (the longest window).
     public var latencyMs: Int64 = 500
+    /// `dispatch: { border: { … } }`: how the shards match across their borders.
+    public var border = BorderPlan()
     /// Travel times calibrated on real trips (`city: {calibration: FILE}`), or `nil` for the
     /// roads' posted speeds.
     public var calibration: Calibration?

@@ -75,8 +75,9 @@ public enum TopologyReader {
         let seed = UInt64(try top.int("seed", in: 0...Int.max) ?? 1)
 
         var shards = 1
+        var border = BorderPlan()
         let dispatch = try readDispatch(
-            &top, dwell: calibration?.file.model, shards: &shards)
+            &top, dwell: calibration?.file.model, shards: &shards, border: &border)
         guard var driverSection = try top.fields("drivers") else { throw top.error("drivers", "is required") }
         var drivers = Topology.DriverPlan()
         drivers.processes = try driverSection.int("processes", in: 1...64) ?? drivers.processes
@@ -204,6 +205,7 @@ public enum TopologyReader {
         topology.curve = curve
         topology.hosts = hosts
         topology.dispatchShards = shards
+        topology.border = border
         return topology
     }
 
@@ -262,7 +264,7 @@ public enum TopologyReader {
 
     /// Dispatch's settings; dwell times default to the calibration's, if there is one.
     private static func readDispatch(
-        _ top: inout YAMLFields, dwell: TravelTimeModel?, shards: inout Int
+        _ top: inout YAMLFields, dwell: TravelTimeModel?, shards: inout Int, border: inout BorderPlan
     ) throws(TopologyError)
         -> DispatchConfiguration
     {
@@ -320,6 +322,12 @@ public enum TopologyReader {
                 interval: try rebalancing.double("interval_s", in: 1...86_400) ?? 120,
                 maxMoves: try rebalancing.int("max_moves", in: 1...100_000) ?? 20)
             try rebalancing.finish()
+        }
+        if var fields = try section.fields("border") {
+            border.marginSeconds = try fields.double("margin_s", in: 0...3_600) ?? border.marginSeconds
+            border.reachZones = try fields.int("reach_zones", in: 0...100) ?? border.reachZones
+            border.patienceSeconds = try fields.double("patience_s", in: 0.001...3_600) ?? border.patienceSeconds
+            try fields.finish()
         }
         try section.finish()
         return configuration

@@ -29,6 +29,12 @@ public enum TopologyWriter {
         lines.append("seed: \(topology.seed)")
         lines += dispatch(topology.dispatch)
         if topology.dispatchShards > 1 { lines.append("  shards: \(topology.dispatchShards)") }
+        if topology.border != BorderPlan() {
+            let border = topology.border
+            lines.append(
+                "  border: { margin_s: \(number(border.marginSeconds)), reach_zones: \(border.reachZones), "
+                    + "patience_s: \(number(border.patienceSeconds)) }")
+        }
         let drivers = topology.drivers
         lines.append(
             "drivers: { processes: \(drivers.processes), per_process: \(drivers.perProcess), "

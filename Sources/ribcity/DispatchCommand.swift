@@ -85,7 +85,13 @@ struct DispatchCommand: AsyncParsableCommand {
         settings.speed = plan.speed
         // A session acts only for its own process's share of the city (docs/ARCHITECTURE.md, threat model).
         settings.owners = .split(of: plan)
-        settings.shard = map.map { DeskShard(index: shard, map: $0) }
+        var border = BorderDesk.Settings()
+        border.margin = plan.border.marginSeconds
+        border.reach = plan.border.reachZones
+        border.patience = plan.border.patienceSeconds
+        // A granted reservation outlives the ask that asked for it, so that a grant in time is used.
+        border.lifetime = max(border.lifetime, 2 * border.patience)
+        settings.shard = map.map { DeskShard(index: shard, map: $0, border: border) }
         return settings
     }
 

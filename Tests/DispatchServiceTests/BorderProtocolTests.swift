@@ -123,12 +123,12 @@ struct BorderProtocolTests {
                 switch message {
                 case .reserve(let id, let driver, let request):
                     toAsker.send(
-                        desk.reserve(id, driver: driver, for: request, from: 0, now: now, engine: owner), now: now,
+                        desk.reserve(id, driver: driver, for: "\(request)", from: 0, now: now, engine: owner), now: now,
                         random: &random)
                 case .release(let id):
                     desk.release(id, now: now, engine: owner)
                 case .handOver(let id, let request):
-                    try desk.handOver(id, request: request, now: now, engine: owner)
+                    try desk.handOver(id, request: request, named: "\(request.id)", now: now, engine: owner)
                 }
             }
             for answer in toAsker.deliver(now: now, random: &random) { carryOut(asks.answered(answer), now: now) }

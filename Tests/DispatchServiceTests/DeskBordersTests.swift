@@ -259,6 +259,15 @@ struct DeskBordersTests {
         _ = shards.exchange(at: 2.5) { $0.fromShard == ownerShard }
         let driver = try #require(shards.owner.desk.drivers["d-2"])
         #expect(shards.owner.desk.engine.hold(of: driver) != nil)
+        // Reserved for, not handed over: the owner knows no request of that name, so nobody can act
+        // for it there (a name without its rider once let a forged RateTrip through).
+        #expect(shards.owner.desk.requests["req-1"] == nil)
+        let rating = shards.owner.rider(
+            .rateTrip(
+                RateTrip.with {
+                    $0.tripID = "trip-req-1"; $0.stars = 5
+                }), at: 2.6)
+        #expect(errorReply(rating, to: DeskFixture.ridersPeer)?.code == .unknownRequest)
         let cancel = shards.keep(
             shards.home.rider(.cancelRide(CancelRide.with { $0.requestID = "req-1" }), at: 3))
         #expect(errorReply(cancel, to: DeskFixture.ridersPeer) == nil)

@@ -30,12 +30,12 @@ struct ReservationDeskTests {
         var desk = ReservationDesk(lifetime: 20)
         try engine.driverOnline(a, at: Self.node(0, 0), now: 0)
         #expect(
-            desk.reserve("s2-r1", driver: a, for: RequestID(900), from: 2, now: 1, engine: engine)
+            desk.reserve("s2-r1", driver: a, for: "req-900", from: 2, now: 1, engine: engine)
                 == .granted(id: "s2-r1", driver: a, expires: 21))
         try engine.submit(RideRequest(id: RequestID(1), rider: 1, origin: Self.node(1, 0), destination: Self.node(4, 0)), now: 2)
         #expect(offers(engine).isEmpty, "the local request waits: its only driver is held")
         let handed = RideRequest(id: RequestID(900), rider: 900, origin: Self.node(0, 2), destination: Self.node(5, 5))
-        try desk.handOver("s2-r1", request: handed, now: 3, engine: engine)
+        try desk.handOver("s2-r1", request: handed, named: "req-900", now: 3, engine: engine)
         #expect(offers(engine).map(\.0) == [RequestID(900)], "the reserved driver goes to the request it was reserved for")
         #expect(desk.active.isEmpty && engine.hold(of: a) == nil)
     }
@@ -47,15 +47,15 @@ struct ReservationDeskTests {
         let engine = engine()
         var desk = ReservationDesk(lifetime: 20)
         #expect(
-            desk.reserve("x", driver: a, for: RequestID(9), from: 1, now: 0, engine: engine)
+            desk.reserve("x", driver: a, for: "req-9", from: 1, now: 0, engine: engine)
                 == .refused(id: "x", reason: "driver 1 is not online"))
         try engine.driverOnline(a, at: Self.node(0, 0), now: 0)
-        _ = desk.reserve("x", driver: a, for: RequestID(9), from: 1, now: 0, engine: engine)
+        _ = desk.reserve("x", driver: a, for: "req-9", from: 1, now: 0, engine: engine)
         #expect(
-            desk.reserve("x", driver: b, for: RequestID(9), from: 1, now: 0, engine: engine)
+            desk.reserve("x", driver: b, for: "req-9", from: 1, now: 0, engine: engine)
                 == .refused(id: "x", reason: "reservation x is already in force"))
         #expect(
-            desk.reserve("y", driver: a, for: RequestID(8), from: 3, now: 0, engine: engine)
+            desk.reserve("y", driver: a, for: "req-8", from: 3, now: 0, engine: engine)
                 == .refused(id: "y", reason: "driver 1 is already held for x"))
         #expect(desk.expire(now: 19.9, engine: engine).isEmpty)
         #expect(desk.expire(now: 20, engine: engine).map(\.id) == ["x"])
@@ -63,16 +63,16 @@ struct ReservationDeskTests {
         // A handover whose reservation expired on the way: the asker let the request go, so it is
         // taken and matched like any other.
         let late = RideRequest(id: RequestID(9), rider: 9, origin: Self.node(1, 1), destination: Self.node(3, 3))
-        try desk.handOver("x", request: late, now: 21, engine: engine)
+        try desk.handOver("x", request: late, named: "req-9", now: 21, engine: engine)
         #expect(engine.request(RequestID(9)) == late && engine.state(of: a) == .offered)
         #expect(throws: DispatchRefusal(reason: "request 9 was already submitted")) {
-            try desk.handOver("x", request: late, now: 22, engine: engine)
+            try desk.handOver("x", request: late, named: "req-9", now: 22, engine: engine)
         }
         try engine.driverOnline(b, at: Self.node(8, 8), now: 23)
-        _ = desk.reserve("z", driver: b, for: RequestID(7), from: 1, now: 23, engine: engine)
+        _ = desk.reserve("z", driver: b, for: "req-7", from: 1, now: 23, engine: engine)
         try engine.driverOffline(b, now: 24)
         let gone = RideRequest(id: RequestID(7), rider: 7, origin: Self.node(1, 1), destination: Self.node(2, 2))
-        try desk.handOver("z", request: gone, now: 25, engine: engine)
+        try desk.handOver("z", request: gone, named: "req-7", now: 25, engine: engine)
         #expect(engine.request(RequestID(7)) == gone && desk.active.isEmpty, "its driver went offline: taken all the same")
     }
 
@@ -96,7 +96,7 @@ struct ReservationDeskTests {
             case 0, 1:
                 let id = "s\(step % 2)-\(step)"
                 if case .granted(_, let granted, _) = desk.reserve(
-                    id, driver: driver, for: RequestID(10_000 + step), from: step % 2, now: now, engine: engine)
+                    id, driver: driver, for: "req-\(10_000 + step)", from: step % 2, now: now, engine: engine)
                 {
                     #expect(holder[granted] == nil, "\(granted) granted while held for \(holder[granted]!)")
                     holder[granted] = id
@@ -106,9 +106,10 @@ struct ReservationDeskTests {
                 if let (held, id) = holder.sorted(by: { $0.key < $1.key }).randomElement(using: &random) {
                     let reserved = try #require(desk.active[id])
                     let request = RideRequest(
-                        id: reserved.request, rider: 0, origin: Self.node(Int.random(in: 0...8, using: &random), 4),
+                        id: RequestID(Int(reserved.request.dropFirst("req-".count))!), rider: 0,
+                        origin: Self.node(Int.random(in: 0...8, using: &random), 4),
                         destination: Self.node(4, 8))
-                    try desk.handOver(id, request: request, now: now, engine: engine)
+                    try desk.handOver(id, request: request, named: reserved.request, now: now, engine: engine)
                     holder[held] = nil
                     handovers += 1
                 }

@@ -207,7 +207,7 @@ struct TopologyTests {
         }
     }
 
-    @Test("dispatch: {shards: N} is read, written back, and refused when not a number from 1 to 64, naming the key and line")
+    @Test("dispatch: {shards: N, border: {…}} is read, written back, and refused when out of range, naming the key and line")
     func shards() throws {
         let base = "city: { grid: {} }\ndrivers: {}\nriders: { demand: { synthetic: { peak_per_hour: 5 } } }\n"
         let sharded = try TopologyReader.parse(base + "dispatch: { shards: 4 }\n", file: "s.yaml", directory: "/")
@@ -215,7 +215,15 @@ struct TopologyTests {
         #expect(try TopologyReader.parse(base, file: "s.yaml", directory: "/").dispatchShards == 1)
         let written = TopologyWriter.yaml(sharded)
         #expect(try TopologyReader.parse(written, file: "w.yaml", directory: "/").dispatchShards == 4)
+        #expect(sharded.border == BorderPlan())
+        let bordered = try TopologyReader.parse(
+            base + "dispatch: { shards: 2, border: { margin_s: 90, reach_zones: 2, patience_s: 5 } }\n", file: "b.yaml",
+            directory: "/")
+        #expect(bordered.border.marginSeconds == 90 && bordered.border.reachZones == 2 && bordered.border.patienceSeconds == 5)
+        #expect(try TopologyReader.parse(TopologyWriter.yaml(bordered), file: "w.yaml", directory: "/").border == bordered.border)
         let cases: [(String, String)] = [
+            (base + "dispatch: { shards: 2, border: { margin_s: -1 } }\n", "bad.yaml:4: dispatch.border.margin_s:"),
+            (base + "dispatch: { shards: 2, border: { reach: 1 } }\n", "dispatch.border.reach: unknown key"),
             (base + "dispatch: { shards: 0 }\n", "bad.yaml:4: dispatch.shards:"),
             (base + "dispatch: { shards: 65 }\n", "dispatch.shards:"),
             (base + "dispatch:\n  strategy: greedy\n  shards: two\n", "bad.yaml:6: dispatch.shards: must be"),

@@ -18,9 +18,10 @@ public struct ReservationDesk: Sendable, Equatable, Codable {
     public struct Reservation: Sendable, Equatable, Codable {
         public let id: String
         public let driver: DriverID
-        /// The shard that asked, and its request.
+        /// The shard that asked, and its request's name (the wire's request id: the request has
+        /// no id here until it is handed over).
         public let shard: Int
-        public let request: RequestID
+        public let request: String
         public let expires: Double
     }
 
@@ -42,7 +43,7 @@ public struct ReservationDesk: Sendable, Equatable, Codable {
 
     /// Shard `shard` asks to hold `driver` for its request `request` as reservation `id`.
     public mutating func reserve(
-        _ id: String, driver: DriverID, for request: RequestID, from shard: Int, now: Double, engine: DispatchEngine
+        _ id: String, driver: DriverID, for request: String, from shard: Int, now: Double, engine: DispatchEngine
     ) -> Answer {
         guard active[id] == nil else { return .refused(id: id, reason: "reservation \(id) is already in force") }
         do {
@@ -62,10 +63,11 @@ public struct ReservationDesk: Sendable, Equatable, Codable {
     /// any request here — the asker has let it go, so it is never refused for that. Refused only
     /// when the engine refuses the request itself.
     public mutating func handOver(
-        _ id: String, request: RideRequest, from provenance: RequestProvenance? = nil, now: Double, engine: DispatchEngine
+        _ id: String, request: RideRequest, named name: String, from provenance: RequestProvenance? = nil, now: Double,
+        engine: DispatchEngine
     ) throws(DispatchRefusal) {
         let reservation = active.removeValue(forKey: id)
-        if let reservation, reservation.request == request.id, engine.hold(of: reservation.driver) == id {
+        if let reservation, reservation.request == name, engine.hold(of: reservation.driver) == id {
             do {
                 try engine.submit(request, releasing: (reservation.driver, id), from: provenance, now: now)
                 return
