@@ -186,6 +186,22 @@ struct DeskBordersTests {
         #expect(home.border?.untried.isEmpty == true)
     }
 
+    @Test("A shard restored from its snapshot with an ask in flight carries on: the grant hands the request over")
+    func restoredMidAsk() throws {
+        var shards = BorderShards()
+        shards.driver("d-2", at: shards.nearest(in: shards.other), shard: shards.other, time: 1)
+        _ = shards.request(at: 2)
+        let bytes = try CompactEncoder.encode(shards.home.desk.state)
+        let restored = DeskFixture(settings: shards.home.desk.settings)
+        restored.desk.restore(try CompactDecoder.decode(DispatchDesk.State.self, from: bytes[...]))
+        #expect(restored.desk.border == shards.home.desk.border)
+        shards.home = restored
+        _ = shards.exchange(at: 2.5)
+        let id = try #require(restored.desk.requests["req-1"])
+        #expect(restored.desk.engine.handedOutShard(of: id) == shards.other)
+        #expect(shards.owner.desk.border?.counts.handedIn == 1)
+    }
+
     @Test("A driver at home within the margin of the pickup: nobody is asked")
     func staysHome() throws {
         var shards = BorderShards()
