@@ -95,6 +95,12 @@ extension MonitorReport {
             "  last minute              " + row(lastMinute),
             "  whole run                " + row(totals),
         ]
+        if let across = totals["handed_over"], across > 0 {
+            // Sharded dispatch: requests handed to a nearer driver across a shard border.
+            lines.append(
+                "  across a shard border    " + String(format: "%6d", across) + " whole run, "
+                    + "\(lastMinute["handed_over"] ?? 0) last minute")
+        }
         if let requests = requestsPerMinute, let completed = completedPerMinute, !requests.isEmpty {
             lines.append("  per minute, requests     " + Self.sparkline(requests))
             lines.append("              completed    " + Self.sparkline(completed))

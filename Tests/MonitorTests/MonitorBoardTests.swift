@@ -95,6 +95,19 @@ struct MonitorBoardTests {
         #expect(screen.first == "ribcity monitor — simulated time 00:03:20")
         #expect(screen.contains("drivers 1 online (0 off)  ·idle 0  ooffered 0  >to pickup 1  █on trip 0"))
         #expect(screen.contains("  whole run                     2     1     1     0     0"), "\(screen)")
+        #expect(!screen.contains { $0.contains("shard border") }, "one dispatch: no line for borders")
+
+        // Sharded: r-2 handed to another shard, created there again — one request, one crossing.
+        board.apply(
+            envelope(.requestHandedOver, at: 201) {
+                $0.requestID = "r-2"; $0.shard = 1
+            })
+        board.apply(envelope(.requestCreated, at: 202) { $0.requestID = "r-2" })
+        let sharded = MonitorReport(board)
+        #expect(sharded.totals["requests"] == 2 && sharded.totals["handed_over"] == 1 && sharded.openRequests == 1)
+        #expect(
+            sharded.dashboard().split(separator: "\n").contains("  across a shard border         1 whole run, 1 last minute"),
+            "\(sharded.dashboard())")
     }
 
     @Test("The dashboard fits 80×24: clock time of day, progress and time left, run directory, sparklines, zones, notices")
