@@ -151,11 +151,7 @@ struct DeskBordersTests {
         #expect(errorReply(share, to: DeskFixture.ridersPeer)?.code == .notOwner, "so are the rider's features")
 
         // At the owner, the driver accepts: the rider hears of it on its host's session there.
-        let accepted = shards.owner.driver(
-            .acceptOffer(
-                AcceptOffer.with {
-                    $0.offerID = offer.offerID; $0.driverID = "d-2"
-                }), at: 4)
+        let accepted = shards.owner.accept(offer.offerID, by: "d-2", at: 4)
         guard case .tripUpdate(let update)? = bodies(accepted, to: DeskFixture.ridersPeer).first else {
             Issue.record("the rider heard nothing at the owner: \(accepted)")
             return

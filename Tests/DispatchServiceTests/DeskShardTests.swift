@@ -124,11 +124,7 @@ struct DeskShardTests {
             return
         }
         #expect(offer.offerID.hasPrefix("offer-\(shard.own)."), "a shard's offers are named by it: \(offer.offerID)")
-        out = shard.fixture.driver(
-            .acceptOffer(
-                AcceptOffer.with {
-                    $0.offerID = offer.offerID; $0.driverID = "d-1"
-                }), at: 3)
+        out = shard.fixture.accept(offer.offerID, by: "d-1", at: 3)
         let done = try shard.dropoffDone(after: out)
         out = shard.fixture.desk.receive(done, from: DeskFixture.driversPeer, at: 1_000)
         let handovers = out.compactMap {
@@ -184,11 +180,7 @@ struct DeskShardTests {
             Issue.record("no offer at the new shard: \(farRide)")
             return
         }
-        out = next.driver(
-            .acceptOffer(
-                AcceptOffer.with {
-                    $0.offerID = second.offerID; $0.driverID = "d-1"
-                }), at: 1_004)
+        out = next.accept(second.offerID, by: "d-1", at: 1_004)
         guard case .driveTo(let firstThere)? = bodies(out, to: DeskFixture.driversPeer).first else {
             Issue.record("no leg at the new shard")
             return

@@ -56,6 +56,15 @@ struct DeskFixture {
             DeskFixture.hello(.drivers, "drivers-1"), at: 0)
     }
 
+    /// Driver `driver` accepts offer `offer` at `time`.
+    mutating func accept(_ offer: String, by driver: String, at time: Double) -> [Outgoing] {
+        self.driver(
+            .acceptOffer(
+                AcceptOffer.with {
+                    $0.offerID = offer; $0.driverID = driver
+                }), at: time)
+    }
+
     /// d-1 says its leg `leg` is done, at `time`.
     mutating func legDone(_ leg: UInt32, at time: Double) -> [Outgoing] {
         driver(
