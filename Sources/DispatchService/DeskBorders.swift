@@ -3,9 +3,10 @@ import Wire
 
 /// Matching across a border (docs/ARCHITECTURE.md, "Sharded dispatch"), in the desk's own
 /// journaled order: a new request near another region, with no driver at home within the
-/// margin, is frozen and the neighbour asked to reserve its nearest idle driver if that one is
-/// sooner by the margin; a grant hands the request over, anything else matches it at home. The
-/// owner grants from its own books, so only it ever offers its drivers.
+/// margin, is frozen and the neighbours in reach asked in turn to reserve their nearest idle
+/// driver if that one is sooner by the margin; a grant hands the request over, a refusal asks the
+/// next, no answer in time or a cancel matches it at home. The owner grants from its own books,
+/// so only it ever offers its drivers.
 extension DispatchDesk {
     /// A request just taken at home: asks the neighbours in reach, nearest first and one at a
     /// time, when no idle driver at home is within the margin of its pickup. Nothing for an
