@@ -357,8 +357,9 @@ struct LaunchTests {
             shards.reduce(0) { $0 + ($1["requests"] ?? 0) } - handedIn == totals["requests"]
                 && shards.reduce(0) { $0 + ($1["completed"] ?? 0) } == totals["completed"],
             "bus \(totals), shards \(shards)")
+        // How many cross depends on the wall clock's timing here; the virtual-time test requires some.
         #expect(
-            handedIn == shards.reduce(0) { $0 + ($1["handed-out"] ?? 0) } && handedIn > 0,
+            handedIn == shards.reduce(0) { $0 + ($1["handed-out"] ?? 0) },
             "requests matched across the border, each handed out once and taken once: \(shards)")
         #expect(
             (totals["completed"] ?? 0) + (totals["cancelled"] ?? 0) + (totals["rejected"] ?? 0) == totals["requests"], "\(totals)"
