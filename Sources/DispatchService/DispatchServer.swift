@@ -383,15 +383,11 @@ public actor DispatchServer {
     private func toShards(_ frames: [(shard: Int, envelope: Envelope)]) {
         var batches: [Int: [Message]] = [:]
         let shards = desk.settings.shard?.map.shards ?? 1
+        // Taken out and put back, so that the participant's tables are changed in place.
+        var state = virtual.take()
+        defer { virtual = state }
         for (shard, var envelope) in frames {
-            if var state = virtual.take() {
-                envelope.senderLife = state.life
-                let sent = state.participant.send(
-                    to: WireIDs.dispatchProcess(shard: shard, of: shards), at: envelope.simTime)
-                envelope.receiverLife = sent.life
-                envelope.link = sent.link
-                virtual = state
-            }
+            state?.number(&envelope, to: WireIDs.dispatchProcess(shard: shard, of: shards))
             batches[shard, default: []].append(Message([WireCodec.encode(envelope)]))
         }
         for (shard, messages) in batches.sorted(by: { $0.key < $1.key }) {

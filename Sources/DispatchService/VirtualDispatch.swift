@@ -20,6 +20,18 @@ struct VirtualDispatch: Sendable {
     var recovering = false
 
     var life: UInt32 { participant.id.incarnation }
+
+    /// Numbers `envelope` on the link to `receiver` — to its life `life`, or its current one —
+    /// and stamps both lives: what every message dispatch sends in virtual time carries.
+    mutating func number(_ envelope: inout Envelope, to receiver: String, life: UInt32? = nil) {
+        envelope.senderLife = self.life
+        let sent =
+            if let life { participant.send(to: receiver, life: life, at: envelope.simTime) } else {
+                participant.send(to: receiver, at: envelope.simTime)
+            }
+        envelope.receiverLife = sent.life
+        envelope.link = sent.link
+    }
 }
 
 extension DispatchServer {
@@ -199,13 +211,9 @@ extension DispatchServer {
             var envelope = envelope
             if let delay = fate?.delay { envelope.simTimeMs += Int64((delay / .milliseconds(1)).rounded()) }
             let session = String(decoding: peer, as: UTF8.self)
-            envelope.senderLife = state.life
             // Each copy is numbered on the link as a message of its own (see the hosts' transmit).
             for _ in 0..<max(1, fate?.copies ?? 1) {
-                let sent = state.participant.send(
-                    to: WireIDs.process(ofSession: session), life: WireIDs.life(ofSession: session), at: envelope.simTime)
-                envelope.receiverLife = sent.life
-                envelope.link = sent.link
+                state.number(&envelope, to: WireIDs.process(ofSession: session), life: WireIDs.life(ofSession: session))
                 messages.append(Message(Frames.Routed(peer: peer, envelope: envelope).frames))
             }
         }

@@ -21,9 +21,6 @@ public struct LiveCity: Sendable {
     private var legs: [String: LiveFrame.Leg] = [:]
     private var legLog = ChangeLog<String>()
     private var pickups: [String: LatLon] = [:]
-    /// Open requests, by the minute they were created in: one handed across a shard border is
-    /// created again at its new shard, and counted in its first minute only.
-    private var createdIn: [String: Int64] = [:]
     private var minutes: [Int64: MinuteStats] = [:]
     private var minuteChanged: [Int64: UInt64] = [:]
     private var flashes = Deque<(version: UInt64, item: LiveFrame.Flash)>()
@@ -54,8 +51,12 @@ public struct LiveCity: Sendable {
     public mutating func apply(_ envelope: Envelope) {
         let before = board.sequences.lastSeen[envelope.sender]
         var changing: (driver: String, was: Wire.DriverState?)?
-        if case .dispatchEvent(let event)? = envelope.body, event.kind == .driverStateChanged {
-            changing = (event.driverID, board.drivers[event.driverID])
+        // A request handed across a shard border is created again at its new shard while the
+        // board still has it open: counted once, in the minute its rider asked.
+        var createdAgain = false
+        if case .dispatchEvent(let event)? = envelope.body {
+            if event.kind == .driverStateChanged { changing = (event.driverID, board.drivers[event.driverID]) }
+            createdAgain = event.kind == .requestCreated && board.openRequests[event.requestID] != nil
         }
         board.apply(envelope)
         // A repeat (a restored dispatch publishes its last events again) changes nothing.
@@ -71,10 +72,7 @@ public struct LiveCity: Sendable {
         switch event.kind {
         case .requestCreated:
             if event.hasLocation { pickups[event.requestID] = event.location }
-            if createdIn[event.requestID] == nil {
-                createdIn[event.requestID] = minute
-                touch(minute) { $0.row.requests += 1 }
-            }
+            if !createdAgain { touch(minute) { $0.row.requests += 1 } }
         case .offerAccepted:
             touch(minute) { $0.row.matched += 1 }
         case .tripStarted:
@@ -87,14 +85,11 @@ public struct LiveCity: Sendable {
             touch(minute) { $0.row.completed += 1 }
             if event.hasLocation { flash("dropoff", event.location) }
             pickups[event.requestID] = nil
-            createdIn[event.requestID] = nil
         case .requestCancelled:
             touch(minute) { $0.row.cancelled += 1 }
             pickups[event.requestID] = nil
-            createdIn[event.requestID] = nil
         case .requestRejected:
             pickups[event.requestID] = nil
-            createdIn[event.requestID] = nil
         case .legStarted:
             legs[event.driverID] = LiveFrame.Leg(
                 id: event.driverID, nodes: event.routeNodes, depart: SimTime(wireMilliseconds: event.departAtMs).seconds,

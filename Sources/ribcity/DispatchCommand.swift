@@ -118,14 +118,7 @@ struct DispatchCommand: AsyncParsableCommand {
         let endpoints = plan.endpoints.dispatch(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
         let ownSessions = plan.endpoints.sessions(ofShard: shard, run: plan.name, temporaryDirectory: NSTemporaryDirectory())
         let peers =
-            plan.dispatchShards > 1 && shardSessions.isEmpty
-            ? plan.endpoints.shardSessions(plan.dispatchShards, run: plan.name, temporaryDirectory: NSTemporaryDirectory())
-            : shardSessions
-        guard peers.isEmpty || peers.count == plan.dispatchShards else {
-            throw ValidationError(
-                "--shard-sessions given \(peers.count) times; the topology's dispatch has \(plan.dispatchShards) shards: one for each, in order"
-            )
-        }
+            plan.dispatchShards > 1 ? try shardSessionEndpoints(shardSessions, of: plan, option: "--shard-sessions") : []
         try await Transport.using(name: name + "-io") { transport in
             try await secureRole(transport, as: name, sessions: peers, bus: [publishTo, virtualTime.subscribeTo])
             var options = SocketOptions()

@@ -67,15 +67,7 @@ func runHost(
     }
     let apps = schedule(prepared)
     let name = (role == .drivers ? "drivers-" : "riders-") + "\(options.process)"
-    let shardSessions =
-        options.sessions.isEmpty
-        ? plan.endpoints.shardSessions(plan.dispatchShards, run: plan.name, temporaryDirectory: NSTemporaryDirectory())
-        : options.sessions
-    guard shardSessions.count == plan.dispatchShards else {
-        throw ValidationError(
-            "--sessions given \(shardSessions.count) times; the topology's dispatch has \(plan.dispatchShards) shards: one for each, in order"
-        )
-    }
+    let shardSessions = try shardSessionEndpoints(options.sessions, of: plan, option: "--sessions")
     let routing = try hostRouting(plan, options: options, prepared: prepared)
     let busAt = plan.endpoints.bus(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
     try await Transport.using(name: name + "-io") { transport in

@@ -73,6 +73,21 @@ func secureRole(_ transport: Transport, as name: String, sessions: [String], bus
     }
 }
 
+/// Every dispatch shard's sessions endpoint, in shard order: those given with `option`, or the
+/// topology's when none are; refused unless there is one for each shard.
+func shardSessionEndpoints(_ given: [String], of plan: Topology, option: String) throws -> [String] {
+    let endpoints =
+        given.isEmpty
+        ? plan.endpoints.shardSessions(plan.dispatchShards, run: plan.name, temporaryDirectory: NSTemporaryDirectory())
+        : given
+    guard endpoints.count == plan.dispatchShards else {
+        throw ValidationError(
+            "\(option) given \(endpoints.count) times; the topology's dispatch has \(plan.dispatchShards) shards: one for each, in order"
+        )
+    }
+    return endpoints
+}
+
 /// The map of who owns what in a sharded dispatch (nil for one dispatch): every process computes
 /// it from the topology as written — the demand it draws before any scaling — so that all agree.
 /// `prepared` spares preparing the topology again when the caller has it (unscaled), `graph`

@@ -227,7 +227,6 @@ struct DeskBordersTests {
                 DriverOnline.with {
                     $0.driverID = "d-1"; $0.location = shards.home.at(0, 0)
                 }), at: 3)
-        _ = online
         let tick = shards.home.desk.tick(at: 20)
         #expect(
             (bodies(online, to: DeskFixture.driversPeer) + bodies(tick, to: DeskFixture.driversPeer)).contains {

@@ -50,7 +50,7 @@ public struct BorderAsks: Sendable, Equatable, Codable {
     }
 
     /// Whether `request` is frozen by an ask in flight (not to be matched at home).
-    public func isFrozen(_ request: RequestID) -> Bool { asks.values.contains { $0.request == request } }
+    public func isFrozen(_ request: RequestID) -> Bool { ask(of: request) != nil }
 
     /// Asks `owner` for `driver` (nil: the owner's pick) for `request`, which waits here and is not
     /// asked for already.
@@ -83,7 +83,7 @@ public struct BorderAsks: Sendable, Equatable, Codable {
 
     /// The rider cancelled `request` while it was asked for: the ask is released.
     public mutating func cancelled(_ request: RequestID) -> [Action] {
-        guard let ask = asks.values.first(where: { $0.request == request }) else { return [] }
+        guard let ask = ask(of: request) else { return [] }
         asks[ask.reservation] = nil
         return [.release(reservation: ask.reservation, owner: ask.owner)]
     }
