@@ -397,7 +397,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CoordinatorTests",
-            dependencies: ["Coordinator", "Monitor", "Topology", "Wire", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "Coordinator", "Monitor", "SimulatedTime", "Topology", "VirtualTime", "Wire", "ZeroMQ",
+                .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -92,6 +92,8 @@ public actor AppHost {
     /// Virtual time: the DEALER to each dispatch shard (to dispatch), and the clock the leak
     /// detector reads.
     var dealers: [Socket] = []
+    /// Virtual time: the DEALER to the coordinator's window link (openings in, reports out).
+    var windowLink: Socket?
     var box: VirtualNow?
     /// The latest any app was ticked after its wake-up time, since the last status report.
     private var lateness: Double = 0

@@ -89,10 +89,11 @@ extension AppHost {
     /// - Parameters:
     ///   - dealers: a DEALER per dispatch shard (one for one dispatch), in shard order, each
     ///     with this process's id as routing id, connected to its shard.
-    ///   - windows: a SUB on the bus, subscribed to `control.window-open`.
+    ///   - windows: a DEALER connected to the coordinator's window link, hello said.
     public func runVirtual(_ clock: VirtualClock, dealers: [Socket], windows: Socket) async throws {
         precondition(dealers.count == routing.shards, "a DEALER per shard")
         self.dealers = dealers
+        windowLink = windows
         virtual = VirtualHost(
             participant: WindowParticipant(id: ParticipantID(processID, incarnation: clock.life), latency: clock.latency),
             stamper: SequenceStamper(sender: WireIDs.session(ofProcess: processID, life: clock.life)),
@@ -406,10 +407,12 @@ extension AppHost {
         for message in messages { try? await dealer.send(message) }
     }
 
+    /// The window report, to the keeper on the window link (a host publishes nothing the
+    /// recording waits for).
     private func publish(_ report: WindowReport) async throws {
-        guard let bus, let stamp = virtual?.reports.next() else { return }
+        guard let windowLink, let stamp = virtual?.reports.next() else { return }
         let envelope = Envelope(.windowDone(WindowDone(report)), from: stamp)
-        try await bus.send(Message(Frames.Published(topic: Topic.windowDone, envelope: envelope).frames))
+        try await windowLink.send(Message(Frames.Published(topic: Topic.windowDone, envelope: envelope).frames))
     }
 }
 

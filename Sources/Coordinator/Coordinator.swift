@@ -107,7 +107,11 @@ public actor Coordinator {
             frontend: .init(.xsub, bind: plan.topology.endpoints.listening(on: plan.busPublish), options: busOptions),
             backend: .init(.xpub, bind: plan.topology.endpoints.listening(on: plan.busSubscribe), options: busOptions),
             admit: admit)
-        let tap = try await transport.socket(.sub, options: .eventBus)
+        // The proxy stops before the transport does: a tap left to linger would spend a second
+        // at every run's end trying to send its subscriptions to a proxy that is gone.
+        var tapOptions = SocketOptions.eventBus
+        tapOptions.linger = .zero
+        let tap = try await transport.socket(.sub, options: tapOptions)
         try await tap.connect(plan.busSubscribe)
         // Everything that describes the run (not the chaos flood, which only loads the proxy, nor
         // the coordinator's own notices, which no two runs share).
@@ -141,16 +145,24 @@ public actor Coordinator {
         // In virtual time the recording of dispatch's events comes in a fixed order from the keeper;
         // processes' health (which no two runs share: CPU, memory) goes to a file of its own.
         let statusLog = options.record && plan.virtual ? try EventLog.Writer(path: directory.file("status.pb")) : nil
+        var servingWindows: Task<Void, Never>?
         if plan.virtual {
-            let publisher = try await transport.socket(.pub, options: .eventBus)
-            try await publisher.connect(plan.busPublish)
-            timeKeeper = TimeKeeper(
+            // The window link: a ROUTER of the coordinator's, beside the bus (over CURVE, the bus's key).
+            var linkOptions = SocketOptions()
+            linkOptions.curve = busOptions.curve
+            linkOptions.linger = .zero
+            linkOptions.maximumMessageBytes = 1 << 20
+            let link = try await transport.socket(.router, options: linkOptions)
+            _ = try await link.bind(plan.topology.endpoints.listening(on: plan.windows))
+            let keeper = TimeKeeper(
                 participants: plan.participants,
                 settings: .init(
                     latency: SimDuration(wireMilliseconds: plan.topology.latencyMs),
                     finishers: Set(plan.processes.filter(\.finishesRun).map(\.name))),
-                publisher: publisher
+                link: link
             ) { envelopes in await recorder?.append(envelopes) }
+            timeKeeper = keeper
+            servingWindows = Task(executorPreference: transport.executor) { await keeper.serve() }
         }
         let keeper = timeKeeper
         // The run's data for analysts, written as it goes: a row per request as it ends, the
@@ -194,6 +206,7 @@ public actor Coordinator {
         control.finish()
         await publishingControls.value
         reader.cancel()
+        servingWindows?.cancel()
         var finishedTables = await reader.value
         await timeKeeper?.close()
         finishedTables.finish(
@@ -202,7 +215,7 @@ public actor Coordinator {
         await statusLog?.close()
         await proxy.stop()
         // A killed process leaves its ipc socket files behind: the run's are the run's to remove.
-        for endpoint in plan.sessions + [plan.busPublish, plan.busSubscribe] where endpoint.hasPrefix("ipc://") {
+        for endpoint in plan.sessions + [plan.busPublish, plan.busSubscribe, plan.windows] where endpoint.hasPrefix("ipc://") {
             try? FileManager.default.removeItem(atPath: String(endpoint.dropFirst("ipc://".count)))
         }
         var summary = RunSummary(
@@ -449,7 +462,7 @@ extension Coordinator {
 
     /// Which process serves each endpoint the run's processes connect to.
     private var serverEndpoints: [String: String] {
-        RunKeys.servers(sessions: plan.sessions, bus: [plan.busPublish, plan.busSubscribe])
+        RunKeys.servers(sessions: plan.sessions, bus: [plan.busPublish, plan.busSubscribe, plan.windows])
     }
 
     /// A transport of its own for a hostile client of stress mode: over CURVE, with a key of its

@@ -15,6 +15,8 @@ public struct LaunchPlan: Sendable {
     public let sessions: [String]
     public let busPublish: String
     public let busSubscribe: String
+    /// Virtual time: the coordinator's window link (a ROUTER the participants' DEALERs connect to).
+    public let windows: String
     public let speed: Double
     /// Whether the run is in virtual time (docs/ARCHITECTURE.md, "Virtual time").
     public let virtual: Bool
@@ -98,8 +100,11 @@ public struct LaunchPlan: Sendable {
         let allSessions = sessions.flatMap { ["--sessions", $0] }
         busPublish = bus.publish
         busSubscribe = bus.subscribe
+        let windows = topology.endpoints.windows(
+            run: run ?? topology.name, temporaryDirectory: temporaryDirectory, shards: shards)
+        self.windows = windows
         let common = ["--topology", topologyPath, "--speed", "\(speed)"]
-        let participant = self.virtual ? ["--virtual", "--subscribe-to", bus.subscribe] : []
+        let participant = self.virtual ? ["--virtual", "--subscribe-to", bus.subscribe, "--window-keeper", windows] : []
         // Hosts follow the bus in wall time too: a monitor may ask for an app's RIB tree.
         let follower = self.virtual ? participant : ["--subscribe-to", bus.subscribe]
         var processes: [ProcessSpec] = []

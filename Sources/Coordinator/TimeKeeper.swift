@@ -4,17 +4,22 @@ import VirtualTime
 import Wire
 import ZeroMQ
 
-/// The coordinator's keeper of virtual time: runs the ``WindowKeeper`` on the bus — openings out
-/// on `control.window-open` (published again while a window waits, for subscribers that joined
-/// late), reports in from `control.window-done` — and keeps the recording in a fixed order: what
-/// the participants publish during a window is written, sorted by simulated time, sender and
-/// sequence, once every report of the window is in.
+/// The coordinator's keeper of virtual time: runs the ``WindowKeeper`` over its window link (a
+/// ROUTER each participant's DEALER connects to and says hello on: openings out, each with only
+/// its receiver's expectations, reports in) and keeps the recording in a fixed order: what dispatch
+/// publishes on the bus during a window is written, sorted by simulated time, sender and
+/// sequence, once the copy of its report of the window has come over the bus after it.
+///
+/// The link skips the bus proxy both ways, so a window's round trip crosses two processes'
+/// threads instead of four (docs/ARCHITECTURE.md, "Virtual time").
 actor TimeKeeper {
-    /// The keeper runs on the I/O thread of its publisher's transport, where the bus tap reads:
+    /// The keeper runs on the I/O thread of its link's transport, where the bus tap reads too:
     /// a window's last report and the next opening cross no other thread.
-    nonisolated var unownedExecutor: UnownedSerialExecutor { publisher.executor.asUnownedSerialExecutor() }
+    nonisolated var unownedExecutor: UnownedSerialExecutor { link.executor.asUnownedSerialExecutor() }
     private var keeper: WindowKeeper
-    private let publisher: Socket
+    private let link: Socket
+    /// Where each participant's current life is on the link (its ROUTER identity), from its hello.
+    private var peers: [String: (life: UInt32, identity: [UInt8])] = [:]
     private var stamper = SequenceStamper(sender: "coordinator-window")
     private var held: [Envelope] = []
     private let record: @Sendable ([Envelope]) async -> Void
@@ -24,23 +29,37 @@ actor TimeKeeper {
     private let began = ContinuousClock.now
     private(set) var reached = SimTime.zero
 
+    /// What waits for the bus: writing a window's events, a kill, the end; and since when the
+    /// first of them has waited.
+    private enum Deed: Sendable {
+        case write(before: SimTime)
+        case kill(String)
+        case finish(SimTime)
+    }
+    private var catchUp = BusCatchUp<Deed>()
+    private var waitingSince: ContinuousClock.Instant?
+
     /// Participants whose process exited cleanly before the keeper saw their last report, and
     /// since when: taken as left once ``leaveGrace`` has passed without it (the report was lost).
     private var exitedUnannounced: [String: ContinuousClock.Instant] = [:]
     private let leaveGrace: Duration
+    /// Messages on the link the keeper refused: not a participant's hello or report, or, over
+    /// CURVE, a report or hello in another process's name.
+    private(set) var refused = 0
 
     /// - Parameters:
     ///   - settings: the windows' settings, with the processes whose leaving ends the run (the
     ///     rider processes) as finishers.
-    ///   - publisher: a PUB connected to the bus proxy's publisher side.
-    ///   - leaveGrace: how long a clean exit may come before its process's last report.
+    ///   - link: a bound ROUTER, the window link.
+    ///   - leaveGrace: how long a clean exit may come before its process's last report, and the
+    ///     longest the recording waits for a report's copy on the bus.
     ///   - record: where the ordered recording goes.
     init(
-        participants: [String], settings: WindowKeeper.Settings, publisher: Socket, leaveGrace: Duration = .seconds(10),
+        participants: [String], settings: WindowKeeper.Settings, link: Socket, leaveGrace: Duration = .seconds(10),
         record: @escaping @Sendable ([Envelope]) async -> Void
     ) {
         keeper = WindowKeeper(participants: participants, settings: settings)
-        self.publisher = publisher
+        self.link = link
         self.leaveGrace = leaveGrace
         self.record = record
     }
@@ -54,6 +73,7 @@ actor TimeKeeper {
 
     /// A participant's life began.
     func joined(_ name: String, life: UInt32) async {
+        await carryOut(catchUp.lifeBegan(ParticipantID(name, incarnation: life)))
         await carryOut(keeper.joined(ParticipantID(name, incarnation: life)))
     }
 
@@ -66,14 +86,48 @@ actor TimeKeeper {
         exitedUnannounced[name] = exitedUnannounced[name] ?? .now
     }
 
-    /// Envelopes from the bus tap, in the order they came.
+    /// Reads the window link until it closes: hellos and reports, acted on as they come.
+    func serve() async {
+        do {
+            for try await batch in link.batches() {
+                for message in batch { await heard(message) }
+            }
+        } catch {}
+    }
+
+    private func heard(_ message: Message) async {
+        guard message.frameCount == 3, let published = try? Frames.Published(frames: message.rest) else {
+            return refused += 1
+        }
+        let identity = message.first
+        let envelope = published.envelope
+        // Over CURVE a participant speaks only for itself: its key names it.
+        func isOwn(_ name: String) -> Bool { message.userID.map { $0 == name } ?? true }
+        switch envelope.body {
+        case .windowHello(let hello)? where isOwn(hello.processID):
+            guard (peers[hello.processID]?.life ?? 0) <= hello.life else { return }
+            peers[hello.processID] = (hello.life, identity)
+            if let opening = keeper.current, opening.incarnations[hello.processID] == hello.life {
+                await send(opening, to: [hello.processID])
+            }
+        case .windowDone(let done)? where isOwn(done.processID):
+            let report = done.report
+            if done.published { catchUp.reportedDirectly(report.participant, window: report.window) }
+            await carryOut(keeper.reported(report))
+        default:
+            refused += 1
+        }
+    }
+
+    /// Envelopes from the bus tap, in the order they came: dispatch's events, and the copies of
+    /// its reports that say they are all in.
     func take(_ envelopes: [Envelope]) async {
         // After the end, nothing more is part of the run (the processes' stopping is not).
         guard finishedAt == nil else { return }
         for envelope in envelopes {
             switch envelope.body {
             case .windowDone(let done)?:
-                await carryOut(keeper.reported(done.report))
+                await carryOut(catchUp.seenOnBus(ParticipantID(done.processID, incarnation: done.life), window: done.window))
             case .dispatchEvent?:
                 held.append(envelope)
             default:
@@ -82,8 +136,9 @@ actor TimeKeeper {
         }
     }
 
-    /// Publishes the window in progress again if it has waited a while (a participant's
-    /// subscription may not have been in place when it first went out). Call now and then.
+    /// Sends the window in progress again if it has waited a while, takes participants whose
+    /// last report was lost as left, and stops waiting for a report's copy on the bus that is
+    /// overdue. Call now and then.
     func nudge() async {
         for (name, exit) in exitedUnannounced.sorted(by: { $0.key < $1.key }) {
             if keeper.hasLeft(name) {
@@ -93,11 +148,14 @@ actor TimeKeeper {
                 await carryOut(keeper.left(name))
             }
         }
+        if let waitingSince, ContinuousClock.now - waitingSince > leaveGrace {
+            await carryOut(catchUp.giveUp())
+        }
         guard finishedAt == nil, let opening = keeper.current, ContinuousClock.now - lastProgress > .milliseconds(250) else {
             return
         }
         lastProgress = .now
-        await publish(opening)
+        await send(opening, to: opening.incarnations.keys.sorted())
     }
 
     /// The run ended before simulated time did (interrupted, or given up on): what arrived is
@@ -126,15 +184,29 @@ actor TimeKeeper {
         for action in actions {
             switch action {
             case .open(let opening):
-                await flush(before: opening.window.start)
                 reached = max(reached, opening.window.start)
                 lastProgress = .now
-                await publish(opening)
+                await send(opening, to: opening.incarnations.keys.sorted())
+                await carryOut(catchUp.after(.write(before: opening.window.start)))
+            case .kill(let name):
+                await carryOut(catchUp.after(.kill(name)))
+            case .finish(let time):
+                reached = max(reached, time)
+                await carryOut(catchUp.after(.finish(time)))
+            }
+        }
+    }
+
+    private func carryOut(_ deeds: [Deed]) async {
+        waitingSince = catchUp.isWaiting ? (deeds.isEmpty ? waitingSince ?? .now : .now) : nil
+        for deed in deeds where finishedAt == nil {
+            switch deed {
+            case .write(let before):
+                await flush(before: before)
             case .kill(let name):
                 killRequests.append(name)
             case .finish(let time):
                 await flush(before: nil)
-                reached = max(reached, time)
                 finishedAt = time
             }
         }
@@ -155,10 +227,17 @@ actor TimeKeeper {
         await record(due.sorted { ($0.simTimeMs, $0.sender, $0.sequence) < ($1.simTimeMs, $1.sender, $1.sequence) })
     }
 
-    private func publish(_ opening: WindowOpening) async {
-        let envelope = Envelope(
-            .windowOpen(WindowOpen(opening)), from: stamper.next(), simTimeMs: opening.window.start.wireMilliseconds)
-        try? await publisher.send(Message(Frames.Published(topic: Topic.windowOpen, envelope: envelope).frames))
+    /// Sends `opening` to each of `names` in the life it is for, with only its own expectations.
+    private func send(_ opening: WindowOpening, to names: [String]) async {
+        let stamp = stamper.next()
+        var messages: [Message] = []
+        for name in names {
+            guard let peer = peers[name], opening.incarnations[name] == peer.life else { continue }
+            let envelope = Envelope(
+                .windowOpen(WindowOpen(opening, for: name)), from: stamp, simTimeMs: opening.window.start.wireMilliseconds)
+            messages.append(Message([peer.identity] + Frames.Published(topic: Topic.windowOpen, envelope: envelope).frames))
+        }
+        try? await link.send(contentsOf: messages)
     }
 }
 

@@ -56,6 +56,8 @@ public actor DispatchServer {
     private var serving: Task<Void, any Error>?
     /// Virtual time: the participant's side of the windows, and the instant being handled.
     var virtual: VirtualDispatch?
+    /// Virtual time: the DEALER to the coordinator's window link (openings in, reports out).
+    var windowLink: Socket?
     /// Sharded: a DEALER connected to each other shard's sessions endpoint, by shard.
     private var shardLinks: [Int: Socket] = [:]
     /// Over CURVE in virtual time: the name each connection's key was issued to, by its ROUTER

@@ -53,9 +53,11 @@ extension DispatchServer {
 
     /// Serves in virtual time until ``stop()``: sessions' messages are held until the window they
     /// are due in, then handled with the engine's ticks in a fixed order (time, then sender, then
-    /// sequence), never in arrival order; each window is reported done on the bus.
-    /// - Parameter windows: a SUB connected to the bus, subscribed to `control.window-open`.
+    /// sequence), never in arrival order; each window is reported done on the window link, and on
+    /// the bus after the window's events.
+    /// - Parameter windows: a DEALER connected to the coordinator's window link, hello said.
     public func runVirtual(_ clock: VirtualClock, windows: Socket) async throws {
+        windowLink = windows
         if let journal, journal.size <= DispatchJournal.magic.count {
             try record([.started(wallOriginMs: wallOriginMs, speed: speed)])
         }
@@ -190,11 +192,15 @@ extension DispatchServer {
     }
 
     /// The window report on the bus, after every event the window published (the same PUB, so
-    /// whoever records the bus has them all when it sees the report).
+    /// whoever records the bus has them all when it sees the report), then to the keeper on the
+    /// window link, which acts on it at once and writes the window's events once the copy on the
+    /// bus is in.
     private func publish(_ report: WindowReport) async throws {
         guard let stamp = virtual?.reports.next() else { return }
-        let envelope = Envelope(.windowDone(WindowDone(report)), from: stamp)
-        try await bus.send(Message(Frames.Published(topic: Topic.windowDone, envelope: envelope).frames))
+        let envelope = Envelope(.windowDone(WindowDone(report, published: true)), from: stamp)
+        let message = Message(Frames.Published(topic: Topic.windowDone, envelope: envelope).frames)
+        try await bus.send(message)
+        try await windowLink?.send(message)
     }
 
     /// Numbers each reply and push on its link (the peer's identity is its process name in virtual

@@ -258,6 +258,17 @@ extension Topology.Endpoints {
         return "tcp://*" + endpoint[colon...]
     }
 
+    /// Where the coordinator's keeper of virtual time serves its window link (a ROUTER) for run
+    /// `run` of a dispatch in `shards` shards: an ipc path, or the port after the last shard's.
+    public func windows(run: String, temporaryDirectory: String, shards: Int) -> String {
+        switch transport {
+        case .ipc:
+            "ipc://" + (temporaryDirectory as NSString).appendingPathComponent("ribcity-\(run)") + "-windows"
+        case .tcp:
+            "tcp://\(host):\(basePort + 3 + max(1, shards))"
+        }
+    }
+
     /// Where the bus proxy takes publishers (XSUB) and serves subscribers (XPUB) for run `run`.
     public func bus(run: String, temporaryDirectory: String) -> (publish: String, subscribe: String) {
         switch transport {

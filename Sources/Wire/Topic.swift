@@ -9,12 +9,14 @@ public enum Topic {
     public static let dispatchSurge = "dispatch.surge"
     /// Per-process health: `status.<process id>`.
     public static let status = "status."
-    /// Coordinator control: `control.ready` (from every process), and in virtual time the
-    /// coordinator's window openings and the participants' reports.
+    /// Coordinator control: `control.ready` (from every process). In virtual time the window
+    /// openings, reports and hellos go over the coordinator's window link under these topics, and
+    /// dispatch's reports are also published on the bus after its window's events.
     public static let control = "control."
     public static let ready = "control.ready"
     public static let windowOpen = "control.window-open"
     public static let windowDone = "control.window-done"
+    public static let windowHello = "control.window-hello"
     /// A city across hosts: a process started on another host asks to join
     /// (`control.join-request`), the coordinator answers it on `control.join-reply.<process id>`,
     /// tells it to stop on `control.stop.<process id>`, and hears it leave on `control.exit`.

@@ -2,14 +2,16 @@ import SimulatedTime
 import VirtualTime
 
 extension WindowOpen {
-    /// The keeper's opening, as the wire carries it.
-    public init(_ opening: WindowOpening) {
+    /// The keeper's opening, as the wire carries it: with `participant`, only what that
+    /// participant must have received (what it reads; the others' would cost it a decode).
+    public init(_ opening: WindowOpening, for participant: String? = nil) {
         self.init()
         window = opening.window.index
         startMs = opening.window.start.wireMilliseconds
         endMs = opening.window.end.wireMilliseconds
         drain = opening.purpose == .drain
-        expected = opening.expected.keys.sorted().map { name in
+        let names = participant.map { opening.expected[$0] == nil ? [] : [$0] } ?? opening.expected.keys.sorted()
+        expected = names.map { name in
             WindowExpectation.with {
                 $0.processID = name
                 $0.received = opening.expected[name] ?? [:]
@@ -40,9 +42,11 @@ extension WindowOpening {
 }
 
 extension WindowDone {
-    /// A participant's report, as the wire carries it.
-    public init(_ report: WindowReport) {
+    /// A participant's report, as the wire carries it; `published` if the same report also goes
+    /// out on the bus after the participant's events of the window.
+    public init(_ report: WindowReport, published: Bool = false) {
         self.init()
+        self.published = published
         window = report.window
         processID = report.participant.name
         life = report.participant.incarnation
@@ -62,4 +66,16 @@ extension WindowDone {
             next: idle ? nil : SimTime(wireMilliseconds: nextMs), busy: .milliseconds(Int64((busySeconds * 1_000).rounded())),
             late: late, leaving: leaving)
     }
+}
+
+extension WindowHello {
+    /// The hello of `participant`'s life on the window link.
+    public init(_ participant: ParticipantID) {
+        self.init()
+        processID = participant.name
+        life = participant.incarnation
+    }
+
+    /// The participant's life that says hello.
+    public var participant: ParticipantID { ParticipantID(processID, incarnation: life) }
 }

@@ -120,7 +120,9 @@ struct DispatchCommand: AsyncParsableCommand {
         let peers =
             plan.dispatchShards > 1 ? try shardSessionEndpoints(shardSessions, of: plan, option: "--shard-sessions") : []
         try await Transport.using(name: name + "-io") { transport in
-            try await secureRole(transport, as: name, sessions: peers, bus: [publishTo, virtualTime.subscribeTo])
+            try await secureRole(
+                transport, as: name, sessions: peers,
+                bus: [publishTo, virtualTime.subscribeTo, virtualTime.keeperEndpoint(of: plan)])
             var options = SocketOptions()
             options.routerMandatory = true
             // A session that stops reading must not hold up everyone else's messages: after half a
@@ -193,7 +195,7 @@ struct DispatchCommand: AsyncParsableCommand {
                 links[other] = dealer
             }
             await server.link(toShards: links)
-            let virtualClock = try await virtualTime.clock(of: plan, on: transport)
+            let virtualClock = try await virtualTime.clock(of: plan, as: name, on: transport)
             if let clock = virtualClock {
                 await server.enterVirtualTime(DispatchServer.VirtualClock(life: clock.life, latency: clock.latency))
             }

@@ -73,7 +73,10 @@ func runHost(
     try await Transport.using(name: name + "-io") { transport in
         try await secureRole(
             transport, as: name, sessions: shardSessions,
-            bus: [options.publishTo ?? busAt.publish, options.virtualTime.subscribeTo ?? busAt.subscribe])
+            bus: [
+                options.publishTo ?? busAt.publish, options.virtualTime.subscribeTo ?? busAt.subscribe,
+                options.virtualTime.keeperEndpoint(of: plan),
+            ])
         let bus = try await transport.socket(.pub, options: .eventBus)
         try await bus.connect(options.publishTo ?? busAt.publish)
         // A session per run of the process: a restarted process is a new session, the old one expires.
@@ -113,7 +116,7 @@ func runHost(
         try await inspections.subscribe(Topic.inspectRequest)
         let inspecting = Task { try await host.answerInspections(from: inspections) }
         defer { inspecting.cancel() }
-        if let clock = try await options.virtualTime.clock(of: plan, on: transport) {
+        if let clock = try await options.virtualTime.clock(of: plan, as: name, on: transport) {
             // In virtual time the session is this process's own DEALER, named by the process's id, so
             // that dispatch numbers its replies on the link to it; its clock is the windows'.
             var dealerOptions = SocketOptions()

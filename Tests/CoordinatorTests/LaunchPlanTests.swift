@@ -134,6 +134,12 @@ struct LaunchPlanShardsTests {
         }
         let virtual = LaunchPlan(topology: sharded, topologyPath: "/x/shards.yaml", speed: nil, monitor: false, virtual: true)
         #expect(virtual.processes.allSatisfy { !virtual.needsClockOrigin($0) }, "virtual time keeps its own clock")
+        // Every participant is told where the coordinator's window link is; the others are not.
+        for spec in virtual.processes {
+            let told = spec.arguments.joined(separator: " ").contains("--window-keeper \(virtual.windows)")
+            #expect(told == [.dispatch, .drivers, .riders].contains(spec.role), "\(spec.name): \(spec.arguments)")
+        }
+        #expect(!wall.processes.contains { $0.arguments.contains("--window-keeper") })
         let single = try TopologyReader.parse(
             text.replacingOccurrences(of: "shards: 2", with: "shards: 1"), file: "one.yaml", directory: "/")
         let one = LaunchPlan(topology: single, topologyPath: "/x/one.yaml", speed: nil, monitor: false)

@@ -238,6 +238,23 @@ struct TopologyTests {
                 == ["ipc:///t/ribcity-x-dispatch", "ipc:///t/ribcity-x-dispatch-1", "ipc:///t/ribcity-x-dispatch-2"])
     }
 
+    @Test(
+        "The window link has an endpoint of its own, on tcp the port after the last shard's: no two endpoints of a run share one")
+    func windowLinkEndpoint() {
+        let ipc = Topology.Endpoints(transport: .ipc)
+        #expect(ipc.windows(run: "x", temporaryDirectory: "/t", shards: 1) == "ipc:///t/ribcity-x-windows")
+        let tcp = Topology.Endpoints(transport: .tcp, host: "10.0.0.1", basePort: 6_000)
+        for shards in [1, 2, 4] {
+            let bus = tcp.bus(run: "x", temporaryDirectory: "/t")
+            let all =
+                tcp.shardSessions(shards, run: "x", temporaryDirectory: "/t")
+                + [tcp.dispatch(run: "x", temporaryDirectory: "/t").bus, bus.publish, bus.subscribe]
+                + [tcp.windows(run: "x", temporaryDirectory: "/t", shards: shards)]
+            #expect(Set(all).count == all.count, "\(shards) shards: \(all)")
+        }
+        #expect(tcp.windows(run: "x", temporaryDirectory: "/t", shards: 1) == "tcp://10.0.0.1:6004")
+    }
+
     @Test("Missing pieces and broken YAML are errors too")
     func structuralErrors() {
         let cases: [(String, String)] = [

@@ -25,6 +25,34 @@ struct WindowMessageTests {
         #expect(lastDone.report == last, "a last report stays the last")
     }
 
+    @Test("Each participant is sent only its own expectations (the others' would cost it a decode), with every life")
+    func openingForOneParticipant() throws {
+        let opening = WindowOpening(
+            window: Window(index: 3, start: SimTime(wireMilliseconds: 500), end: SimTime(wireMilliseconds: 1_000)),
+            expected: ["dispatch": ["riders-0#1": 12, "drivers-0#1": 40], "riders-0": ["dispatch#1": 3]],
+            incarnations: ["dispatch": 1, "riders-0": 1, "drivers-0": 1])
+        let forRider = try #require(
+            try WindowOpen(serializedBytes: try WindowOpen(opening, for: "riders-0").serializedBytes() as [UInt8]).opening)
+        #expect(forRider.expected == ["riders-0": ["dispatch#1": 3]])
+        #expect(forRider.expectations(of: "riders-0") == opening.expectations(of: "riders-0"))
+        #expect(forRider.incarnations == opening.incarnations, "every life, for addressing")
+        #expect(forRider.window == opening.window)
+        let forDrivers = try #require(WindowOpen(opening, for: "drivers-0").opening)
+        #expect(forDrivers.expected.isEmpty, "expecting nothing is an empty expectation, not another's")
+        #expect(forDrivers.expectations(of: "drivers-0").isEmpty)
+    }
+
+    @Test("A hello names the life that says it; a report says whether its copy went out on the bus")
+    func helloAndPublished() throws {
+        let hello = try WindowHello(
+            serializedBytes: try WindowHello(ParticipantID("dispatch-1", incarnation: 4)).serializedBytes() as [UInt8])
+        #expect(hello.participant == ParticipantID("dispatch-1", incarnation: 4))
+        let report = WindowReport(window: 5, participant: ParticipantID("dispatch"), next: SimTime(wireMilliseconds: 9_000))
+        let published = try WindowDone(serializedBytes: try WindowDone(report, published: true).serializedBytes() as [UInt8])
+        #expect(published.published && published.report == report)
+        #expect(!WindowDone(report).published, "a host's report has no copy on the bus")
+    }
+
     @Test("An opening that ends before it starts is refused, not trusted")
     func malformedOpening() {
         var open = WindowOpen()

@@ -963,6 +963,14 @@ public nonisolated struct Envelope: @unchecked Sendable {
     set {_uniqueStorage()._body = .processExit(newValue)}
   }
 
+  public var windowHello: WindowHello {
+    get {
+      if case .windowHello(let v)? = _storage._body {return v}
+      return WindowHello()
+    }
+    set {_uniqueStorage()._body = .windowHello(newValue)}
+  }
+
   /// Dispatch shard -> dispatch shard (matching across a border), DEALER -> ROUTER.
   public var shardFrame: ShardFrame {
     get {
@@ -1025,6 +1033,7 @@ public nonisolated struct Envelope: @unchecked Sendable {
     case joinRequest(JoinRequest)
     case joinReply(JoinReply)
     case processExit(ProcessExit)
+    case windowHello(WindowHello)
     /// Dispatch shard -> dispatch shard (matching across a border), DEALER -> ROUTER.
     case shardFrame(ShardFrame)
 
@@ -2441,11 +2450,13 @@ public nonisolated struct Ready: Sendable {
   public init() {}
 }
 
-/// Virtual time: the coordinator opens a window of simulated time on control.window-open. Every
+/// Virtual time: the coordinator opens a window of simulated time on its window link (a ROUTER the
+/// participants' DEALERs connect to; frames: topic control.window-open, envelope). Every
 /// participant (dispatch, each rider and driver process) first takes in every message it is
 /// expected to have received, then handles every input and timer before end_ms in a fixed order,
-/// then reports WindowDone. With drain set, it only takes in what it is expected to have received
-/// and reports (the coordinator drains the network before it kills a process).
+/// then reports WindowDone on the same link. With drain set, it only takes in what it is expected
+/// to have received and reports (the coordinator drains the network before it kills a process).
+/// Each participant is sent only its own expectation.
 public nonisolated struct WindowOpen: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -2485,7 +2496,7 @@ public nonisolated struct WindowExpectation: Sendable {
   public init() {}
 }
 
-/// A participant is done with a window, on control.window-done.
+/// A participant is done with a window (topic control.window-done).
 public nonisolated struct WindowDone: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -2517,6 +2528,27 @@ public nonisolated struct WindowDone: Sendable {
   /// This life's last report: it leaves the run once the window is done (a rider process whose
   /// apps have all finished), and no later window waits for it.
   public var leaving: Bool = false
+
+  /// Sent on the window link: the same report also went out on the bus (control.window-done),
+  /// after everything the participant published in the window, and the recording of the window
+  /// waits for that copy (dispatch: its events are the recording).
+  public var published: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A participant's first word on the window link, so that the coordinator knows where to send its
+/// windows (and sends it the window in progress at once).
+public nonisolated struct WindowHello: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var processID: String = String()
+
+  public var life: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2602,7 +2634,7 @@ nonisolated extension DispatchEventKind: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{3}sender_life\0\u{3}receiver_life\0\u{1}link\0\u{1}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{1}ack\0\u{4}\u{5}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{3}share_eta\0\u{3}shared_eta\0\u{3}split_fare_invite\0\u{3}split_invitation\0\u{3}split_answer\0\u{3}fare_split\0\u{4}\u{8}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{2}\u{12}stop\0\u{1}ready\0\u{3}window_open\0\u{3}window_done\0\u{1}notice\0\u{3}inspect_app\0\u{3}app_inspection\0\u{3}join_request\0\u{3}join_reply\0\u{3}process_exit\0\u{4}\u{a}shard_frame\0\u{b}clock_tick\0\u{c}P\u{1}\u{1}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{3}sender_life\0\u{3}receiver_life\0\u{1}link\0\u{1}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{1}ack\0\u{4}\u{5}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{3}share_eta\0\u{3}shared_eta\0\u{3}split_fare_invite\0\u{3}split_invitation\0\u{3}split_answer\0\u{3}fare_split\0\u{4}\u{8}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{2}\u{12}stop\0\u{1}ready\0\u{3}window_open\0\u{3}window_done\0\u{1}notice\0\u{3}inspect_app\0\u{3}app_inspection\0\u{3}join_request\0\u{3}join_reply\0\u{3}process_exit\0\u{3}window_hello\0\u{4}\u{9}shard_frame\0\u{b}clock_tick\0\u{c}P\u{1}\u{1}")
 
   fileprivate class _StorageClass {
     var _protocolVersion: UInt32 = 0
@@ -3234,6 +3266,19 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
             _storage._body = .processExit(v)
           }
         }()
+        case 91: try {
+          var v: WindowHello?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .windowHello(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .windowHello(v)
+          }
+        }()
         case 100: try {
           var v: ShardFrame?
           var hadOneofValue = false
@@ -3462,6 +3507,10 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
       case .processExit?: try {
         guard case .processExit(let v)? = _storage._body else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 90)
+      }()
+      case .windowHello?: try {
+        guard case .windowHello(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 91)
       }()
       case .shardFrame?: try {
         guard case .shardFrame(let v)? = _storage._body else { preconditionFailure() }
@@ -6316,7 +6365,7 @@ nonisolated extension WindowExpectation: SwiftProtobuf.Message, SwiftProtobuf._M
 
 nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WindowDone"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}process_id\0\u{1}life\0\u{1}sent\0\u{1}received\0\u{1}idle\0\u{3}next_ms\0\u{3}busy_seconds\0\u{1}late\0\u{1}leaving\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}process_id\0\u{1}life\0\u{1}sent\0\u{1}received\0\u{1}idle\0\u{3}next_ms\0\u{3}busy_seconds\0\u{1}late\0\u{1}leaving\0\u{1}published\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6334,6 +6383,7 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
       case 8: try { try decoder.decodeSingularDoubleField(value: &self.busySeconds) }()
       case 9: try { try decoder.decodeSingularUInt64Field(value: &self.late) }()
       case 10: try { try decoder.decodeSingularBoolField(value: &self.leaving) }()
+      case 11: try { try decoder.decodeSingularBoolField(value: &self.published) }()
       default: break
       }
     }
@@ -6370,6 +6420,9 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if self.leaving != false {
       try visitor.visitSingularBoolField(value: self.leaving, fieldNumber: 10)
     }
+    if self.published != false {
+      try visitor.visitSingularBoolField(value: self.published, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -6384,6 +6437,42 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if lhs.busySeconds != rhs.busySeconds {return false}
     if lhs.late != rhs.late {return false}
     if lhs.leaving != rhs.leaving {return false}
+    if lhs.published != rhs.published {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension WindowHello: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".WindowHello"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}process_id\0\u{1}life\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.processID) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.life) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.processID.isEmpty {
+      try visitor.visitSingularStringField(value: self.processID, fieldNumber: 1)
+    }
+    if self.life != 0 {
+      try visitor.visitSingularUInt32Field(value: self.life, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: WindowHello, rhs: WindowHello) -> Bool {
+    if lhs.processID != rhs.processID {return false}
+    if lhs.life != rhs.life {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
