@@ -63,7 +63,7 @@ extension WindowDone {
     public var report: WindowReport {
         WindowReport(
             window: window, participant: ParticipantID(processID, incarnation: life), sent: sent, received: received,
-            next: idle ? nil : SimTime(wireMilliseconds: nextMs), busy: .milliseconds(Int64((busySeconds * 1_000).rounded())),
+            next: idle ? nil : SimTime(wireMilliseconds: nextMs), busy: .microseconds(Int64((busySeconds * 1_000_000).rounded())),
             late: late, leaving: leaving)
     }
 }

@@ -53,6 +53,15 @@ struct WindowMessageTests {
         #expect(!WindowDone(report).published, "a host's report has no copy on the bus")
     }
 
+    @Test(
+        "A window's busy time survives the wire to the microsecond (it was rounded to whole milliseconds, and most windows take less)"
+    )
+    func busyUnderAMillisecond() throws {
+        let report = WindowReport(window: 2, participant: ParticipantID("riders-0"), next: nil, busy: .microseconds(420))
+        let done = try WindowDone(serializedBytes: try WindowDone(report).serializedBytes() as [UInt8])
+        #expect(done.report.busy == .microseconds(420))
+    }
+
     @Test("An opening that ends before it starts is refused, not trusted")
     func malformedOpening() {
         var open = WindowOpen()
