@@ -158,7 +158,8 @@ public actor Coordinator {
                 participants: plan.participants,
                 settings: .init(
                     latency: SimDuration(wireMilliseconds: plan.topology.latencyMs),
-                    finishers: Set(plan.processes.filter(\.finishesRun).map(\.name))),
+                    finishers: Set(plan.processes.filter(\.finishesRun).map(\.name)),
+                    skippable: Set(plan.processes.filter(\.hostsApps).map(\.name))),
                 link: link
             ) { envelopes in await recorder?.append(envelopes) }
             timeKeeper = keeper

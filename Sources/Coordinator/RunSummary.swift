@@ -121,6 +121,12 @@ public struct RunSummary: Codable, Sendable {
                 }
                 lines.append("  windows opened by the next event of: " + shares.joined(separator: ", "))
             }
+            if let satOut = virtual.satOut, !satOut.isEmpty, virtual.windows > 0 {
+                let shares = satOut.sorted { $0.key < $1.key }.map {
+                    String(format: "%@ %.0f%%", $0.key, Double($0.value) / Double(virtual.windows) * 100)
+                }
+                lines.append("  windows sat out with nothing due: " + shares.joined(separator: ", "))
+            }
             if let late = virtual.lateMessages, late > 0 {
                 lines.append(
                     "warning: \(late) messages were delivered after their time (a process crashed mid-window): "

@@ -107,7 +107,9 @@ actor TimeKeeper {
         case .windowHello(let hello)? where isOwn(hello.processID):
             guard (peers[hello.processID]?.life ?? 0) <= hello.life else { return }
             peers[hello.processID] = (hello.life, identity)
-            if let opening = keeper.current, opening.incarnations[hello.processID] == hello.life {
+            if let opening = keeper.current, opening.incarnations[hello.processID] == hello.life,
+                opening.recipients?.contains(hello.processID) ?? true
+            {
                 await send(opening, to: [hello.processID])
             }
         case .windowDone(let done)? where isOwn(done.processID):
@@ -155,7 +157,7 @@ actor TimeKeeper {
             return
         }
         lastProgress = .now
-        await send(opening, to: opening.incarnations.keys.sorted())
+        await send(opening, to: opening.addressees)
     }
 
     /// The run ended before simulated time did (interrupted, or given up on): what arrived is
@@ -176,7 +178,7 @@ actor TimeKeeper {
             bottleneck: bottleneck?.key ?? "", bottleneckShare: Double(bottleneck?.value ?? 0) / Double(total),
             skippedSeconds: stats.skipped.seconds, crashes: stats.crashes.values.reduce(0, +),
             busySeconds: stats.busy.mapValues { $0 / .seconds(1) }, pacedBy: stats.pacedBy,
-            lateMessages: stats.late.values.reduce(0, +))
+            lateMessages: stats.late.values.reduce(0, +), satOut: stats.satOut)
     }
 
     private func carryOut(_ actions: [WindowKeeper.Action]) async {
@@ -186,7 +188,7 @@ actor TimeKeeper {
             case .open(let opening):
                 reached = max(reached, opening.window.start)
                 lastProgress = .now
-                await send(opening, to: opening.incarnations.keys.sorted())
+                await send(opening, to: opening.addressees)
                 await carryOut(catchUp.after(.write(before: opening.window.start)))
             case .kill(let name):
                 await carryOut(catchUp.after(.kill(name)))
@@ -260,6 +262,9 @@ public struct VirtualTimeReport: Codable, Sendable, Equatable {
     /// Messages delivered before their time (only after a crash broke the protocol: such a run is
     /// not replayable); absent from summaries written before it was counted.
     public var lateMessages: UInt64?
+    /// Windows each rider and driver process sat out, nothing of its own being due in them;
+    /// absent from summaries written before processes could.
+    public var satOut: [String: UInt64]?
 
     /// Simulated seconds per wall second.
     public var rate: Double { wallSeconds > 0 ? simulatedSeconds / wallSeconds : 0 }

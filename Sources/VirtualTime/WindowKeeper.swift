@@ -31,13 +31,21 @@ public struct WindowKeeper: Sendable {
         /// left, the run goes on for one lookahead past the end of the window in progress (what
         /// they sent last, a goodbye, is delivered and handled) and is over then.
         public var finishers: Set<String>
+        /// Participants that sit out a window in which nothing of theirs is due (no timer, no
+        /// delivery): the rider and driver processes. What they would do in it is nothing, so
+        /// their results are the same; the window is not sent to them and does not wait for them.
+        public var skippable: Set<String>
 
-        public init(latency: SimDuration, start: SimTime = .zero, end: SimTime? = nil, finishers: Set<String> = []) {
+        public init(
+            latency: SimDuration, start: SimTime = .zero, end: SimTime? = nil, finishers: Set<String> = [],
+            skippable: Set<String> = []
+        ) {
             precondition(latency.wireMilliseconds >= 1, "the lookahead is at least 1 ms")
             self.latency = latency
             self.start = start
             self.end = end
             self.finishers = finishers
+            self.skippable = skippable
         }
     }
 
@@ -60,6 +68,8 @@ public struct WindowKeeper: Sendable {
         /// Messages delivered before their time, by participant (every life's, added up): zero
         /// in a run that kept the protocol, and so replays exactly.
         public var late: [String: UInt64] = [:]
+        /// Windows each participant (by name) sat out, nothing of its own being due in them.
+        public var satOut: [String: UInt64] = [:]
     }
 
     private struct Member: Sendable {
@@ -71,6 +81,9 @@ public struct WindowKeeper: Sendable {
         /// Caps on what is expected from dead lives that were not drained (a crash lost their queue).
         var caps: [String: UInt64] = [:]
         var next: SimTime?
+        /// The earliest delivery to this participant reported by others since it was last sent a
+        /// window (what was sent to it before that, it holds, and its own `next` says when it is due).
+        var due: SimTime?
         /// What this life reported late so far.
         var late: UInt64 = 0
         /// The index of the last window this life reported done.
@@ -204,6 +217,10 @@ public struct WindowKeeper: Sendable {
             member.late = report.late
         }
         members[report.participant.name] = member
+        for (receiver, delivery) in report.deliveries {
+            guard let due = members[receiver].map({ $0.due ?? delivery }) else { continue }
+            members[receiver]?.due = min(due, delivery)
+        }
         statistics.busy[report.participant.name, default: .zero] += report.busy
         // What it sent stays expected by its receivers, and its delivery may open the next window
         // (its `next`); it is waited for no more.
@@ -270,7 +287,9 @@ public struct WindowKeeper: Sendable {
         }
         statistics.skipped = statistics.skipped + (start - from)
         if let pacer { statistics.pacedBy[pacer, default: 0] += 1 }
-        let opening = WindowOpening(window: makeWindow(from: start), expected: expectations(), incarnations: incarnations())
+        let window = makeWindow(from: start)
+        let opening = WindowOpening(
+            window: window, expected: expectations(), incarnations: incarnations(), recipients: recipients(of: window))
         statistics.windows += 1
         phase = .running(opening)
         return [.open(opening)]
@@ -295,6 +314,11 @@ public struct WindowKeeper: Sendable {
         var again = opening
         again.expected = expectations()
         again.incarnations = incarnations()
+        if let recipients = opening.recipients {
+            // Those that had sat it out go on doing so; a new life works through it.
+            let returning = members.filter { $0.value.life > 0 && $0.value.reported == 0 }.map(\.key)
+            again.recipients = recipients.union(returning)
+        }
         phase = .running(again)
         return again
     }
@@ -338,6 +362,31 @@ public struct WindowKeeper: Sendable {
     }
 
     private func incarnations() -> [String: UInt32] { members.mapValues(\.life) }
+
+    /// Who works through `window`: every live participant but a skippable one whose life has
+    /// reported before (its timers are known) and that has nothing due before the window's end.
+    /// Those sent the window will hold everything sent to them so far when they start; those that
+    /// sit it out count as having reported it. `nil` when nobody sits it out.
+    private mutating func recipients(of window: Window) -> Set<String>? {
+        let live = members.filter { $0.value.life > 0 && !departed.contains($0.key) }
+        let idle = Set(
+            live.filter { name, member in
+                let due = [member.next, member.due].compactMap { $0 }.min()
+                return settings.skippable.contains(name) && member.reported > 0 && due.map { $0 >= window.end } ?? true
+            }.keys)
+        // A window opened for nobody's own work (a kill's instant, a departed participant's last
+        // timer) goes to everyone: somebody must report it for the next to open.
+        let recipients = idle.count == live.count ? Set(live.keys) : Set(live.keys).subtracting(idle)
+        for name in live.keys {
+            if recipients.contains(name) {
+                members[name]?.due = nil
+            } else {
+                members[name]?.reported = window.index
+                statistics.satOut[name, default: 0] += 1
+            }
+        }
+        return recipients.count == live.count ? nil : recipients
+    }
 
     /// The keeper's promises, checked after every event in debug builds.
     private func checkInvariants() {

@@ -15,16 +15,23 @@ public struct WindowOpening: Hashable, Sendable {
     public var expected: [String: [String: UInt64]]
     /// The life each participant is in, for addressing messages.
     public var incarnations: [String: UInt32]
+    /// Who works through the window: every participant but those that may sit out a window and
+    /// have nothing due before its end (the keeper's; not on the wire). `nil`: everyone.
+    public var recipients: Set<String>?
 
     public init(
         window: Window, purpose: Purpose = .advance, expected: [String: [String: UInt64]] = [:],
-        incarnations: [String: UInt32] = [:]
+        incarnations: [String: UInt32] = [:], recipients: Set<String>? = nil
     ) {
         self.window = window
         self.purpose = purpose
         self.expected = expected
         self.incarnations = incarnations
+        self.recipients = recipients
     }
+
+    /// The participants the window is sent to, in name order.
+    public var addressees: [String] { (recipients.map(Array.init) ?? Array(incarnations.keys)).sorted() }
 
     /// What `participant` must have received before it starts on the window.
     public func expectations(of participant: String) -> [String: UInt64] { expected[participant] ?? [:] }

@@ -20,7 +20,8 @@ public struct WindowParticipant<Payload: Sendable>: Sendable {
     public let latency: SimDuration
     public private(set) var inbox = WindowInbox<Payload>()
     private var sent: [String: UInt64] = [:]
-    private var earliestDelivery: SimTime?
+    /// The earliest delivery of what was sent since the last report, by receiver name.
+    private var deliveries: [String: SimTime] = [:]
     private var pending: WindowOpening?
     private var working: WindowOpening?
     private var lastReport: WindowReport?
@@ -74,7 +75,7 @@ public struct WindowParticipant<Payload: Sendable>: Sendable {
         let key = ParticipantID(receiver, incarnation: life).senderKey
         sent[key, default: 0] += 1
         let delivery = deliveryTime(of: time)
-        earliestDelivery = min(earliestDelivery ?? delivery, delivery)
+        deliveries[receiver] = min(deliveries[receiver] ?? delivery, delivery)
         if let working {
             assert(delivery >= working.window.end, "\(id) sent at \(time), inside no window's lookahead: \(working.window)")
         }
@@ -87,11 +88,11 @@ public struct WindowParticipant<Payload: Sendable>: Sendable {
     public mutating func finish(nextTimer: SimTime?, busy: Duration = .zero, leaving: Bool = false) -> WindowReport? {
         guard let opening = working ?? pending else { return nil }
         let expected = opening.expectations(of: id.name)
-        let next = [nextTimer, inbox.next(within: expected), earliestDelivery].compactMap { $0 }.min()
+        let next = [nextTimer, inbox.next(within: expected), deliveries.values.min()].compactMap { $0 }.min()
         let report = WindowReport(
             window: opening.window.index, participant: id, sent: sent, received: inbox.received, next: next, busy: busy,
-            late: UInt64(inbox.late), leaving: leaving)
-        earliestDelivery = nil
+            late: UInt64(inbox.late), leaving: leaving, deliveries: deliveries)
+        deliveries = [:]
         working = nil
         pending = nil
         lastReport = report

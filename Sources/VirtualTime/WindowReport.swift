@@ -22,12 +22,17 @@ public struct WindowReport: Hashable, Sendable {
     /// report, not by the process's exit, so that where the run ends does not depend on when the
     /// coordinator sees the exit.
     public var leaving: Bool
+    /// The earliest delivery of what was sent in the window (or since the last report), by
+    /// receiver name: the keeper wakes a receiver that may sit out windows no later than that.
+    public var deliveries: [String: SimTime]
 
     public init(
         window: UInt64, participant: ParticipantID, sent: [String: UInt64] = [:], received: [String: UInt64] = [:],
-        next: SimTime?, busy: Duration = .zero, late: UInt64 = 0, leaving: Bool = false
+        next: SimTime?, busy: Duration = .zero, late: UInt64 = 0, leaving: Bool = false,
+        deliveries: [String: SimTime] = [:]
     ) {
         self.late = late
+        self.deliveries = deliveries
         self.leaving = leaving
         self.window = window
         self.participant = participant

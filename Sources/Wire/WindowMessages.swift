@@ -57,6 +57,7 @@ extension WindowDone {
         busySeconds = report.busy / .seconds(1)
         late = report.late
         leaving = report.leaving
+        deliveriesMs = report.deliveries.mapValues(\.wireMilliseconds)
     }
 
     /// The report this message carries.
@@ -64,7 +65,7 @@ extension WindowDone {
         WindowReport(
             window: window, participant: ParticipantID(processID, incarnation: life), sent: sent, received: received,
             next: idle ? nil : SimTime(wireMilliseconds: nextMs), busy: .microseconds(Int64((busySeconds * 1_000_000).rounded())),
-            late: late, leaving: leaving)
+            late: late, leaving: leaving, deliveries: deliveriesMs.mapValues { SimTime(wireMilliseconds: $0) })
     }
 }
 

@@ -61,14 +61,18 @@ struct VirtualCity {
     /// Messages the network loses with a life that crashes (those it still held).
     var lostInCrash = 0
 
+    /// - Parameter skippable: the participants (by index) that sit out windows with nothing due.
     init(
         participants: Int, busy: Set<Int>, latencyMs: Int64, horizonMs: Int64, chaos: UInt64,
-        end: SimTime? = nil
+        end: SimTime? = nil, skippable: Set<Int> = []
     ) {
-        names = (0..<participants).map { "p\($0)" }
+        let names = (0..<participants).map { "p\($0)" }
+        self.names = names
         latency = SimDuration(wireMilliseconds: latencyMs)
         horizon = horizonMs
-        keeper = WindowKeeper(participants: names, settings: .init(latency: latency, end: end))
+        keeper = WindowKeeper(
+            participants: names,
+            settings: .init(latency: latency, end: end, skippable: Set(skippable.map { names[$0] })))
         self.chaos = SeededGenerator(seed: chaos)
         for (index, name) in names.enumerated() {
             nodes[name] = Node(
@@ -113,7 +117,7 @@ struct VirtualCity {
     private mutating func apply(_ actions: [WindowKeeper.Action]) {
         for action in actions {
             switch action {
-            case .open(let opening): for name in names { bus[name, default: []].append(opening) }
+            case .open(let opening): for name in opening.addressees { bus[name, default: []].append(opening) }
             case .kill(let name): restart(name, planned: true)
             case .finish(let time): finishedAt = time
             }

@@ -35,6 +35,27 @@ struct VirtualCityTests {
         #expect(traces.values.allSatisfy { trace in zip(trace, trace.dropFirst()).allSatisfy { $0.time <= $1.time } })
     }
 
+    @Test(
+        "Participants that sit out windows with nothing due handle the same events at the same times in the same windows as when every window is sent to everyone",
+        arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
+    func sittingOutChangesNothing(seed: UInt64) {
+        let latency = Int64(20 + (seed * 53) % 600)
+        var everyone = VirtualCity(participants: 6, busy: [0, 2, 3], latencyMs: latency, horizonMs: 40_000, chaos: seed)
+        let reference = everyone.run()
+        var sitting = VirtualCity(
+            participants: 6, busy: [0, 2, 3], latencyMs: latency, horizonMs: 40_000, chaos: seed &+ 100,
+            skippable: [1, 2, 3, 4, 5])
+        let traces = sitting.run()
+        for name in sitting.names {
+            let inWindows = { (trace: [Handled]?) in trace?.map { "\($0) in window \($0.window)" } }
+            #expect(inWindows(traces[name]) == inWindows(reference[name]), "\(name) differs")
+        }
+        #expect(sitting.keeper.statistics.windows == everyone.keeper.statistics.windows, "the same windows")
+        let satOut = sitting.keeper.statistics.satOut.values.reduce(0, +)
+        #expect(satOut > 0, "some windows were sat out")
+        #expect(sitting.keeper.statistics.satOut["p0"] == nil, "a participant that may not sit out never does")
+    }
+
     @Test("Idle participants do not hold the clock: windows jump to the next thing anyone has to do")
     func idleDoNotStall() {
         var city = VirtualCity(participants: 10, busy: [3], latencyMs: 500, horizonMs: 600_000, chaos: 9)

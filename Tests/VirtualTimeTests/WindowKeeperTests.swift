@@ -22,6 +22,51 @@ struct WindowKeeperTests {
             ])
     }
 
+    @Test(
+        "A rider or driver process with nothing due sits a window out (not sent it, not waited for); a delivery to it, its own timer or a new life brings it back"
+    )
+    func sittingOut() throws {
+        let settings = WindowKeeper.Settings(latency: SimDuration(wireMilliseconds: 500), skippable: ["riders-0", "drivers-0"])
+        var keeper = WindowKeeper(participants: ["dispatch", "riders-0", "drivers-0"], settings: settings)
+        _ = keeper.joined(ParticipantID("dispatch"))
+        _ = keeper.joined(ParticipantID("riders-0"))
+        let first = try #require(keeper.joined(ParticipantID("drivers-0")).first)
+        #expect(first == .open(try #require(keeper.current)) && keeper.current?.recipients == nil, "a new life does the window")
+        // Window 1: dispatch sends to the rider, due at 1,200 ms; the driver's next timer is at 5 s.
+        _ = keeper.reported(WindowReport(window: 1, participant: ParticipantID("riders-0"), next: nil))
+        _ = keeper.reported(WindowReport(window: 1, participant: ParticipantID("drivers-0"), next: ms(5_000)))
+        let second = keeper.reported(
+            WindowReport(
+                window: 1, participant: ParticipantID("dispatch"), sent: ["riders-0#1": 1], next: ms(1_000),
+                deliveries: ["riders-0": ms(1_200)]))
+        guard case .open(let opening)? = second.first else {
+            Issue.record("no window opened")
+            return
+        }
+        #expect(opening.window == Window(index: 2, start: ms(1_000), end: ms(1_500)))
+        #expect(opening.recipients == ["dispatch", "riders-0"], "the driver has nothing due before 1,500 ms")
+        #expect(opening.addressees == ["dispatch", "riders-0"])
+        #expect(keeper.waitingFor == ["dispatch", "riders-0"], "nor is it waited for")
+        _ = keeper.reported(WindowReport(window: 2, participant: ParticipantID("riders-0"), next: nil))
+        let third = keeper.reported(
+            WindowReport(window: 2, participant: ParticipantID("dispatch"), sent: ["riders-0#1": 1], next: ms(4_900)))
+        guard case .open(let next)? = third.first else {
+            Issue.record("no window opened")
+            return
+        }
+        #expect(next.window == Window(index: 3, start: ms(4_900), end: ms(5_400)))
+        #expect(next.recipients == ["dispatch", "drivers-0"], "its timer at 5 s brings the driver back; the rider sits out")
+        #expect(next.expectations(of: "riders-0") == ["dispatch#1": 1], "what was sent to it stays expected")
+        #expect(keeper.statistics.satOut == ["drivers-0": 1, "riders-0": 1])
+        // The rider's new life works through the window in progress.
+        guard case .open(let again)? = keeper.joined(ParticipantID("riders-0", incarnation: 2)).first else {
+            Issue.record("the window was not sent again")
+            return
+        }
+        #expect(again.recipients == ["dispatch", "drivers-0", "riders-0"])
+        #expect(keeper.waitingFor == ["dispatch", "drivers-0", "riders-0"])
+    }
+
     @Test("The next window waits for every report, carries what each must have received, and starts when someone next has work")
     func nextWindow() {
         var keeper = WindowKeeper(participants: ["dispatch", "riders-1"], settings: settings)

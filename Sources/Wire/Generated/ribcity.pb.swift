@@ -2534,6 +2534,10 @@ public nonisolated struct WindowDone: Sendable {
   /// waits for that copy (dispatch: its events are the recording).
   public var published: Bool = false
 
+  /// The earliest delivery (simulated ms) of what this life sent since its last report, by
+  /// receiver process id: a rider or driver process with nothing due in a window sits it out.
+  public var deliveriesMs: Dictionary<String,Int64> = [:]
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -6365,7 +6369,7 @@ nonisolated extension WindowExpectation: SwiftProtobuf.Message, SwiftProtobuf._M
 
 nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WindowDone"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}process_id\0\u{1}life\0\u{1}sent\0\u{1}received\0\u{1}idle\0\u{3}next_ms\0\u{3}busy_seconds\0\u{1}late\0\u{1}leaving\0\u{1}published\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}process_id\0\u{1}life\0\u{1}sent\0\u{1}received\0\u{1}idle\0\u{3}next_ms\0\u{3}busy_seconds\0\u{1}late\0\u{1}leaving\0\u{1}published\0\u{3}deliveries_ms\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6384,6 +6388,7 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
       case 9: try { try decoder.decodeSingularUInt64Field(value: &self.late) }()
       case 10: try { try decoder.decodeSingularBoolField(value: &self.leaving) }()
       case 11: try { try decoder.decodeSingularBoolField(value: &self.published) }()
+      case 12: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufInt64>.self, value: &self.deliveriesMs) }()
       default: break
       }
     }
@@ -6423,6 +6428,9 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if self.published != false {
       try visitor.visitSingularBoolField(value: self.published, fieldNumber: 11)
     }
+    if !self.deliveriesMs.isEmpty {
+      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufInt64>.self, value: self.deliveriesMs, fieldNumber: 12)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -6438,6 +6446,7 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if lhs.late != rhs.late {return false}
     if lhs.leaving != rhs.leaving {return false}
     if lhs.published != rhs.published {return false}
+    if lhs.deliveriesMs != rhs.deliveriesMs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
