@@ -398,7 +398,7 @@ let package = Package(
         .testTarget(
             name: "CoordinatorTests",
             dependencies: [
-                "Coordinator", "Monitor", "SimulatedTime", "Topology", "VirtualTime", "Wire", "ZeroMQ",
+                "Coordinator", "Monitor", "SimulatedTime", "TestSupport", "Topology", "VirtualTime", "Wire", "ZeroMQ",
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict

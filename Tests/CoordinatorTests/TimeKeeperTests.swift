@@ -1,5 +1,6 @@
 import Foundation
 import SimulatedTime
+import TestSupport
 import Testing
 import VirtualTime
 import Wire
@@ -29,6 +30,10 @@ struct TimeKeeperTests {
         "Openings go to each participant that said hello, with only its own expectations; reports open the next window at once; dispatch's events are written only once its report's copy has come over the bus"
     )
     func overTheLink() async throws {
+        try await within(30) { try await Self.overTheLink() }
+    }
+
+    static func overTheLink() async throws {
         try await Transport.using(name: "keeper-test") { transport in
             let path = NSTemporaryDirectory() + "ribcity-keeper-test-\(getpid())"
             defer { try? FileManager.default.removeItem(atPath: path) }
@@ -82,5 +87,70 @@ struct TimeKeeperTests {
             #expect(await recording.envelopes == [event])
             #expect(await keeper.refused == 1, "the garbage frame")
         }
+    }
+
+    @Test("Over CURVE a participant speaks on the window link only for itself: a report or hello in another's name is refused")
+    func onlyForItself() async throws {
+        try #require(CurveKeyPair.isAvailable, "Debian's libzmq is built with CURVE")
+        try await within(30) { try await Self.onlyForItself() }
+    }
+
+    static func onlyForItself() async throws {
+        let coordinatorKeys = try CurveKeyPair.generate(), dispatchKeys = try CurveKeyPair.generate()
+        let riderKeys = try CurveKeyPair.generate()
+        let server = try Transport(name: "keeper-curve"), clients = try Transport(name: "keeper-clients")
+        let authenticator = try await server.authenticate(
+            admitting: [dispatchKeys.publicKey: "dispatch", riderKeys.publicKey: "riders-0"]) { _ in }
+        var options = SocketOptions()
+        options.curve = .server(coordinatorKeys)
+        let link = try await server.socket(.router, options: options)
+        let endpoint = try await link.bind("tcp://127.0.0.1:*")
+        let keeper = TimeKeeper(participants: ["dispatch", "riders-0"], settings: .init(latency: .seconds(0.5)), link: link) {
+            _ in
+        }
+        let serving = Task(executorPreference: server.executor) { await keeper.serve() }
+        func dealer(_ keys: CurveKeyPair, as name: String) async throws -> Socket {
+            var options = SocketOptions()
+            options.curve = .client(keys, serverKey: coordinatorKeys.publicKey)
+            let socket = try await clients.socket(.dealer, options: options)
+            try await socket.connect(endpoint)
+            try await send(.windowHello(WindowHello(ParticipantID(name))), topic: Topic.windowHello, on: socket)
+            return socket
+        }
+        let rider = try await dealer(riderKeys, as: "riders-0")
+        // The rider's key says hello for dispatch, to be sent dispatch's windows: refused.
+        try await send(.windowHello(WindowHello(ParticipantID("dispatch"))), topic: Topic.windowHello, on: rider)
+        let dispatch = try await dealer(dispatchKeys, as: "dispatch")
+        await keeper.joined("dispatch", life: 1)
+        await keeper.joined("riders-0", life: 1)
+        _ = try await opening(from: dispatch)
+        _ = try await opening(from: rider)
+        // The rider reports the window done for dispatch: refused, and the window still waits for dispatch.
+        try await send(
+            .windowDone(WindowDone(WindowReport(window: 1, participant: ParticipantID("dispatch"), next: nil))),
+            topic: Topic.windowDone, on: rider)
+        try await send(
+            .windowDone(WindowDone(WindowReport(window: 1, participant: ParticipantID("riders-0"), next: nil))),
+            topic: Topic.windowDone, on: rider)
+        var refused = 0
+        for _ in 0..<200 where refused < 2 {
+            try await Task.sleep(for: .milliseconds(10))
+            refused = await keeper.refused
+        }
+        #expect(refused == 2, "the hello and the report in dispatch's name")
+        #expect(await keeper.statistics.windows == 1, "the window waits for dispatch's own report")
+        try await send(
+            .windowDone(WindowDone(WindowReport(window: 1, participant: ParticipantID("dispatch"), next: nil))),
+            topic: Topic.windowDone, on: dispatch)
+        var finished = false
+        for _ in 0..<200 where !finished {
+            try await Task.sleep(for: .milliseconds(10))
+            finished = await keeper.isFinished
+        }
+        #expect(finished, "with nothing left to do the run ends once dispatch has reported")
+        serving.cancel()
+        await authenticator.stop()
+        await clients.shutdown()
+        await server.shutdown()
     }
 }
