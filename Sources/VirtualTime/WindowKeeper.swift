@@ -81,6 +81,8 @@ public struct WindowKeeper: Sendable {
         /// Caps on what is expected from dead lives that were not drained (a crash lost their queue).
         var caps: [String: UInt64] = [:]
         var next: SimTime?
+        /// When something of its own is next due (``WindowReport/own``).
+        var own: SimTime?
         /// The earliest delivery to this participant reported by others since it was last sent a
         /// window (what was sent to it before that, it holds, and its own `next` says when it is due).
         var due: SimTime?
@@ -164,6 +166,7 @@ public struct WindowKeeper: Sendable {
         member.late = 0
         member.reported = 0
         member.next = nil
+        member.own = nil
         member.caps = [:]
         members[participant.name] = member
         defer { checkInvariants() }
@@ -212,6 +215,7 @@ public struct WindowKeeper: Sendable {
         member.sentByLife[member.life] = report.sent
         member.received = report.received
         member.next = report.next
+        member.own = report.own
         if report.late > member.late {
             statistics.late[report.participant.name, default: 0] += report.late - member.late
             member.late = report.late
@@ -270,12 +274,20 @@ public struct WindowKeeper: Sendable {
         if !exactly {
             let earliest = members.compactMap { name, member in member.next.map { (time: $0, name: name) } }
                 .min { ($0.time, $0.name) < ($1.time, $1.name) }
-            let soonest = [earliest?.time, kills.first?.time].compactMap { $0 }.min()
+            // A delivery to a process that sat out windows since it was sent, whose sender's
+            // `next` no longer names it (the sender sat out too).
+            let delivery = members.compactMap { name, member in member.due.map { (time: $0, name: name) } }
+                .min { ($0.time, $0.name) < ($1.time, $1.name) }
+            let soonest = [earliest?.time, delivery?.time, kills.first?.time].compactMap { $0 }.min()
             // A participant that left reports no more: its last `next` counts for this window only.
             for name in departed { members[name]?.next = nil }
             guard let soonest else { return finish(at: end ?? from) }
             start = max(from, soonest)
-            if let earliest, earliest.time == soonest { pacer = earliest.name }
+            if let earliest, earliest.time == soonest {
+                pacer = earliest.name
+            } else if let delivery, delivery.time == soonest {
+                pacer = delivery.name
+            }
         }
         if let end, start >= end { return finish(at: end) }
         if !skippingKills, let kill = kills.first, kill.time <= start {
@@ -371,7 +383,7 @@ public struct WindowKeeper: Sendable {
         let live = members.filter { $0.value.life > 0 && !departed.contains($0.key) }
         let idle = Set(
             live.filter { name, member in
-                let due = [member.next, member.due].compactMap { $0 }.min()
+                let due = [member.own, member.due].compactMap { $0 }.min()
                 return settings.skippable.contains(name) && member.reported > 0 && due.map { $0 >= window.end } ?? true
             }.keys)
         // A window opened for nobody's own work (a kill's instant, a departed participant's last
@@ -381,6 +393,10 @@ public struct WindowKeeper: Sendable {
             if recipients.contains(name) {
                 members[name]?.due = nil
             } else {
+                // What it sent is due before this window ends: in its receivers' hands (their
+                // `due`); what is left of its own is its own.
+                let own = members[name]?.own
+                members[name]?.next = own
                 members[name]?.reported = window.index
                 statistics.satOut[name, default: 0] += 1
             }

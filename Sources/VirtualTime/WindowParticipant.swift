@@ -88,10 +88,11 @@ public struct WindowParticipant<Payload: Sendable>: Sendable {
     public mutating func finish(nextTimer: SimTime?, busy: Duration = .zero, leaving: Bool = false) -> WindowReport? {
         guard let opening = working ?? pending else { return nil }
         let expected = opening.expectations(of: id.name)
-        let next = [nextTimer, inbox.next(within: expected), deliveries.values.min()].compactMap { $0 }.min()
+        let own = [nextTimer, inbox.next(within: expected)].compactMap { $0 }.min()
+        let next = [own, deliveries.values.min()].compactMap { $0 }.min()
         let report = WindowReport(
             window: opening.window.index, participant: id, sent: sent, received: inbox.received, next: next, busy: busy,
-            late: UInt64(inbox.late), leaving: leaving, deliveries: deliveries)
+            late: UInt64(inbox.late), leaving: leaving, deliveries: deliveries, own: .some(own))
         deliveries = [:]
         working = nil
         pending = nil

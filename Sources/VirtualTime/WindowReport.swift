@@ -25,14 +25,20 @@ public struct WindowReport: Hashable, Sendable {
     /// The earliest delivery of what was sent in the window (or since the last report), by
     /// receiver name: the keeper wakes a receiver that may sit out windows no later than that.
     public var deliveries: [String: SimTime]
+    /// When something of the participant's own is next due (a timer, an input it holds): ``next``
+    /// without the deliveries of what it sent, which are its receivers' business. What decides
+    /// whether a participant that may sit out windows is sent the next one.
+    public var own: SimTime?
 
     public init(
         window: UInt64, participant: ParticipantID, sent: [String: UInt64] = [:], received: [String: UInt64] = [:],
         next: SimTime?, busy: Duration = .zero, late: UInt64 = 0, leaving: Bool = false,
-        deliveries: [String: SimTime] = [:]
+        deliveries: [String: SimTime] = [:], own: SimTime?? = .none
     ) {
         self.late = late
         self.deliveries = deliveries
+        // Left out: all of `next` is its own; `.some(nil)`: nothing is.
+        self.own = own ?? next
         self.leaving = leaving
         self.window = window
         self.participant = participant

@@ -58,14 +58,17 @@ extension WindowDone {
         late = report.late
         leaving = report.leaving
         deliveriesMs = report.deliveries.mapValues(\.wireMilliseconds)
+        if let own = report.own { ownNextMs = own.wireMilliseconds }
     }
 
     /// The report this message carries.
     public var report: WindowReport {
-        WindowReport(
+        let own: SimTime? = hasOwnNextMs ? SimTime(wireMilliseconds: ownNextMs) : nil
+        return WindowReport(
             window: window, participant: ParticipantID(processID, incarnation: life), sent: sent, received: received,
             next: idle ? nil : SimTime(wireMilliseconds: nextMs), busy: .microseconds(Int64((busySeconds * 1_000_000).rounded())),
-            late: late, leaving: leaving, deliveries: deliveriesMs.mapValues { SimTime(wireMilliseconds: $0) })
+            late: late, leaving: leaving, deliveries: deliveriesMs.mapValues { SimTime(wireMilliseconds: $0) },
+            own: .some(own))
     }
 }
 

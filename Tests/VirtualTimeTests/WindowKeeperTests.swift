@@ -47,17 +47,31 @@ struct WindowKeeperTests {
         #expect(opening.recipients == ["dispatch", "riders-0"], "the driver has nothing due before 1,500 ms")
         #expect(opening.addressees == ["dispatch", "riders-0"])
         #expect(keeper.waitingFor == ["dispatch", "riders-0"], "nor is it waited for")
-        _ = keeper.reported(WindowReport(window: 2, participant: ParticipantID("riders-0"), next: nil))
+        // The rider answers; what it sent is due at dispatch at 1,900 ms: dispatch's business, not
+        // a reason to wake the rider, which has nothing of its own due.
+        _ = keeper.reported(
+            WindowReport(
+                window: 2, participant: ParticipantID("riders-0"), sent: ["dispatch#1": 1], next: ms(1_900),
+                deliveries: ["dispatch": ms(1_900)], own: .some(nil)))
         let third = keeper.reported(
             WindowReport(window: 2, participant: ParticipantID("dispatch"), sent: ["riders-0#1": 1], next: ms(4_900)))
-        guard case .open(let next)? = third.first else {
+        guard case .open(let answer)? = third.first else {
             Issue.record("no window opened")
             return
         }
-        #expect(next.window == Window(index: 3, start: ms(4_900), end: ms(5_400)))
+        #expect(answer.window == Window(index: 3, start: ms(1_900), end: ms(2_400)))
+        #expect(answer.recipients == ["dispatch"], "neither host has anything of its own due")
+        let fourth = keeper.reported(
+            WindowReport(window: 3, participant: ParticipantID("dispatch"), sent: ["riders-0#1": 1], next: ms(4_900)))
+        guard case .open(let next)? = fourth.first else {
+            Issue.record("no window opened")
+            return
+        }
+        #expect(next.window == Window(index: 4, start: ms(4_900), end: ms(5_400)))
         #expect(next.recipients == ["dispatch", "drivers-0"], "its timer at 5 s brings the driver back; the rider sits out")
         #expect(next.expectations(of: "riders-0") == ["dispatch#1": 1], "what was sent to it stays expected")
-        #expect(keeper.statistics.satOut == ["drivers-0": 1, "riders-0": 1])
+        #expect(next.expectations(of: "dispatch") == ["riders-0#1": 1])
+        #expect(keeper.statistics.satOut == ["drivers-0": 2, "riders-0": 2])
         // The rider's new life works through the window in progress.
         guard case .open(let again)? = keeper.joined(ParticipantID("riders-0", incarnation: 2)).first else {
             Issue.record("the window was not sent again")

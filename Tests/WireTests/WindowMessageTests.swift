@@ -51,6 +51,15 @@ struct WindowMessageTests {
         let published = try WindowDone(serializedBytes: try WindowDone(report, published: true).serializedBytes() as [UInt8])
         #expect(published.published && published.report == report)
         #expect(!WindowDone(report).published, "a host's report has no copy on the bus")
+        let sender = WindowReport(
+            window: 6, participant: ParticipantID("riders-0"), next: SimTime(wireMilliseconds: 6_500),
+            deliveries: ["dispatch": SimTime(wireMilliseconds: 6_500)], own: SimTime(wireMilliseconds: 9_000))
+        let back = try WindowDone(serializedBytes: try WindowDone(sender).serializedBytes() as [UInt8]).report
+        #expect(back == sender, "the deliveries by receiver and its own next survive the wire")
+        let nothingOwn = WindowReport(
+            window: 7, participant: ParticipantID("riders-0"), next: SimTime(wireMilliseconds: 7_500),
+            deliveries: ["dispatch": SimTime(wireMilliseconds: 7_500)], own: .some(nil))
+        #expect(try WindowDone(serializedBytes: try WindowDone(nothingOwn).serializedBytes() as [UInt8]).report.own == nil)
     }
 
     @Test(

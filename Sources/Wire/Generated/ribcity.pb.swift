@@ -2538,9 +2538,22 @@ public nonisolated struct WindowDone: Sendable {
   /// receiver process id: a rider or driver process with nothing due in a window sits it out.
   public var deliveriesMs: Dictionary<String,Int64> = [:]
 
+  /// When something of the participant's own is next due (a timer, an input it holds), without
+  /// the deliveries of what it sent (next_ms counts those too); absent: nothing.
+  public var ownNextMs: Int64 {
+    get {_ownNextMs ?? 0}
+    set {_ownNextMs = newValue}
+  }
+  /// Returns true if `ownNextMs` has been explicitly set.
+  public var hasOwnNextMs: Bool {self._ownNextMs != nil}
+  /// Clears the value of `ownNextMs`. Subsequent reads from it will return its default value.
+  public mutating func clearOwnNextMs() {self._ownNextMs = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
+
+  fileprivate var _ownNextMs: Int64? = nil
 }
 
 /// A participant's first word on the window link, so that the coordinator knows where to send its
@@ -6369,7 +6382,7 @@ nonisolated extension WindowExpectation: SwiftProtobuf.Message, SwiftProtobuf._M
 
 nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WindowDone"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}process_id\0\u{1}life\0\u{1}sent\0\u{1}received\0\u{1}idle\0\u{3}next_ms\0\u{3}busy_seconds\0\u{1}late\0\u{1}leaving\0\u{1}published\0\u{3}deliveries_ms\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}process_id\0\u{1}life\0\u{1}sent\0\u{1}received\0\u{1}idle\0\u{3}next_ms\0\u{3}busy_seconds\0\u{1}late\0\u{1}leaving\0\u{1}published\0\u{3}deliveries_ms\0\u{3}own_next_ms\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6389,12 +6402,17 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
       case 10: try { try decoder.decodeSingularBoolField(value: &self.leaving) }()
       case 11: try { try decoder.decodeSingularBoolField(value: &self.published) }()
       case 12: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufInt64>.self, value: &self.deliveriesMs) }()
+      case 13: try { try decoder.decodeSingularInt64Field(value: &self._ownNextMs) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if self.window != 0 {
       try visitor.visitSingularUInt64Field(value: self.window, fieldNumber: 1)
     }
@@ -6431,6 +6449,9 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if !self.deliveriesMs.isEmpty {
       try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufInt64>.self, value: self.deliveriesMs, fieldNumber: 12)
     }
+    try { if let v = self._ownNextMs {
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 13)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -6447,6 +6468,7 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if lhs.leaving != rhs.leaving {return false}
     if lhs.published != rhs.published {return false}
     if lhs.deliveriesMs != rhs.deliveriesMs {return false}
+    if lhs._ownNextMs != rhs._ownNextMs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
