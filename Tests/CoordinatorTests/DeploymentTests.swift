@@ -59,6 +59,8 @@ struct DeploymentTests {
             topology?.trimmingCharacters(in: .newlines) == Self.text,
             "the ConfigMap holds the file byte for byte (its CRC is checked)")
         #expect((documents[1]["metadata"] as? [String: Any])?["name"] as? String == "ribcity-coordinator")
+        let ports = ((documents[1]["spec"] as? [String: Any])?["ports"] as? [[String: Any]])?.compactMap { $0["port"] as? Int }
+        #expect(ports == [7000, 7002, 7003], "sessions and the bus's two sides")
         func pod(_ job: [String: Any]) -> [String: Any] {
             ((job["spec"] as? [String: Any])?["template"] as? [String: Any])?["spec"] as? [String: Any] ?? [:]
         }
@@ -80,5 +82,21 @@ struct DeploymentTests {
             plan: LaunchPlan(topology: byAddress, topologyPath: "/x", speed: nil, monitor: false), layout: Deployment.Layout()
         ).kubernetesProblem
         #expect(problem?.contains("on Kubernetes it must be the coordinator's service name") == true)
+    }
+
+    @Test("Kubernetes: the coordinator's service serves every dispatch shard's sessions and, in virtual time, the window link")
+    func servedPorts() throws {
+        let text = Self.text.replacingOccurrences(
+            of: "name: across\n", with: "name: across\ndispatch: { shards: 2 }\nclock: { mode: virtual }\n")
+        let topology = try TopologyReader.parse(text, file: "across.yaml", directory: "/")
+        let plan = LaunchPlan(topology: topology, topologyPath: "/etc/ribcity/city.yaml", speed: nil, monitor: false)
+        let deployment = Deployment(plan: plan, layout: Deployment.Layout())
+        #expect(deployment.servedPorts.map(\.name) == ["sessions", "sessions-1", "bus-in", "bus-out", "windows"])
+        #expect(deployment.servedPorts.map(\.port) == [7000, 7004, 7002, 7003, 7005])
+        #expect(plan.windows == "tcp://ribcity-coordinator:7005")
+        let manifest = deployment.kubernetesManifest(topologyText: text)
+        let documents = try Array(Yams.load_all(yaml: manifest)).compactMap { $0 as? [String: Any] }
+        let ports = ((documents[1]["spec"] as? [String: Any])?["ports"] as? [[String: Any]])?.compactMap { $0["port"] as? Int }
+        #expect(ports == [7000, 7004, 7002, 7003, 7005])
     }
 }

@@ -176,7 +176,6 @@ public struct Deployment: Sendable {
     public func kubernetesManifest(topologyText: String) -> String {
         let name = plan.topology.name
         let service = coordinatorHost?.address ?? "ribcity-coordinator"
-        let base = plan.topology.endpoints.basePort
         var documents: [String] = []
         documents.append(
             """
@@ -203,9 +202,7 @@ public struct Deployment: Sendable {
             spec:
               selector: { app: ribcity-coordinator }
               ports:
-                - { name: sessions, port: \(base), targetPort: \(base) }
-                - { name: bus-in, port: \(base + 2), targetPort: \(base + 2) }
-                - { name: bus-out, port: \(base + 3), targetPort: \(base + 3) }
+            \(servedPorts.map { "    - { name: \($0.name), port: \($0.port), targetPort: \($0.port) }" }.joined(separator: "\n"))
             """)
         documents.append(
             job(
@@ -218,6 +215,20 @@ public struct Deployment: Sendable {
                     restart: "OnFailure", labels: "app: ribcity-\(spec.role == .drivers ? "drivers" : "riders")"))
         }
         return documents.joined(separator: "\n---\n") + "\n"
+    }
+
+    /// What the coordinator's host serves to the others, by name: every dispatch shard's sessions,
+    /// the bus's two sides and, in virtual time, the window link.
+    var servedPorts: [(name: String, port: Int)] {
+        let sessions = plan.sessions.enumerated().map { shard, endpoint in
+            (name: shard == 0 ? "sessions" : "sessions-\(shard)", endpoint: endpoint)
+        }
+        let named =
+            sessions + [(name: "bus-in", endpoint: plan.busPublish), (name: "bus-out", endpoint: plan.busSubscribe)]
+            + (plan.virtual ? [(name: "windows", endpoint: plan.windows)] : [])
+        return named.compactMap { name, endpoint in
+            endpoint.split(separator: ":").last.flatMap { Int($0) }.map { (name: name, port: $0) }
+        }
     }
 
     private func job(_ name: String, host: String, arguments: [String], restart: String, labels: String) -> String {
