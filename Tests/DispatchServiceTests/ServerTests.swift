@@ -42,7 +42,10 @@ struct ServerTests {
 
     @Test("A session over a DEALER: Welcome, an offer for a ride, contiguous bus events, a snapshot current to the bus, Stop")
     func overSockets() async throws {
-        try await within(20) {
+        // The snapshot is encoded off the actor, on the shared pool, which the suite's heavy
+        // synchronous tests can hold for a minute under a sanitizer (once this guard's 80 s ran
+        // out there): a guard against a hang, as long as the suite itself may take.
+        try await within(60) {
             let transport = try Transport(name: "dispatch-test")
             var routerOptions = SocketOptions()
             routerOptions.routerMandatory = true
