@@ -104,9 +104,10 @@ public struct LaunchPlan: Sendable {
             run: run ?? topology.name, temporaryDirectory: temporaryDirectory, shards: shards)
         self.windows = windows
         let common = ["--topology", topologyPath, "--speed", "\(speed)"]
-        let participant = self.virtual ? ["--virtual", "--subscribe-to", bus.subscribe, "--window-keeper", windows] : []
-        // Hosts follow the bus in wall time too: a monitor may ask for an app's RIB tree.
-        let follower = self.virtual ? participant : ["--subscribe-to", bus.subscribe]
+        // Dispatch hears only its sessions; hosts follow the bus (in wall time too: a monitor may
+        // ask for an app's RIB tree).
+        let participant = self.virtual ? ["--virtual", "--window-keeper", windows] : []
+        let follower = participant + ["--subscribe-to", bus.subscribe]
         var processes: [ProcessSpec] = []
         if let recorder {
             processes.append(

@@ -233,6 +233,28 @@ extension Topology.Endpoints {
         }
     }
 
+    /// Over tcp, the port dispatch shard `shard` serves sessions on: `basePort` for shard 0, the
+    /// ports after the bus proxy's for the others (`basePort + 3 + shard`).
+    public func sessionsPort(ofShard shard: Int) -> Int {
+        shard == 0 ? basePort : basePort + 3 + shard
+    }
+
+    /// Over tcp, the bus proxy's ports: publishers in, subscribers out.
+    public var busPorts: (publish: Int, subscribe: Int) { (basePort + 2, basePort + 3) }
+
+    /// Over tcp, the window link's port for a dispatch in `shards` shards: after the last shard's.
+    public func windowsPort(shards: Int) -> Int { basePort + 3 + max(1, shards) }
+
+    /// Over tcp, the ports the coordinator's host serves the others, by name: every dispatch
+    /// shard's sessions, the bus's two sides and, in virtual time, the window link.
+    public func servedPorts(shards: Int, virtual: Bool) -> [(name: String, port: Int)] {
+        let sessions = (0..<max(1, shards)).map { shard in
+            (name: shard == 0 ? "sessions" : "sessions-\(shard)", port: sessionsPort(ofShard: shard))
+        }
+        let bus = [(name: "bus-in", port: busPorts.publish), (name: "bus-out", port: busPorts.subscribe)]
+        return sessions + bus + (virtual ? [(name: "windows", port: windowsPort(shards: shards))] : [])
+    }
+
     /// Where dispatch shard `shard` of `shards` serves sessions: the one dispatch's endpoint for
     /// shard 0 (and an unsharded run); after it, ipc paths named by shard, or the ports after the
     /// bus proxy's (`basePort + 3 + shard`).
@@ -241,7 +263,7 @@ extension Topology.Endpoints {
         guard shard > 0 else { return first }
         switch transport {
         case .ipc: return first + "-\(shard)"
-        case .tcp: return "tcp://\(host):\(basePort + 3 + shard)"
+        case .tcp: return "tcp://\(host):\(sessionsPort(ofShard: shard))"
         }
     }
 
@@ -265,7 +287,7 @@ extension Topology.Endpoints {
         case .ipc:
             "ipc://" + (temporaryDirectory as NSString).appendingPathComponent("ribcity-\(run)") + "-windows"
         case .tcp:
-            "tcp://\(host):\(basePort + 3 + max(1, shards))"
+            "tcp://\(host):\(windowsPort(shards: shards))"
         }
     }
 
@@ -276,7 +298,7 @@ extension Topology.Endpoints {
             let base = "ipc://" + (temporaryDirectory as NSString).appendingPathComponent("ribcity-\(run)")
             return (base + "-bus-in", base + "-bus-out")
         case .tcp:
-            return ("tcp://\(host):\(basePort + 2)", "tcp://\(host):\(basePort + 3)")
+            return ("tcp://\(host):\(busPorts.publish)", "tcp://\(host):\(busPorts.subscribe)")
         }
     }
 }

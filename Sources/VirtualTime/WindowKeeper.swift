@@ -380,28 +380,29 @@ public struct WindowKeeper: Sendable {
     /// Those sent the window will hold everything sent to them so far when they start; those that
     /// sit it out count as having reported it. `nil` when nobody sits it out.
     private mutating func recipients(of window: Window) -> Set<String>? {
-        let live = members.filter { $0.value.life > 0 && !departed.contains($0.key) }
-        let idle = Set(
-            live.filter { name, member in
-                let due = [member.own, member.due].compactMap { $0 }.min()
-                return settings.skippable.contains(name) && member.reported > 0 && due.map { $0 >= window.end } ?? true
-            }.keys)
+        var recipients = Set<String>()
+        var idle: [String] = []
+        for (name, member) in members where member.life > 0 && !departed.contains(name) {
+            let due = [member.own, member.due].compactMap { $0 }.min()
+            let sitsOut = settings.skippable.contains(name) && member.reported > 0 && due.map { $0 >= window.end } ?? true
+            if sitsOut { idle.append(name) } else { recipients.insert(name) }
+        }
         // A window opened for nobody's own work (a kill's instant, a departed participant's last
         // timer) goes to everyone: somebody must report it for the next to open.
-        let recipients = idle.count == live.count ? Set(live.keys) : Set(live.keys).subtracting(idle)
-        for name in live.keys {
-            if recipients.contains(name) {
-                members[name]?.due = nil
-            } else {
-                // What it sent is due before this window ends: in its receivers' hands (their
-                // `due`); what is left of its own is its own.
-                let own = members[name]?.own
-                members[name]?.next = own
-                members[name]?.reported = window.index
-                statistics.satOut[name, default: 0] += 1
-            }
+        if recipients.isEmpty {
+            recipients.formUnion(idle)
+            idle.removeAll()
         }
-        return recipients.count == live.count ? nil : recipients
+        for name in recipients { members[name]?.due = nil }
+        for name in idle {
+            // What it sent is due before this window ends: in its receivers' hands (their `due`);
+            // what is left of its own is its own.
+            let own = members[name]?.own
+            members[name]?.next = own
+            members[name]?.reported = window.index
+            statistics.satOut[name, default: 0] += 1
+        }
+        return idle.isEmpty ? nil : recipients
     }
 
     /// The keeper's promises, checked after every event in debug builds.

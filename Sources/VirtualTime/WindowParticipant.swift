@@ -92,7 +92,7 @@ public struct WindowParticipant<Payload: Sendable>: Sendable {
         let next = [own, deliveries.values.min()].compactMap { $0 }.min()
         let report = WindowReport(
             window: opening.window.index, participant: id, sent: sent, received: inbox.received, next: next, busy: busy,
-            late: UInt64(inbox.late), leaving: leaving, deliveries: deliveries, own: .some(own))
+            late: UInt64(inbox.late), leaving: leaving, deliveries: deliveries, own: own)
         deliveries = [:]
         working = nil
         pending = nil

@@ -30,21 +30,33 @@ public struct WindowReport: Hashable, Sendable {
     /// whether a participant that may sit out windows is sent the next one.
     public var own: SimTime?
 
+    /// A report whose ``next`` is all its own (``own`` equals ``next``): a participant that sent
+    /// nothing still due.
     public init(
         window: UInt64, participant: ParticipantID, sent: [String: UInt64] = [:], received: [String: UInt64] = [:],
         next: SimTime?, busy: Duration = .zero, late: UInt64 = 0, leaving: Bool = false,
-        deliveries: [String: SimTime] = [:], own: SimTime?? = .none
+        deliveries: [String: SimTime] = [:]
     ) {
-        self.late = late
-        self.deliveries = deliveries
-        // Left out: all of `next` is its own; `.some(nil)`: nothing is.
-        self.own = own ?? next
-        self.leaving = leaving
+        self.init(
+            window: window, participant: participant, sent: sent, received: received, next: next, busy: busy, late: late,
+            leaving: leaving, deliveries: deliveries, own: next)
+    }
+
+    /// A report that says apart what of ``next`` is its own (`own`; `nil`: nothing is).
+    public init(
+        window: UInt64, participant: ParticipantID, sent: [String: UInt64] = [:], received: [String: UInt64] = [:],
+        next: SimTime?, busy: Duration = .zero, late: UInt64 = 0, leaving: Bool = false,
+        deliveries: [String: SimTime] = [:], own: SimTime?
+    ) {
         self.window = window
         self.participant = participant
         self.sent = sent
         self.received = received
         self.next = next
         self.busy = busy
+        self.late = late
+        self.leaving = leaving
+        self.deliveries = deliveries
+        self.own = own
     }
 }

@@ -68,7 +68,7 @@ extension WindowDone {
             window: window, participant: ParticipantID(processID, incarnation: life), sent: sent, received: received,
             next: idle ? nil : SimTime(wireMilliseconds: nextMs), busy: .microseconds(Int64((busySeconds * 1_000_000).rounded())),
             late: late, leaving: leaving, deliveries: deliveriesMs.mapValues { SimTime(wireMilliseconds: $0) },
-            own: .some(own))
+            own: own)
     }
 }
 

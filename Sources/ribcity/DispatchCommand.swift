@@ -122,7 +122,7 @@ struct DispatchCommand: AsyncParsableCommand {
         try await Transport.using(name: name + "-io") { transport in
             try await secureRole(
                 transport, as: name, sessions: peers,
-                bus: [publishTo, virtualTime.subscribeTo, virtualTime.keeperEndpoint(of: plan)])
+                bus: [publishTo, virtualTime.keeperEndpoint(of: plan)])
             var options = SocketOptions()
             options.routerMandatory = true
             // A session that stops reading must not hold up everyone else's messages: after half a

@@ -52,7 +52,7 @@ struct WindowKeeperTests {
         _ = keeper.reported(
             WindowReport(
                 window: 2, participant: ParticipantID("riders-0"), sent: ["dispatch#1": 1], next: ms(1_900),
-                deliveries: ["dispatch": ms(1_900)], own: .some(nil)))
+                deliveries: ["dispatch": ms(1_900)], own: nil))
         let third = keeper.reported(
             WindowReport(window: 2, participant: ParticipantID("dispatch"), sent: ["riders-0#1": 1], next: ms(4_900)))
         guard case .open(let answer)? = third.first else {

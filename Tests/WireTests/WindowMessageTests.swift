@@ -58,7 +58,7 @@ struct WindowMessageTests {
         #expect(back == sender, "the deliveries by receiver and its own next survive the wire")
         let nothingOwn = WindowReport(
             window: 7, participant: ParticipantID("riders-0"), next: SimTime(wireMilliseconds: 7_500),
-            deliveries: ["dispatch": SimTime(wireMilliseconds: 7_500)], own: .some(nil))
+            deliveries: ["dispatch": SimTime(wireMilliseconds: 7_500)], own: nil)
         #expect(try WindowDone(serializedBytes: try WindowDone(nothingOwn).serializedBytes() as [UInt8]).report.own == nil)
     }
 

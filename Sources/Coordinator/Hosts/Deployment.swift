@@ -217,18 +217,9 @@ public struct Deployment: Sendable {
         return documents.joined(separator: "\n---\n") + "\n"
     }
 
-    /// What the coordinator's host serves to the others, by name: every dispatch shard's sessions,
-    /// the bus's two sides and, in virtual time, the window link.
+    /// What the coordinator's host serves to the others, by name (``Topology/Endpoints/servedPorts(shards:virtual:)``).
     var servedPorts: [(name: String, port: Int)] {
-        let sessions = plan.sessions.enumerated().map { shard, endpoint in
-            (name: shard == 0 ? "sessions" : "sessions-\(shard)", endpoint: endpoint)
-        }
-        let named =
-            sessions + [(name: "bus-in", endpoint: plan.busPublish), (name: "bus-out", endpoint: plan.busSubscribe)]
-            + (plan.virtual ? [(name: "windows", endpoint: plan.windows)] : [])
-        return named.compactMap { name, endpoint in
-            endpoint.split(separator: ":").last.flatMap { Int($0) }.map { (name: name, port: $0) }
-        }
+        plan.topology.endpoints.servedPorts(shards: plan.sessions.count, virtual: plan.virtual)
     }
 
     private func job(_ name: String, host: String, arguments: [String], restart: String, labels: String) -> String {
