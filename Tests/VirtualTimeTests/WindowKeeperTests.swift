@@ -39,10 +39,7 @@ struct WindowKeeperTests {
             WindowReport(
                 window: 1, participant: ParticipantID("dispatch"), sent: ["riders-0#1": 1], next: ms(1_000),
                 deliveries: ["riders-0": ms(1_200)]))
-        guard case .open(let opening)? = second.first else {
-            Issue.record("no window opened")
-            return
-        }
+        let opening = try #require(second.opened, "no window opened")
         #expect(opening.window == Window(index: 2, start: ms(1_000), end: ms(1_500)))
         #expect(opening.recipients == ["dispatch", "riders-0"], "the driver has nothing due before 1,500 ms")
         #expect(opening.addressees == ["dispatch", "riders-0"])
@@ -55,34 +52,25 @@ struct WindowKeeperTests {
                 deliveries: ["dispatch": ms(1_900)], own: nil))
         let third = keeper.reported(
             WindowReport(window: 2, participant: ParticipantID("dispatch"), sent: ["riders-0#1": 1], next: ms(4_900)))
-        guard case .open(let answer)? = third.first else {
-            Issue.record("no window opened")
-            return
-        }
+        let answer = try #require(third.opened, "no window opened")
         #expect(answer.window == Window(index: 3, start: ms(1_900), end: ms(2_400)))
         #expect(answer.recipients == ["dispatch"], "neither host has anything of its own due")
         let fourth = keeper.reported(
             WindowReport(window: 3, participant: ParticipantID("dispatch"), sent: ["riders-0#1": 1], next: ms(4_900)))
-        guard case .open(let next)? = fourth.first else {
-            Issue.record("no window opened")
-            return
-        }
+        let next = try #require(fourth.opened, "no window opened")
         #expect(next.window == Window(index: 4, start: ms(4_900), end: ms(5_400)))
         #expect(next.recipients == ["dispatch", "drivers-0"], "its timer at 5 s brings the driver back; the rider sits out")
         #expect(next.expectations(of: "riders-0") == ["dispatch#1": 1], "what was sent to it stays expected")
         #expect(next.expectations(of: "dispatch") == ["riders-0#1": 1])
         #expect(keeper.statistics.satOut == ["drivers-0": 2, "riders-0": 2])
         // The rider's new life works through the window in progress.
-        guard case .open(let again)? = keeper.joined(ParticipantID("riders-0", incarnation: 2)).first else {
-            Issue.record("the window was not sent again")
-            return
-        }
+        let again = try #require(keeper.joined(ParticipantID("riders-0", incarnation: 2)).opened, "the window was not sent again")
         #expect(again.recipients == ["dispatch", "drivers-0", "riders-0"])
         #expect(keeper.waitingFor == ["dispatch", "drivers-0", "riders-0"])
     }
 
     @Test("The next window waits for every report, carries what each must have received, and starts when someone next has work")
-    func nextWindow() {
+    func nextWindow() throws {
         var keeper = WindowKeeper(participants: ["dispatch", "riders-1"], settings: settings)
         _ = keeper.joined(ParticipantID("dispatch"))
         _ = keeper.joined(ParticipantID("riders-1"))
@@ -90,10 +78,7 @@ struct WindowKeeperTests {
         #expect(keeper.reported(riders).isEmpty)
         #expect(keeper.waitingFor == ["dispatch"])
         let dispatch = WindowReport(window: 1, participant: ParticipantID("dispatch"), received: [:], next: ms(7_000))
-        guard case .open(let opening)? = keeper.reported(dispatch).first else {
-            Issue.record("no window opened")
-            return
-        }
+        let opening = try #require(keeper.reported(dispatch).opened, "no window opened")
         #expect(opening.window == Window(index: 2, start: ms(900), end: ms(1_400)))
         #expect(opening.expectations(of: "dispatch") == ["riders-1#1": 3])
         #expect(opening.expectations(of: "riders-1") == [:])
@@ -192,7 +177,7 @@ struct WindowKeeperTests {
     }
 
     @Test("A planned kill drains the network first, then kills, waits for the next life and opens the window it missed")
-    func plannedKill() {
+    func plannedKill() throws {
         var keeper = WindowKeeper(participants: ["dispatch", "riders-1"], settings: settings)
         keeper.planKill(of: "dispatch", at: ms(2_000))
         _ = keeper.joined(ParticipantID("dispatch"))
@@ -214,10 +199,7 @@ struct WindowKeeperTests {
             WindowReport(window: drain.window.index, participant: ParticipantID("dispatch"), next: ms(5_000)))
         #expect(kill == [.kill("dispatch")])
         #expect(keeper.current?.window == drain.window, "nothing opens while dispatch is down")
-        guard case .open(let next)? = keeper.joined(ParticipantID("dispatch", incarnation: 2)).first else {
-            Issue.record("no window after the restart")
-            return
-        }
+        let next = try #require(keeper.joined(ParticipantID("dispatch", incarnation: 2)).opened, "no window after the restart")
         #expect(next.purpose == .advance && next.window.start == ms(2_000), "the new life starts where the old one stopped")
         #expect(next.incarnations["dispatch"] == 2)
         #expect(next.expectations(of: "dispatch") == [:], "what was sent to the old life is not expected by the new")
@@ -225,7 +207,7 @@ struct WindowKeeperTests {
     }
 
     @Test("A life that comes back on its own mid-window gets the window again; its dead life's lost messages are not waited for")
-    func crashMidWindow() {
+    func crashMidWindow() throws {
         var keeper = WindowKeeper(participants: ["a", "b"], settings: settings)
         _ = keeper.joined(ParticipantID("a"))
         _ = keeper.joined(ParticipantID("b"))
@@ -233,10 +215,7 @@ struct WindowKeeperTests {
         _ = keeper.reported(WindowReport(window: 1, participant: ParticipantID("b"), next: ms(600)))
         // b received 3 of a's 5 by the time a crashed mid-window 2; a's new life comes back.
         _ = keeper.reported(WindowReport(window: 2, participant: ParticipantID("b"), received: ["a#1": 3], next: ms(1_200)))
-        guard case .open(let again)? = keeper.joined(ParticipantID("a", incarnation: 2)).first else {
-            Issue.record("the window was not sent again")
-            return
-        }
+        let again = try #require(keeper.joined(ParticipantID("a", incarnation: 2)).opened, "the window was not sent again")
         #expect(again.window.index == 2 && again.incarnations["a"] == 2)
         #expect(again.expectations(of: "b") == ["a#1": 3], "capped at what b had: the rest died with a's first life")
         #expect(keeper.waitingFor == ["a"])
@@ -251,16 +230,21 @@ struct WindowKeeperTests {
     }
 
     @Test("A participant that leaves for good is no longer waited for")
-    func leaving() {
+    func leaving() throws {
         var keeper = WindowKeeper(participants: ["dispatch", "riders-0"], settings: settings)
         _ = keeper.joined(ParticipantID("dispatch"))
         _ = keeper.joined(ParticipantID("riders-0"))
         #expect(keeper.reported(WindowReport(window: 1, participant: ParticipantID("dispatch"), next: ms(900))).isEmpty)
-        guard case .open(let next)? = keeper.left("riders-0").first else {
-            Issue.record("the window waited for a participant that left")
-            return
-        }
+        let next = try #require(keeper.left("riders-0").opened, "the window waited for a participant that left")
         #expect(next.window.start == ms(900) && next.expected["riders-0"] == nil)
         #expect(keeper.joined(ParticipantID("riders-0", incarnation: 2)).isEmpty, "gone for good")
+    }
+}
+
+extension [WindowKeeper.Action] {
+    /// The window opened, if that is the first of these actions.
+    fileprivate var opened: WindowOpening? {
+        guard case .open(let opening)? = first else { return nil }
+        return opening
     }
 }
