@@ -10,6 +10,8 @@ import Glibc
 final class IOLoop {
     /// How many messages move per socket and direction before the loop looks at the others.
     static let batchLimit = 256
+    /// Messages one socket hands libzmq per turn of the loop, before the others get theirs.
+    static let flushLimit = batchLimit * 4
     /// How many times the loop runs the jobs queued by the jobs it ran before it polls again.
     static let jobRounds = 8
     /// How long a ROUTER waits before retrying a peer that was full (ROUTER has no POLLOUT signal for one peer).
@@ -183,12 +185,17 @@ final class IOLoop {
     // MARK: Moving messages
 
     private func receive(_ entry: Entry) {
+        // One retain of the socket for the batch, not one per message; the batch reserved once.
+        let raw = entry.raw
         var batch: [Message] = []
+        batch.reserveCapacity(16)
         var room = entry.core.inbound.byteRoom
+        let counting = room != .max
         do {
-            while batch.count < Self.batchLimit, room > 0, let message = try entry.raw.tryReceive() {
-                batch.append(message)
-                if room != .max { room -= message.byteCount }
+            while batch.count < Self.batchLimit, room > 0, let message = try raw.tryReceive() {
+                // Measured before the message moves into the batch: reading it after would copy it.
+                if counting { room -= message.byteCount }
+                batch.append(consume message)
             }
         } catch {
             entry.core.eventSink.yield(SocketEvent(kind: .receiveFailed, endpoint: "", detail: "\(error)"))
@@ -209,50 +216,62 @@ final class IOLoop {
         var blockedSince = entry.blockedSince
         var anyFullPeer = !entry.fullPeers.isEmpty
         defer { entry.blockedSince = blockedSince }
-        while sent + failed < Self.batchLimit * 4 {
+        flushing: while sent + failed < Self.flushLimit {
             if current == nil {
                 current = entry.core.outbound.takeBatch()
                 index = 0
             }
             guard let batch = current else { break }
-            do {
-                // Borrowed from the batch, not copied out of it: a copy retains and releases
-                // each of the message's parts, for every message sent.
-                let accepted = try batch.messages.withUnsafeBufferPointer { try raw.trySend($0[index]) }
-                guard accepted else {
-                    let first = batch.messages[index].first
-                    let since = blockedSince ?? clock.now
-                    guard let limit = entry.core.options.fullPeerTimeout,
-                        entry.fullPeers.contains(first) || clock.now - since >= limit
-                    else {
-                        blockedSince = since
-                        retry = true
-                        break
-                    }
-                    // The peer has not read for too long: this message fails, the others go on.
-                    entry.fullPeers.insert(first)
-                    anyFullPeer = true
-                    throw ZMQError(code: EAGAIN, operation: "send on \(entry.core.type) to a peer full for \(limit)")
-                }
-                sent += 1
-                blockedSince = nil
+            // A run of the batch's messages in one pass, borrowed in place (a copy of each would
+            // retain and release its parts); one at a time while some peer is full, since each
+            // one sent frees its peer.
+            let run = batch.messages.withUnsafeBufferPointer { messages in
+                raw.trySend(messages, from: index, limit: anyFullPeer ? 1 : Self.flushLimit - sent - failed)
+            }
+            if run.sent > 0 {
                 if anyFullPeer {
                     entry.fullPeers.remove(batch.messages[index].first)
                     anyFullPeer = !entry.fullPeers.isEmpty
                 }
-            } catch {
+                sent += run.sent
+                index += run.sent
                 blockedSince = nil
-                failed += 1
-                if let confirmation = batch.confirmation {
-                    confirmation.fail(error)
-                    current = nil
-                    continue
-                }
-                entry.core.eventSink.yield(SocketEvent(kind: .sendFailed, endpoint: "", detail: "\(error)"))
             }
+            let failure: ZMQError
+            switch run.stop {
+            case nil:
+                if index == batch.messages.count {
+                    batch.confirmation?.succeed()
+                    current = nil
+                }
+                continue flushing
+            case .full:
+                let first = batch.messages[index].first
+                let since = blockedSince ?? clock.now
+                guard let limit = entry.core.options.fullPeerTimeout,
+                    entry.fullPeers.contains(first) || clock.now - since >= limit
+                else {
+                    blockedSince = since
+                    retry = true
+                    break flushing
+                }
+                // The peer has not read for too long: this message fails, the others go on.
+                entry.fullPeers.insert(first)
+                anyFullPeer = true
+                failure = ZMQError(code: EAGAIN, operation: "send on \(entry.core.type) to a peer full for \(limit)")
+            case .failed(let error):
+                failure = error
+            }
+            blockedSince = nil
+            failed += 1
+            if let confirmation = batch.confirmation {
+                confirmation.fail(failure)
+                current = nil
+                continue
+            }
+            entry.core.eventSink.yield(SocketEvent(kind: .sendFailed, endpoint: "", detail: "\(failure)"))
             index += 1
             if index == batch.messages.count {
-                batch.confirmation?.succeed()
                 current = nil
             }
         }

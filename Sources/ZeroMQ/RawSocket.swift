@@ -107,21 +107,61 @@ final class RawSocket {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Hands one whole message to libzmq without blocking.
+    /// How a run of sends ended: all sent, or stopped at the message after the last one sent.
+    struct SendRun {
+        enum Stop {
+            /// libzmq's queue for it is full: nothing of it was sent.
+            case full
+            /// It failed (perhaps after its first frames went).
+            case failed(ZMQError)
+        }
+
+        var sent = 0
+        var stop: Stop?
+    }
+
+    /// Hands libzmq whole messages from `messages[start...]` without blocking, until `limit` have
+    /// gone, the batch ends, or one is refused or fails. The messages are read in place.
+    func trySend(_ messages: UnsafeBufferPointer<Message>, from start: Int, limit: Int) -> SendRun {
+        var run = SendRun()
+        guard let base = messages.baseAddress else { return run }
+        var index = start
+        while index < messages.count, run.sent < limit {
+            do {
+                guard try trySend(base + index) else {
+                    run.stop = .full
+                    return run
+                }
+            } catch {
+                run.stop = .failed(error)
+                return run
+            }
+            run.sent += 1
+            index += 1
+        }
+        return run
+    }
+
+    /// Hands one whole message, read in place, to libzmq without blocking.
     /// - Returns: `false` if libzmq's queue is full (nothing was sent).
-    func trySend(_ message: Message) throws(ZMQError) -> Bool {
-        let flags = ZMQ_DONTWAIT | (message.rest.isEmpty ? 0 : ZMQ_SNDMORE)
-        guard try send(message.first, flags: flags, first: true) else { return false }
+    private func trySend(_ message: UnsafePointer<Message>) throws(ZMQError) -> Bool {
+        let last = message.pointee.rest.count - 1
+        let flags = ZMQ_DONTWAIT | (last < 0 ? 0 : ZMQ_SNDMORE)
+        let firstSent = message.pointee.first.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }
+        guard try sent(firstSent, first: true) else { return false }
         // libzmq accepts the rest of a multipart message once it took the first frame.
-        let last = message.rest.count - 1
-        for (index, frame) in message.rest.enumerated() {
-            _ = try send(frame, flags: ZMQ_DONTWAIT | (index < last ? ZMQ_SNDMORE : 0), first: false)
+        var index = 0
+        while index <= last {
+            let more = ZMQ_DONTWAIT | (index < last ? ZMQ_SNDMORE : 0)
+            let result = message.pointee.rest[index].withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, more) }
+            _ = try sent(result, first: false)
+            index += 1
         }
         return true
     }
 
-    private func send(_ frame: [UInt8], flags: Int32, first: Bool) throws(ZMQError) -> Bool {
-        let result = frame.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }
+    /// What `zmq_send`'s result means: sent, the first frame refused for a full queue (`false`), or an error.
+    private func sent(_ result: Int32, first: Bool) throws(ZMQError) -> Bool {
         if result >= 0 { return true }
         let error = ZMQError.last("send on \(type)")
         if first && error.isWouldBlock { return false }

@@ -28,6 +28,39 @@ struct SocketBehaviourTests {
         }
     }
 
+    @Test(
+        "A batch with an unroutable message in the middle: that one fails alone, the messages on either side arrive whole and in order"
+    )
+    func batchWithFailureInTheMiddle() async throws {
+        try await within(20) {
+            let transport = try Transport()
+            var options = SocketOptions()
+            options.routerMandatory = true
+            let router = try await transport.socket(.router, options: options)
+            try await router.bind("inproc://batch-failure")
+            let dealer = try await transport.socket(.dealer)
+            try await dealer.connect("inproc://batch-failure")
+            try await dealer.send(Message(strings: ["hello"]))
+            let hello = try await router.receive()
+            let peer = hello.first
+
+            try await router.send(contentsOf: [
+                Message([peer, Array("one".utf8)]),
+                Message([Array("nobody".utf8), Array("lost".utf8)]),
+                Message([peer, Array("two".utf8), Array("and more".utf8)]),
+                Message([peer, Array("three".utf8)]),
+            ])
+            var received: [[String]] = []
+            while received.count < 3 { received.append(try await dealer.receive().strings) }
+            #expect(received == [["one"], ["two", "and more"], ["three"]])
+            var events = router.events.makeAsyncIterator()
+            #expect(await events.next()?.kind == .sendFailed)
+            #expect(router.statistics().sendFailures == 1)
+            #expect(router.statistics().sent == 3)
+            await transport.shutdown()
+        }
+    }
+
     /// With libzmq's default infinite LINGER this would hang forever on the unsent messages;
     /// `within` turns a hang into a failure. (No wall-clock bound: timing belongs in benchmarks.)
     @Test("Shutdown with a dead peer ends once LINGER lets the unsent messages go")
