@@ -2,8 +2,8 @@ import DequeModule
 
 /// Messages received by the I/O thread, waiting for the socket's consumer.
 ///
-/// Holds the batches as the I/O thread delivered them and hands them on whole when it can, so
-/// a message costs nothing here beyond its batch's share. Bounded: when it holds `capacity`
+/// Holds the batches as the I/O thread delivered them and hands them on whole, one at a time,
+/// when it can, so a message costs nothing here beyond its batch's share. Bounded: when it holds `capacity`
 /// messages, or `byteCapacity` bytes, the I/O thread stops reading the socket, and libzmq's
 /// high-water mark then pushes back on the sending peer instead of memory growing here.
 final class InboundBuffer: Sendable {
@@ -24,23 +24,20 @@ final class InboundBuffer: Sendable {
             return Array(waiters.values)
         }
 
-        /// Removes up to `limit` messages, moving whole chunks where it can.
+        /// Removes up to `limit` messages of the first chunk: the whole chunk, moved, when it fits
+        /// (joining chunks would copy every message of the later ones), else a slice of it.
         mutating func take(limit: Int) -> [Message] {
-            var batch: [Message] = []
-            while batch.count < limit, let chunk = chunks.first {
-                let available = chunk.count - headOffset
-                let wanted = limit - batch.count
-                if headOffset == 0 && available <= wanted {
-                    if batch.isEmpty { batch = chunk } else { batch.append(contentsOf: chunk) }
+            guard let chunk = chunks.first else { return [] }
+            let batch: [Message]
+            if headOffset == 0 && chunk.count <= limit {
+                batch = chunks.removeFirst()
+            } else {
+                let end = headOffset + min(chunk.count - headOffset, limit)
+                batch = Array(chunk[headOffset..<end])
+                headOffset = end
+                if headOffset == chunk.count {
                     chunks.removeFirst()
-                } else {
-                    let end = headOffset + min(available, wanted)
-                    batch.append(contentsOf: chunk[headOffset..<end])
-                    headOffset = end
-                    if headOffset == chunk.count {
-                        chunks.removeFirst()
-                        headOffset = 0
-                    }
+                    headOffset = 0
                 }
             }
             count -= batch.count

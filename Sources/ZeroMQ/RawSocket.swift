@@ -147,17 +147,19 @@ final class RawSocket {
     private func trySend(_ message: UnsafePointer<Message>) throws(ZMQError) -> Bool {
         let last = message.pointee.rest.count - 1
         let flags = ZMQ_DONTWAIT | (last < 0 ? 0 : ZMQ_SNDMORE)
-        let firstSent = message.pointee.first.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }
-        guard try sent(firstSent, first: true) else { return false }
+        guard try sent(send(message.pointee.first, flags: flags), first: true) else { return false }
         // libzmq accepts the rest of a multipart message once it took the first frame.
         var index = 0
         while index <= last {
             let more = ZMQ_DONTWAIT | (index < last ? ZMQ_SNDMORE : 0)
-            let result = message.pointee.rest[index].withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, more) }
-            _ = try sent(result, first: false)
+            _ = try sent(send(message.pointee.rest[index], flags: more), first: false)
             index += 1
         }
         return true
+    }
+
+    private func send(_ frame: [UInt8], flags: Int32) -> Int32 {
+        frame.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }
     }
 
     /// What `zmq_send`'s result means: sent, the first frame refused for a full queue (`false`), or an error.

@@ -97,7 +97,7 @@ public final class Socket: Sendable {
         return message
     }
 
-    /// Received messages in batches of whatever has arrived (up to `limit`), until the socket closes.
+    /// Received messages in batches as the I/O thread read them (at most `limit` each), until the socket closes.
     public func batches(limit: Int = 1024) -> MessageBatches {
         MessageBatches(buffer: core.inbound, limit: limit)
     }
