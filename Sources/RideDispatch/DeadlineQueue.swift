@@ -9,7 +9,9 @@ public struct DeadlineQueue<ID: Comparable & Hashable> {
     fileprivate struct Entry: Comparable {
         let time: Double
         let id: ID
-        static func < (a: Entry, b: Entry) -> Bool { (a.time, a.id) < (b.time, b.id) }
+        // Not a tuple comparison: in this generic type it builds the tuple's type at run time, for
+        // every comparison the heap makes.
+        static func < (a: Entry, b: Entry) -> Bool { a.time < b.time || (a.time == b.time && a.id < b.id) }
     }
 
     private var heap = Heap<Entry>()

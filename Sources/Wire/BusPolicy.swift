@@ -7,7 +7,7 @@ public enum BusPolicy {
     /// (`[topic, envelope]`, as the bus's frontend receives it), or nil if it may.
     public static func refusal(publisher: String, frames: [UnsafeRawBufferPointer]) -> String? {
         guard frames.count == 2 else { return "\(frames.count) frames, not a bus message's 2 (topic, envelope)" }
-        guard let topic = String(validating: frames[0], as: UTF8.self), !topic.isEmpty else {
+        guard let topic = UTF8Text.validated(frames[0]), !topic.isEmpty else {
             return "a topic frame that is empty or not UTF-8"
         }
         return refusal(publisher: publisher, topic: topic) { try? WireCodec.decode(Array(frames[1])) }

@@ -32,7 +32,7 @@ public enum Frames {
 
         public init(frames: [[UInt8]]) throws(WireError) {
             guard frames.count == 2 else { throw .frameCount(got: frames.count, expected: "2 (topic, envelope)") }
-            guard !frames[0].isEmpty, let topic = String(validating: frames[0], as: UTF8.self) else {
+            guard !frames[0].isEmpty, let topic = UTF8Text.validated(frames[0]) else {
                 throw .badTopic
             }
             self.topic = topic

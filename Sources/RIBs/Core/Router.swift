@@ -69,9 +69,11 @@ open class Router<InteractorType>: Routing {
     open var view: (any ViewControllable)? { nil }
 
     open var name: String {
-        let typeName = String(describing: type(of: self))
-        let base = typeName.split(separator: "<").first.map(String.init) ?? typeName
-        return base.hasSuffix("Router") && base != "Router" ? String(base.dropLast(6)) : base
+        // The runtime's name of the type, not `String(describing:)`, which first looks for the
+        // metatype's conformances to the printing protocols (a lookup each, on every detach).
+        var base = Substring(_typeName(type(of: self), qualified: false))
+        if let angle = base.firstIndex(of: "<") { base = base[..<angle] }
+        return String(base.hasSuffix("Router") && base != "Router" ? base.dropLast(6) : base)
     }
 
     public final func load() {
