@@ -7,6 +7,13 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// For the small generic modules every process runs in its hot paths (the RIBs framework's
+/// streams, virtual time's inbox): their code is offered to the modules that use them, which
+/// specialize it for their own types — unspecialized, each call looks up the generic types'
+/// metadata at run time (docs/PERFORMANCE.md, "Runtime look-ups").
+let specializable: [SwiftSetting] =
+    strict + [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+
 let package = Package(
     name: "ribcity",
     platforms: [.macOS(.v15)],
@@ -84,7 +91,7 @@ let package = Package(
         .target(
             name: "VirtualTime",
             dependencies: ["SimulatedTime"],
-            swiftSettings: strict
+            swiftSettings: specializable
         ),
         .target(
             name: "Wire",
@@ -106,7 +113,7 @@ let package = Package(
         // The app architecture: knows nothing of ZeroMQ, the wire protocol or the city.
         .target(
             name: "RIBs",
-            swiftSettings: strict
+            swiftSettings: specializable
         ),
         // Streets, routing and positions: no I/O of its own, nothing of sockets.
         .target(

@@ -14,10 +14,10 @@ extension WindowOpen {
         expected = names.map { name in
             WindowExpectation.with {
                 $0.processID = name
-                $0.received = opening.expected[name] ?? [:]
+                $0.received = NamedCount.entries(opening.expected[name] ?? [:])
             }
         }
-        lives = opening.incarnations
+        lives = NamedCount.entries(opening.incarnations.mapValues(UInt64.init))
     }
 
     /// The opening this message carries, or `nil` if it is not one (a window that ends before it starts).
@@ -26,8 +26,8 @@ extension WindowOpen {
         return WindowOpening(
             window: Window(index: window, start: SimTime(wireMilliseconds: startMs), end: SimTime(wireMilliseconds: endMs)),
             purpose: drain ? .drain : .advance,
-            expected: Dictionary(expected.map { ($0.processID, $0.received) }, uniquingKeysWith: { $1 }),
-            incarnations: lives)
+            expected: Dictionary(expected.map { ($0.processID, NamedCount.counts($0.received)) }, uniquingKeysWith: { $1 }),
+            incarnations: NamedCount.counts(lives).mapValues { UInt32(truncatingIfNeeded: $0) })
     }
 }
 
@@ -50,14 +50,14 @@ extension WindowDone {
         window = report.window
         processID = report.participant.name
         life = report.participant.incarnation
-        sent = report.sent
-        received = report.received
+        sent = NamedCount.entries(report.sent)
+        received = NamedCount.entries(report.received)
         idle = report.next == nil
         nextMs = report.next?.wireMilliseconds ?? 0
         busySeconds = report.busy / .seconds(1)
         late = report.late
         leaving = report.leaving
-        deliveriesMs = report.deliveries.mapValues(\.wireMilliseconds)
+        deliveriesMs = NamedTime.entries(report.deliveries)
         if let own = report.own { ownNextMs = own.wireMilliseconds }
     }
 
@@ -65,9 +65,10 @@ extension WindowDone {
     public var report: WindowReport {
         let own: SimTime? = hasOwnNextMs ? SimTime(wireMilliseconds: ownNextMs) : nil
         return WindowReport(
-            window: window, participant: ParticipantID(processID, incarnation: life), sent: sent, received: received,
+            window: window, participant: ParticipantID(processID, incarnation: life), sent: NamedCount.counts(sent),
+            received: NamedCount.counts(received),
             next: idle ? nil : SimTime(wireMilliseconds: nextMs), busy: .microseconds(Int64((busySeconds * 1_000_000).rounded())),
-            late: late, leaving: leaving, deliveries: deliveriesMs.mapValues { SimTime(wireMilliseconds: $0) },
+            late: late, leaving: leaving, deliveries: NamedTime.times(deliveriesMs),
             own: own)
     }
 }
@@ -82,4 +83,42 @@ extension WindowHello {
 
     /// The participant's life that says hello.
     public var participant: ParticipantID { ParticipantID(processID, incarnation: life) }
+}
+
+extension NamedCount {
+    /// A count by name as entries, in the order of the names (a map's entries in deterministic order).
+    public static func entries(_ counts: [String: UInt64]) -> [NamedCount] {
+        counts.keys.sorted().map { key in
+            var entry = NamedCount()
+            entry.key = key
+            entry.value = counts[key] ?? 0
+            return entry
+        }
+    }
+
+    /// The count by name the entries give (the last one for a name given twice, as a map's decoding does).
+    public static func counts(_ entries: [NamedCount]) -> [String: UInt64] {
+        var counts: [String: UInt64] = [:]
+        for entry in entries { counts[entry.key] = entry.value }
+        return counts
+    }
+}
+
+extension NamedTime {
+    /// Simulated times by name as entries (milliseconds), in the order of the names.
+    public static func entries(_ times: [String: SimTime]) -> [NamedTime] {
+        times.keys.sorted().map { key in
+            var entry = NamedTime()
+            entry.key = key
+            entry.value = times[key]?.wireMilliseconds ?? 0
+            return entry
+        }
+    }
+
+    /// The simulated times by name the entries give (the last one for a name given twice).
+    public static func times(_ entries: [NamedTime]) -> [String: SimTime] {
+        var times: [String: SimTime] = [:]
+        for entry in entries { times[entry.key] = SimTime(wireMilliseconds: entry.value) }
+        return times
+    }
 }

@@ -78,4 +78,25 @@ struct WindowMessageTests {
         open.endMs = 1_000
         #expect(open.opening == nil)
     }
+
+    @Test("Counts by name go out as a map's entries would, in the order of the names, and come back the same")
+    func countsAsMapEntries() throws {
+        var done = WindowDone()
+        done.sent = NamedCount.entries(["b#1": 3, "a#1": 300])
+        // Field 4, length-delimited, once per entry: key (field 1) then value (field 2), as
+        // protobuf encodes a map<string, uint64>; "a#1" first.
+        let a: [UInt8] = [0x0A, 0x03, 0x61, 0x23, 0x31, 0x10, 0xAC, 0x02]
+        let b: [UInt8] = [0x0A, 0x03, 0x62, 0x23, 0x31, 0x10, 0x03]
+        let inOrder: [UInt8] = [0x22, 0x08] + a + [0x22, 0x07] + b
+        let bytes: [UInt8] = try done.serializedBytes()
+        #expect(bytes == inOrder)
+        let reversed: [UInt8] = [0x22, 0x07] + b + [0x22, 0x08] + a
+        let decoded = try WindowDone(serializedBytes: reversed)
+        #expect(NamedCount.counts(decoded.sent) == ["a#1": 300, "b#1": 3])
+        #expect(
+            NamedCount.counts(NamedCount.entries(["x": 1]) + NamedCount.entries(["x": 2])) == ["x": 2],
+            "the last one for a name, as a map")
+        let times = ["dispatch": SimTime(wireMilliseconds: 1_500), "riders-0": SimTime(wireMilliseconds: -20)]
+        #expect(NamedTime.times(NamedTime.entries(times)) == times)
+    }
 }

@@ -15,4 +15,15 @@ enum DriverActivity: Equatable {
             }
         }
     }
+
+    /// The activity's name as the screen shows it (the case's name), without `"\(activity)"`'s
+    /// reflection, which looks up conformances for every render.
+    var name: String {
+        switch self {
+        case .idle: "idle"
+        case .offer: "offer"
+        case .enRoute: "enRoute"
+        case .onTrip: "onTrip"
+        }
+    }
 }

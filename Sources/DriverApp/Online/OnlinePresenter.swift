@@ -10,12 +10,12 @@ final class OnlinePresenter: Presenter<OnlineView>, OnlinePresentable {
     weak var listener: (any OnlinePresentableListener)?
 
     init() {
-        super.init(view: OnlineView(showing: OnlineScreen(status: "\(DriverActivity.idle)")))
+        super.init(view: OnlineView(showing: OnlineScreen(status: DriverActivity.idle.name)))
         view.onAction = { [weak self] action in self?.handle(action) }
     }
 
     func present(_ activity: DriverActivity) {
-        view.render(OnlineScreen(status: "\(activity)"))
+        view.render(OnlineScreen(status: activity.name))
     }
 
     private func handle(_ action: OnlineAction) {

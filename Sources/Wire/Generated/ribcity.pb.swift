@@ -2473,7 +2473,39 @@ public nonisolated struct WindowOpen: Sendable {
   public var expected: [WindowExpectation] = []
 
   /// The life each participant is in, by process id.
-  public var lives: Dictionary<String,UInt32> = [:]
+  public var lives: [NamedCount] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One entry of a count by name. On the wire the same as a map<string, uint64>'s entry (key 1,
+/// value 2), which it replaces in the window messages: SwiftProtobuf's map fields run through
+/// unspecialized generic code that looks up type metadata for every entry, every window.
+public nonisolated struct NamedCount: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var key: String = String()
+
+  public var value: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One entry of a simulated time (ms) by name; on the wire a map<string, int64>'s entry.
+public nonisolated struct NamedTime: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var key: String = String()
+
+  public var value: Int64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2489,7 +2521,7 @@ public nonisolated struct WindowExpectation: Sendable {
 
   public var processID: String = String()
 
-  public var received: Dictionary<String,UInt64> = [:]
+  public var received: [NamedCount] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2509,9 +2541,9 @@ public nonisolated struct WindowDone: Sendable {
   public var life: UInt32 = 0
 
   /// Messages this life sent, by receiver life (cumulative), and received, by sender life.
-  public var sent: Dictionary<String,UInt64> = [:]
+  public var sent: [NamedCount] = []
 
-  public var received: Dictionary<String,UInt64> = [:]
+  public var received: [NamedCount] = []
 
   /// The earliest simulated time at which this participant has something to do; idle: nothing.
   public var idle: Bool = false
@@ -2536,7 +2568,7 @@ public nonisolated struct WindowDone: Sendable {
 
   /// The earliest delivery (simulated ms) of what this life sent since its last report, by
   /// receiver process id: a rider or driver process with nothing due in a window sits it out.
-  public var deliveriesMs: Dictionary<String,Int64> = [:]
+  public var deliveriesMs: [NamedTime] = []
 
   /// When something of the participant's own is next due (a timer, an input it holds), without
   /// the deliveries of what it sent (next_ms counts those too); absent: nothing.
@@ -6305,7 +6337,7 @@ nonisolated extension WindowOpen: SwiftProtobuf.Message, SwiftProtobuf._MessageI
       case 3: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
       case 4: try { try decoder.decodeSingularBoolField(value: &self.drain) }()
       case 5: try { try decoder.decodeRepeatedMessageField(value: &self.expected) }()
-      case 6: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt32>.self, value: &self.lives) }()
+      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.lives) }()
       default: break
       }
     }
@@ -6328,7 +6360,7 @@ nonisolated extension WindowOpen: SwiftProtobuf.Message, SwiftProtobuf._MessageI
       try visitor.visitRepeatedMessageField(value: self.expected, fieldNumber: 5)
     }
     if !self.lives.isEmpty {
-      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt32>.self, value: self.lives, fieldNumber: 6)
+      try visitor.visitRepeatedMessageField(value: self.lives, fieldNumber: 6)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -6345,6 +6377,76 @@ nonisolated extension WindowOpen: SwiftProtobuf.Message, SwiftProtobuf._MessageI
   }
 }
 
+nonisolated extension NamedCount: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".NamedCount"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}value\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.key) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.value) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.key.isEmpty {
+      try visitor.visitSingularStringField(value: self.key, fieldNumber: 1)
+    }
+    if self.value != 0 {
+      try visitor.visitSingularUInt64Field(value: self.value, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: NamedCount, rhs: NamedCount) -> Bool {
+    if lhs.key != rhs.key {return false}
+    if lhs.value != rhs.value {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension NamedTime: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".NamedTime"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}value\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.key) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.value) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.key.isEmpty {
+      try visitor.visitSingularStringField(value: self.key, fieldNumber: 1)
+    }
+    if self.value != 0 {
+      try visitor.visitSingularInt64Field(value: self.value, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: NamedTime, rhs: NamedTime) -> Bool {
+    if lhs.key != rhs.key {return false}
+    if lhs.value != rhs.value {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension WindowExpectation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WindowExpectation"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}process_id\0\u{1}received\0")
@@ -6356,7 +6458,7 @@ nonisolated extension WindowExpectation: SwiftProtobuf.Message, SwiftProtobuf._M
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.processID) }()
-      case 2: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt64>.self, value: &self.received) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.received) }()
       default: break
       }
     }
@@ -6367,7 +6469,7 @@ nonisolated extension WindowExpectation: SwiftProtobuf.Message, SwiftProtobuf._M
       try visitor.visitSingularStringField(value: self.processID, fieldNumber: 1)
     }
     if !self.received.isEmpty {
-      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt64>.self, value: self.received, fieldNumber: 2)
+      try visitor.visitRepeatedMessageField(value: self.received, fieldNumber: 2)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -6393,15 +6495,15 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
       case 1: try { try decoder.decodeSingularUInt64Field(value: &self.window) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.processID) }()
       case 3: try { try decoder.decodeSingularUInt32Field(value: &self.life) }()
-      case 4: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt64>.self, value: &self.sent) }()
-      case 5: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt64>.self, value: &self.received) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.sent) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.received) }()
       case 6: try { try decoder.decodeSingularBoolField(value: &self.idle) }()
       case 7: try { try decoder.decodeSingularInt64Field(value: &self.nextMs) }()
       case 8: try { try decoder.decodeSingularDoubleField(value: &self.busySeconds) }()
       case 9: try { try decoder.decodeSingularUInt64Field(value: &self.late) }()
       case 10: try { try decoder.decodeSingularBoolField(value: &self.leaving) }()
       case 11: try { try decoder.decodeSingularBoolField(value: &self.published) }()
-      case 12: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufInt64>.self, value: &self.deliveriesMs) }()
+      case 12: try { try decoder.decodeRepeatedMessageField(value: &self.deliveriesMs) }()
       case 13: try { try decoder.decodeSingularInt64Field(value: &self._ownNextMs) }()
       default: break
       }
@@ -6423,10 +6525,10 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
       try visitor.visitSingularUInt32Field(value: self.life, fieldNumber: 3)
     }
     if !self.sent.isEmpty {
-      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt64>.self, value: self.sent, fieldNumber: 4)
+      try visitor.visitRepeatedMessageField(value: self.sent, fieldNumber: 4)
     }
     if !self.received.isEmpty {
-      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt64>.self, value: self.received, fieldNumber: 5)
+      try visitor.visitRepeatedMessageField(value: self.received, fieldNumber: 5)
     }
     if self.idle != false {
       try visitor.visitSingularBoolField(value: self.idle, fieldNumber: 6)
@@ -6447,7 +6549,7 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
       try visitor.visitSingularBoolField(value: self.published, fieldNumber: 11)
     }
     if !self.deliveriesMs.isEmpty {
-      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufInt64>.self, value: self.deliveriesMs, fieldNumber: 12)
+      try visitor.visitRepeatedMessageField(value: self.deliveriesMs, fieldNumber: 12)
     }
     try { if let v = self._ownNextMs {
       try visitor.visitSingularInt64Field(value: v, fieldNumber: 13)
