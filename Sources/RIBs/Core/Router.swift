@@ -110,13 +110,15 @@ open class Router<InteractorType>: Routing {
             assertionFailure("\(path): \(child.path) is attached here already")
             return
         }
-        if let holder = (child as? any TreeNode)?.attachedParent, holder !== self {
+        // Cast once: each cast to a protocol is a look-up in the runtime's conformance cache.
+        let node = child as? any TreeNode
+        if let holder = node?.attachedParent, holder !== self {
             assertionFailure("\(path): \(child.path) is attached to \(holder.path) already; detach it there first")
             return
         }
         children.append(child)
-        (child as? any TreeNode)?.adopt(parent: self, context: context)
-        if let node = child as? any TreeNode { node.recordAttached() }
+        node?.adopt(parent: self, context: context)
+        node?.recordAttached()
         child.load()
         if interactable.isActive { child.setSubtreeActive(true) }
     }
@@ -126,14 +128,15 @@ open class Router<InteractorType>: Routing {
         if shownChild == ObjectIdentifier(child) { shownChild = nil }
         child.setSubtreeActive(false)
         children.remove(at: index)
-        if let node = child as? any TreeNode { node.recordDetached() }
+        let node = child as? any TreeNode
+        node?.recordDetached()
         if let context {
             let path = child.path
             context.leakDetector.expectDeallocate(child, path: path)
             context.leakDetector.expectDeallocate(child.interactable, path: path + " (interactor)")
             if let view = child.view { context.leakDetector.expectDeallocate(view, path: path + " (view)") }
         }
-        (child as? any TreeNode)?.adopt(parent: nil, context: context)
+        node?.adopt(parent: nil, context: context)
     }
 
     /// The child shown by ``show(_:)``, for routers that switch between exclusive children
