@@ -88,10 +88,10 @@ extension WindowHello {
 extension NamedCount {
     /// A count by name as entries, in the order of the names (a map's entries in deterministic order).
     public static func entries(_ counts: [String: UInt64]) -> [NamedCount] {
-        counts.keys.sorted().map { key in
+        counts.sorted { $0.key < $1.key }.map { key, value in
             var entry = NamedCount()
             entry.key = key
-            entry.value = counts[key] ?? 0
+            entry.value = value
             return entry
         }
     }
@@ -107,10 +107,10 @@ extension NamedCount {
 extension NamedTime {
     /// Simulated times by name as entries (milliseconds), in the order of the names.
     public static func entries(_ times: [String: SimTime]) -> [NamedTime] {
-        times.keys.sorted().map { key in
+        times.sorted { $0.key < $1.key }.map { key, time in
             var entry = NamedTime()
             entry.key = key
-            entry.value = times[key]?.wireMilliseconds ?? 0
+            entry.value = time.wireMilliseconds
             return entry
         }
     }

@@ -185,10 +185,9 @@ final class IOLoop {
     // MARK: Moving messages
 
     private func receive(_ entry: Entry) {
-        // One retain of the socket for the batch, not one per message; the batch reserved once.
+        // One retain of the socket for the batch, not one per message.
         let raw = entry.raw
         var batch: [Message] = []
-        batch.reserveCapacity(16)
         var room = entry.core.inbound.byteRoom
         let counting = room != .max
         do {
