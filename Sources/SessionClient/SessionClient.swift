@@ -261,9 +261,7 @@ public actor SessionClient {
         case .arrived(let envelope): return envelope
         case .abandoned: return nil
         case .pending:
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { replies.wait(for: messageID, $0) }
-            } onCancel: {
+            return try await withCallerIsolatedContinuation { replies.wait(for: messageID, $0) } onCancel: {
                 Task { await self.abandon(messageID) }
             }
         }

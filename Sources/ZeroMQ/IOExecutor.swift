@@ -39,13 +39,11 @@ public final class IOExecutor: TaskExecutor, SerialExecutor {
     public func sleep(until deadline: ContinuousClock.Instant, isolation: isolated (any Actor)? = #isolation) async throws {
         try Task.checkCancellation()
         let id = core.timers.withLock { $0.reserve() }
-        let timed = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (waiter: IOTimers.Waiter) in
-                switch core.wait(id, until: deadline, waiter) {
-                case .waiting: break
-                case .cancelled: waiter.resume(throwing: CancellationError())
-                case .stopped: waiter.resume(returning: false)
-                }
+        let timed = try await withCallerIsolatedContinuation { (waiter: IOTimers.Waiter) in
+            switch core.wait(id, until: deadline, waiter) {
+            case .waiting: break
+            case .cancelled: waiter.resume(throwing: CancellationError())
+            case .stopped: waiter.resume(returning: false)
             }
         } onCancel: {
             core.timers.withLock { $0.cancel(id) }?.resume(throwing: CancellationError())

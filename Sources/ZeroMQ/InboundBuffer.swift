@@ -113,15 +113,13 @@ final class InboundBuffer: Sendable {
             state.nextWaiterID += 1
             return state.nextWaiterID
         }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let ready = state.withLock { state -> Bool in
-                    if state.count > 0 || state.finished || Task.isCancelled { return true }
-                    state.waiters[id] = continuation
-                    return false
-                }
-                if ready { continuation.resume() }
+        await withCallerIsolatedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if state.count > 0 || state.finished || Task.isCancelled { return true }
+                state.waiters[id] = continuation
+                return false
             }
+            if ready { continuation.resume() }
         } onCancel: {
             state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
         }

@@ -74,25 +74,23 @@ final class OutboundBuffer: Sendable {
         }
         if wasEmpty { waker.wake() }
         if admitted { return }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let outcome: Result<Bool, any Error>? = state.withLock { state in
-                    if state.closed { return .failure(ZMQError.closed(operation)) }
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    let (admitted, wasEmpty) = state.admit(batch, capacity: capacity)
-                    if admitted { return .success(wasEmpty) }
-                    state.waiters.append(Waiter(id: id, batch: batch, continuation: continuation))
-                    return nil
-                }
-                switch outcome {
-                case let .success(wasEmpty)?:
-                    if wasEmpty { waker.wake() }
-                    continuation.resume()
-                case let .failure(error)?:
-                    continuation.resume(throwing: error)
-                case nil:
-                    break
-                }
+        try await withCallerIsolatedContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let outcome: Result<Bool, any Error>? = state.withLock { state in
+                if state.closed { return .failure(ZMQError.closed(operation)) }
+                if Task.isCancelled { return .failure(CancellationError()) }
+                let (admitted, wasEmpty) = state.admit(batch, capacity: capacity)
+                if admitted { return .success(wasEmpty) }
+                state.waiters.append(Waiter(id: id, batch: batch, continuation: continuation))
+                return nil
+            }
+            switch outcome {
+            case let .success(wasEmpty)?:
+                if wasEmpty { waker.wake() }
+                continuation.resume()
+            case let .failure(error)?:
+                continuation.resume(throwing: error)
+            case nil:
+                break
             }
         } onCancel: {
             cancelWaiter(id)
