@@ -261,7 +261,9 @@ public actor SessionClient {
         case .arrived(let envelope): return envelope
         case .abandoned: return nil
         case .pending:
-            return try await withCallerIsolatedContinuation { replies.wait(for: messageID, $0) } onCancel: {
+            return try await withCallerIsolatedContinuation {
+                replies.wait(for: messageID, $0)
+            } onCancel: {
                 Task { await self.abandon(messageID) }
             }
         }

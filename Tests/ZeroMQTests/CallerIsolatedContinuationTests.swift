@@ -16,7 +16,8 @@ actor WaiterOnLoop {
     func bodyThread() async -> String {
         await withCallerIsolatedContinuation { (continuation: CheckedContinuation<String, Never>) in
             continuation.resume(returning: currentThreadName())
-        } onCancel: {}
+        } onCancel: {
+        }
     }
 
     /// Waits until ``resume(with:)`` or cancellation; returns what it was resumed with and the
