@@ -49,3 +49,30 @@ struct WakeTimingTests {
         }
     }
 }
+
+@Suite("How long a wall-clock host sleeps between looks at its apps")
+struct HostStepTests {
+    let settings = AppHost.Settings()
+
+    @Test("At 30× a host looks no more often than once a simulated second, however soon an app is due")
+    func oneSimulatedSecondAt30x() {
+        let step = settings.sleep(untilDue: .milliseconds(2), speed: 30)
+        #expect(abs(step / .seconds(1) - 1.0 / 30) < 1e-9, "\(step)")
+        #expect(settings.sleep(untilDue: .milliseconds(40), speed: 30) == .milliseconds(40), "due later: sleeps until then")
+        #expect(settings.sleep(untilDue: .seconds(3), speed: 30) == settings.tick, "never longer than a tick")
+        #expect(settings.sleep(untilDue: nil, speed: 30) == settings.tick, "nothing due: a tick")
+    }
+
+    @Test("Fast clocks keep the wall-time floor; slow ones are capped at a tick")
+    func floors() {
+        // At 600× a simulated second is under 2 ms of wall time: the 10 ms floor holds.
+        #expect(settings.sleep(untilDue: .zero, speed: 600) == settings.minimumStep)
+        // At 1× a simulated second would be a whole second: a host still looks every tick.
+        #expect(settings.sleep(untilDue: .zero, speed: 1) == settings.tick)
+        // At 60×, a sixtieth of a second.
+        #expect(abs(settings.sleep(untilDue: .zero, speed: 60) / .seconds(1) - 1.0 / 60) < 1e-9)
+        var finer = settings
+        finer.minimumSimulatedStep = 0.1
+        #expect(finer.sleep(untilDue: .zero, speed: 30) == settings.minimumStep, "0.1 simulated s at 30× is under the wall floor")
+    }
+}
