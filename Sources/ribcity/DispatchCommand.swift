@@ -67,7 +67,7 @@ struct DispatchCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "With a journal: snapshot dispatch's state once this many journal entries came since the last (at most a fifth of a core on encoding, a twentieth in virtual time), so that a restart replays only what came after; 0: never.",
             valueName: "entries"))
-    var snapshotEvery = 5_000
+    var snapshotEvery = 10_000
 
     /// Snapshots in wall-clock time may take a fifth of a core: a live city has it to spare and
     /// its restarts are felt as lag. In virtual time every CPU second of dispatch's is a second

@@ -8,7 +8,7 @@ public struct SnapshotPolicy: Sendable {
     public var minimumGap: Duration
     public var cpuShare: Double
 
-    public init(everyEntries: Int = 5_000, minimumGap: Duration = .seconds(1), cpuShare: Double = 0.2) {
+    public init(everyEntries: Int = 10_000, minimumGap: Duration = .seconds(1), cpuShare: Double = 0.2) {
         precondition(everyEntries > 0, "SnapshotPolicy: a snapshot every so many entries, at least one")
         precondition(cpuShare > 0, "SnapshotPolicy: some share of a core for snapshots")
         self.everyEntries = everyEntries
