@@ -265,7 +265,7 @@ public actor AppHost {
             case .request(let body):
                 totals.messagesOut += 1
                 inFlight[app.id, default: 0] += 1
-                Task { await self.request(body, for: app, at: shard) }
+                Task(executorPreference: session.executor) { await self.request(body, for: app, at: shard) }
             }
         }
         // An app's answer may arrive after it was released (a reply it was waiting for): then
