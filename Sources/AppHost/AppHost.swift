@@ -28,8 +28,8 @@ public actor AppHost {
         /// Wall clock: the least simulated time between two looks, whatever the speed (but never
         /// more than ``tick`` of wall time) — a host steps its apps no finer than a simulator
         /// with one-second steps (SUMO's default), as dispatch's own timers do at 20× and
-        /// above. A wake-up is late by at most this much simulated time; at 30× it saves a
-        /// quarter of the hosts' CPU (docs/PERFORMANCE.md).
+        /// above. A wake-up is late by at most this much simulated time; at 30× it saves about
+        /// a fifth of the hosts' CPU (docs/PERFORMANCE.md).
         public var minimumSimulatedStep: Double = 1
         /// How often every app is ticked whether it asked or not (wall time).
         public var sweep: Duration = .seconds(5)

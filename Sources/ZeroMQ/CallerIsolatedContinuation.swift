@@ -2,10 +2,12 @@
 ///
 /// `withTaskCancellationHandler`'s operation closure is nonisolated unless it captures the
 /// caller's isolation (SE-0420): written the plain way, an actor on the I/O thread that waits
-/// hops to a global thread to suspend, and is resumed there and hops back — two thread
-/// wake-ups per wait, paid by every receive, sleep and reply on the hot paths. Here the closure
-/// captures `isolation` (it hands it to the continuation), so it runs where the caller runs and
-/// is resumed there (`CallerIsolatedContinuationTests` fail with the plain form).
+/// hops to a global thread to suspend there. Here the closure captures `isolation` (it hands it
+/// to the continuation), so it runs and suspends where the caller runs
+/// (`CallerIsolatedContinuationTests` fail with the plain form). A resumed continuation is
+/// queued on the generic executor, which for a task that prefers the I/O thread as its
+/// executor (the hosts' and dispatch's loops and requests do) is the I/O thread again: no
+/// other thread is woken.
 ///
 /// - Parameters:
 ///   - body: called at once, on the caller's executor, with the continuation to resume.
