@@ -158,6 +158,13 @@ public actor AppHost {
     /// Connects, runs until ``stop()`` (or, with `endWhenAllFinished`, until every app is done),
     /// then stops every app and closes the session.
     public func run() async throws {
+        // As in virtual time (`runVirtual`), the loop prefers the I/O thread as its task's
+        // executor: its sleeps and the waits it makes resume there, not on a global thread that
+        // hops back to it (two thread wake-ups per wait).
+        try await withTaskExecutorPreference(session.executor) { try await self.serveWallClock() }
+    }
+
+    private func serveWallClock() async throws {
         for shard in sessions { try await shard.connect() }
         guard let clock = await session.clock else { throw SessionClient.Failure.closed }
         self.clock = clock

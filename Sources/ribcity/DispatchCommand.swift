@@ -229,15 +229,12 @@ struct DispatchCommand: AsyncParsableCommand {
             )
             let readiness = ReadinessAnnouncer(role: .dispatch, processID: name, endpoints: [sessionsAt], publisher: pub)
             let signals = onInterrupt { Task { await server.stop() } }
-            // Waits resume on the I/O thread, the task's preferred executor (as a host's, HostCommand).
-            try await withTaskExecutorPreference(transport.executor) {
-                if let clock = virtualClock {
-                    print("dispatch runs in virtual time: life \(clock.life), latency \(clock.latency.wireMilliseconds) ms")
-                    try await server.runVirtual(
-                        DispatchServer.VirtualClock(life: clock.life, latency: clock.latency), windows: clock.windows)
-                } else {
-                    try await server.run()
-                }
+            if let clock = virtualClock {
+                print("dispatch runs in virtual time: life \(clock.life), latency \(clock.latency.wireMilliseconds) ms")
+                try await server.runVirtual(
+                    DispatchServer.VirtualClock(life: clock.life, latency: clock.latency), windows: clock.windows)
+            } else {
+                try await server.run()
             }
             readiness.stop()
             signals.forEach { $0.cancel() }

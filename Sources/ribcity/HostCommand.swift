@@ -116,32 +116,27 @@ func runHost(
         try await inspections.subscribe(Topic.inspectRequest)
         let inspecting = Task { try await host.answerInspections(from: inspections) }
         defer { inspecting.cancel() }
-        // The loops wait on the I/O thread (a reply, a sleep, a window); as the task's preferred
-        // executor it is also where those waits resume — not a global thread that hops back to it
-        // (two thread wake-ups per wait).
-        try await withTaskExecutorPreference(transport.executor) {
-            if let clock = try await options.virtualTime.clock(of: plan, as: name, on: transport) {
-                // In virtual time the session is this process's own DEALER, named by the process's id, so
-                // that dispatch numbers its replies on the link to it; its clock is the windows'.
-                var dealerOptions = SocketOptions()
-                dealerOptions.routingID = Array(WireIDs.session(ofProcess: name, life: clock.life).utf8)
-                var dealers: [Socket] = []
-                for endpoint in shardSessions {
-                    let dealer = try await transport.socket(.dealer, options: dealerOptions)
-                    try await dealer.connect(endpoint)
-                    dealers.append(dealer)
-                }
-                let speed = options.speed ?? plan.speed
-                print("\(name) runs in virtual time: life \(clock.life), latency \(clock.latency.wireMilliseconds) ms")
-                try await host.runVirtual(
-                    AppHost.VirtualClock(
-                        life: clock.life, latency: clock.latency, heartbeat: speed, timeout: 3 * speed,
-                        sweep: settings.sweep / .seconds(1) * speed,
-                        attempts: sessionSettings.attempts, faults: sessionSettings.faults),
-                    dealers: dealers, windows: clock.windows)
-            } else {
-                try await host.run()
+        if let clock = try await options.virtualTime.clock(of: plan, as: name, on: transport) {
+            // In virtual time the session is this process's own DEALER, named by the process's id, so
+            // that dispatch numbers its replies on the link to it; its clock is the windows'.
+            var dealerOptions = SocketOptions()
+            dealerOptions.routingID = Array(WireIDs.session(ofProcess: name, life: clock.life).utf8)
+            var dealers: [Socket] = []
+            for endpoint in shardSessions {
+                let dealer = try await transport.socket(.dealer, options: dealerOptions)
+                try await dealer.connect(endpoint)
+                dealers.append(dealer)
             }
+            let speed = options.speed ?? plan.speed
+            print("\(name) runs in virtual time: life \(clock.life), latency \(clock.latency.wireMilliseconds) ms")
+            try await host.runVirtual(
+                AppHost.VirtualClock(
+                    life: clock.life, latency: clock.latency, heartbeat: speed, timeout: 3 * speed,
+                    sweep: settings.sweep / .seconds(1) * speed,
+                    attempts: sessionSettings.attempts, faults: sessionSettings.faults),
+                dealers: dealers, windows: clock.windows)
+        } else {
+            try await host.run()
         }
         readiness.stop()
         let totals = await host.totals
