@@ -177,6 +177,19 @@ public final class DispatchDesk {
         return out
     }
 
+    /// The earliest simulated time at which ``tick(at:)`` could do anything, as things stand:
+    /// the engine's next deadline, the next look at overdue legs, the first session to time out.
+    /// A tick before it changes nothing and sends nothing. `nil` when every tick may matter (a
+    /// shard: its border's asks and reservations run on the ticks too).
+    public var nextTickDue: Double? {
+        guard border == nil else { return nil }
+        var due = legsLookedAt + settings.legGrace / 4
+        if let deadline = engine.nextDeadline { due = min(due, deadline) }
+        let limit = Double(settings.sessionTimeoutMs) / 1000 * settings.speed
+        if let heard = sessions.values.lazy.map(\.lastHeard).min() { due = min(due, heard + limit) }
+        return due
+    }
+
     /// Where session `id` can be reached now: nil for no such session, or one without a line
     /// (dispatch recovered and it has not said Hello again: it is sent what it missed after the Welcome).
     func line(of id: String?) -> [UInt8]? {

@@ -285,6 +285,11 @@ public actor DispatchServer {
         var out = Outbox()
         out.framesRouted = virtual == nil
         let kept = entries.map { core.apply($0, into: &out) }
+        try await conclude(kept, out)
+    }
+
+    /// Journals entries already applied, then sends what they produced.
+    func conclude(_ kept: [JournalEntry], _ out: Outbox) async throws {
         try record(kept)
         // Here, before any suspension, the state is exactly what the journal holds.
         snapshotIfDue()

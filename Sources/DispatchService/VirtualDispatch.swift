@@ -7,9 +7,12 @@ import ZeroMQ
 /// being handled.
 struct VirtualDispatch: Sendable {
     var participant: WindowParticipant<[[UInt8]]>
-    /// How often the engine's timers run (matching rounds, expiries), in simulated time.
+    /// The grid the engine's timers run on (matching rounds, expiries), in simulated time: a
+    /// tick runs on a multiple of it, and only when the desk has something due by then.
     let tick: SimDuration
-    var nextTick: SimTime?
+    /// The earliest instant the next tick may run at: after the last tick, and after the last
+    /// input (a tick at an input's instant comes before it).
+    var tickFloor: SimTime = .zero
     /// The simulated instant being handled.
     var now: SimTime
     /// The window reports' sender: "dispatch-window", or a shard's "dispatch-K-window".
@@ -20,6 +23,18 @@ struct VirtualDispatch: Sendable {
     var recovering = false
 
     var life: UInt32 { participant.id.incarnation }
+
+    /// The instant of the next tick, in milliseconds: the first on the grid of `periodMs` at or
+    /// after `floorMs` by which `due` has come (every grid instant when `due` is nil). Never later
+    /// than the first tick that acts, since `due` is rounded down to the millisecond before it is
+    /// rounded up to the grid: the ticks left out are only those that would change nothing.
+    static func plannedTick(floorMs: Int64, periodMs: Int64, due: Double?) -> Int64 {
+        let period = max(1, periodMs)
+        let first = (floorMs + period - 1) / period * period
+        guard let due else { return first }
+        let dueMs = Int64((min(max(due, 0), 1e12) * 1000).rounded(.down))
+        return max(first, (dueMs + period - 1) / period * period)
+    }
 
     /// Numbers `envelope` on the link to `receiver` — to its life `life`, or its current one —
     /// and stamps both lives: what every message dispatch sends in virtual time carries.
@@ -138,7 +153,7 @@ extension DispatchServer {
         case .wait: return
         case .report(let report): try await publish(report)
         case .drain:
-            let next = virtual?.nextTick
+            let next = plannedTick()
             guard let report = virtual?.participant.finish(nextTimer: next) else { return }
             try await publish(report)
         case .work(let opening): try await work(through: opening.window)
@@ -154,41 +169,47 @@ extension DispatchServer {
             virtual?.recovering = false
             try await act(on: [.recovered(time: window.start.seconds)])
         }
-        if let tick = virtual?.tick, virtual?.nextTick.map({ $0 < window.start }) ?? true {
-            let tickMs = max(1, tick.wireMilliseconds)
-            let startMs = window.start.wireMilliseconds
-            virtual?.nextTick = SimTime(wireMilliseconds: (startMs + tickMs - 1) / tickMs * tickMs)
-        }
+        if let floor = virtual?.tickFloor, floor < window.start { virtual?.tickFloor = window.start }
         // The whole window in one act: the journal written once and the window's messages sent
         // in one batch (a write and a send per input were about a tenth of dispatch's time). The
-        // entries, and so everything they produce, come in the same order as one by one.
-        var entries: [JournalEntry] = []
+        // entries come in the same order as one by one; each is applied before the next tick is
+        // planned, since an input may bring a deadline forward.
+        var out = Outbox()
+        out.framesRouted = false
+        var kept: [JournalEntry] = []
         for input in inputs {
-            entries += ticks { $0 <= input.time }
+            applyTicks(through: input.time, including: true, into: &out, kept: &kept)
             virtual?.now = input.time
+            virtual?.tickFloor = SimTime(wireMilliseconds: input.time.wireMilliseconds + 1)
             let user = input.payload.first.flatMap { usersOfPeers[$0] } ?? ""
-            entries.append(.received(time: input.time.seconds, frames: input.payload, user: user))
+            let entry = core.apply(.received(time: input.time.seconds, frames: input.payload, user: user), into: &out)
+            kept.append(entry)
         }
-        entries += ticks { $0 < window.end }
-        try await act(on: entries)
+        applyTicks(through: window.end, including: false, into: &out, kept: &kept)
+        try await conclude(kept, out)
         if core.stopRequested { stopped = true }
-        let next = virtual?.nextTick
+        let next = plannedTick()
         guard let report = virtual?.participant.finish(nextTimer: next, busy: .now - began) else { return }
         try await publish(report)
     }
 
-    /// The engine's ticks due next while `isDue` holds, as entries to act on; the clock moved to
-    /// each in turn.
-    private func ticks(while isDue: (SimTime) -> Bool) -> [JournalEntry] {
-        var entries: [JournalEntry] = []
-        while let tick = virtual?.nextTick, isDue(tick) {
+    /// Applies the ticks planned before `time` (or at it, when `including`), one by one: each
+    /// may change what is due next.
+    private func applyTicks(through time: SimTime, including: Bool, into out: inout Outbox, kept: inout [JournalEntry]) {
+        while let tick = plannedTick(), tick < time || (including && tick == time) {
             virtual?.now = tick
-            if let period = virtual?.tick {
-                virtual?.nextTick = SimTime(wireMilliseconds: tick.wireMilliseconds + period.wireMilliseconds)
-            }
-            entries.append(.tick(time: tick.seconds))
+            virtual?.tickFloor = SimTime(wireMilliseconds: tick.wireMilliseconds + 1)
+            let entry = core.apply(.tick(time: tick.seconds), into: &out)
+            kept.append(entry)
         }
-        return entries
+    }
+
+    /// The next tick, planned from the desk's next deadline (``VirtualDispatch/plannedTick(floorMs:periodMs:due:)``).
+    func plannedTick() -> SimTime? {
+        guard let state = virtual else { return nil }
+        return SimTime(
+            wireMilliseconds: VirtualDispatch.plannedTick(
+                floorMs: state.tickFloor.wireMilliseconds, periodMs: state.tick.wireMilliseconds, due: core.desk.nextTickDue))
     }
 
     /// The window report on the bus, after every event the window published (the same PUB, so

@@ -502,11 +502,17 @@ public final class DispatchEngine {
 
     /// The earliest simulated time at which ``advance(to:)`` has something to do.
     public var nextDeadline: Double? {
-        var times: [Double] = [nextMatching, nextRebalancing, surge.nextUpdate].compactMap { $0 }
-        if let expiry = offerExpiries.earliest(where: isCurrentOfferExpiry) { times.append(expiry) }
-        if let entry = scheduledEntries.earliest(where: { scheduled.contains($1) }) { times.append(entry) }
-        if let deadline = matchDeadlines.earliest(where: isCurrentMatchDeadline) { times.append(deadline) }
-        let next = times.min().map { max($0, now) }
+        // Asked after every input in virtual time: no array, no scan.
+        func earlier(_ a: Double?, _ b: Double?) -> Double? {
+            guard let a else { return b }
+            guard let b else { return a }
+            return min(a, b)
+        }
+        var earliest = earlier(earlier(nextMatching, nextRebalancing), surge.nextUpdate)
+        earliest = earlier(earliest, offerExpiries.earliest(where: isCurrentOfferExpiry))
+        earliest = earlier(earliest, scheduledEntries.earliest(where: { scheduled.contains($1) }))
+        earliest = earlier(earliest, matchDeadlines.earliest(where: isCurrentMatchDeadline))
+        let next = earliest.map { max($0, now) }
         assert(
             next == scannedNextDeadline,
             "the deadline queues missed a deadline: \(String(describing: next)) against a scan's \(String(describing: scannedNextDeadline))"
