@@ -23,16 +23,19 @@ final class DispatchCore {
     }
 
     /// Acts on one entry, adding what it sends to `out`.
+    /// - Parameter decoded: a received entry's frames already decoded (they are, when a message
+    ///   is held for its window), so that they are not decoded twice.
     /// - Returns: what the journal keeps of it: the entry itself, or for a frame that was not a
     ///   message, a few bytes that say so (what replay needs to count it).
     @discardableResult
-    func apply(_ entry: JournalEntry, into out: inout Outbox) -> JournalEntry {
+    func apply(_ entry: JournalEntry, decoded: Frames.Routed? = nil, into out: inout Outbox) -> JournalEntry {
         switch entry {
         case .started:
             return entry
         case .received(let time, let frames, let user):
-            do {
-                receive(try Frames.Routed(frames: frames), user: user, at: time, into: &out)
+            do throws(WireError) {
+                let routed = if let decoded { decoded } else { try Frames.Routed(frames: frames) }
+                receive(routed, user: user, at: time, into: &out)
                 return entry
             } catch {
                 let peer = frames.count > 1 ? frames[0] : []

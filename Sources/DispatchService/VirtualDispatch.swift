@@ -6,7 +6,15 @@ import ZeroMQ
 /// Dispatch's side of virtual time: the window participant, the engine's next tick, the instant
 /// being handled.
 struct VirtualDispatch: Sendable {
-    var participant: WindowParticipant<[[UInt8]]>
+    /// A session's message held for its window: its frames, as the journal keeps them, and the
+    /// envelope they were decoded to on arrival (decoding it again when it is due was a tenth of
+    /// dispatch's time in virtual time).
+    struct Held: Sendable {
+        let frames: [[UInt8]]
+        let routed: Frames.Routed
+    }
+
+    var participant: WindowParticipant<Held>
     /// The grid the engine's timers run on (matching rounds, expiries), in simulated time: a
     /// tick runs on a multiple of it, and only when the desk has something due by then.
     let tick: SimDuration
@@ -136,7 +144,7 @@ extension DispatchServer {
         // In place: a copy of the state would copy the whole inbox for every message.
         guard
             let step = virtual?.participant.arrived(
-                frames, sentAt: envelope.simTime,
+                VirtualDispatch.Held(frames: frames, routed: routed), sentAt: envelope.simTime,
                 from: ParticipantID(WireIDs.process(ofSession: envelope.sender), incarnation: envelope.senderLife).senderKey,
                 sequence: envelope.sequence, link: envelope.link)
         else { return }
@@ -148,7 +156,7 @@ extension DispatchServer {
         try await perform(step)
     }
 
-    private func perform(_ step: WindowParticipant<[[UInt8]]>.Step) async throws {
+    private func perform(_ step: WindowParticipant<VirtualDispatch.Held>.Step) async throws {
         switch step {
         case .wait: return
         case .report(let report): try await publish(report)
@@ -181,8 +189,10 @@ extension DispatchServer {
             applyTicks(through: input.time, including: true, into: &out, kept: &kept)
             virtual?.now = input.time
             virtual?.tickFloor = SimTime(wireMilliseconds: input.time.wireMilliseconds + 1)
-            let user = input.payload.first.flatMap { usersOfPeers[$0] } ?? ""
-            let entry = core.apply(.received(time: input.time.seconds, frames: input.payload, user: user), into: &out)
+            let user = input.payload.frames.first.flatMap { usersOfPeers[$0] } ?? ""
+            let entry = core.apply(
+                .received(time: input.time.seconds, frames: input.payload.frames, user: user), decoded: input.payload.routed,
+                into: &out)
             kept.append(entry)
         }
         applyTicks(through: window.end, including: false, into: &out, kept: &kept)
