@@ -308,9 +308,10 @@ public actor DispatchServer {
             journalOrigin: wallOriginMs, journalEntries: journal.count, journalBytes: journal.size, time: simulatedTime)
         snapshotAt = (journal.count, .now)
         snapshotWriting = true
+        let sizeHint = snapshotsWritten.lastBytes + snapshotsWritten.lastBytes / 8
         Task.detached(priority: .utility) {
             let began = ContinuousClock.now
-            let result = Result { try snapshots.store.write(snapshot) }
+            let result = Result { try snapshots.store.write(snapshot, sizeHint: sizeHint) }
             await self.snapshotDone(result.map(\.bytes), seconds: (ContinuousClock.now - began) / .seconds(1))
         }
     }

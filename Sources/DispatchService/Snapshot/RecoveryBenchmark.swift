@@ -86,7 +86,8 @@ public enum RecoveryBenchmark {
                 journalOrigin: 0, journalEntries: contents.count, journalBytes: contents.validBytes, time: 0)
         }
         if let taken {
-            report.encodeSeconds = try seconds { _ = try SnapshotStore.fileBytes(of: taken) }
+            // As the live path encodes: with the last snapshot's size (here the one restored) as a hint.
+            report.encodeSeconds = try seconds { _ = try SnapshotStore.fileBytes(of: taken, sizeHint: report.snapshotBytes) }
             let desk = taken.desk
             func part<T: Codable>(_ name: String, _ value: T) throws {
                 var bytes: [UInt8] = []

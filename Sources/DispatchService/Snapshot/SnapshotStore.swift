@@ -36,27 +36,39 @@ public struct SnapshotStore: Sendable {
     }
 
     /// A snapshot's file bytes: header and payload.
-    static func fileBytes(of snapshot: DispatchSnapshot) throws -> [UInt8] {
-        let payload = try CompactEncoder.encode(snapshot)
-        var bytes = magic
-        bytes.reserveCapacity(headerBytes + payload.count)
-        withUnsafeBytes(of: DispatchSnapshot.formatVersion.littleEndian) { bytes.append(contentsOf: $0) }
-        withUnsafeBytes(of: UInt64(payload.count).littleEndian) { bytes.append(contentsOf: $0) }
-        withUnsafeBytes(of: checksum(payload[...]).littleEndian) { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: payload)
-        return bytes
+    /// - Parameter sizeHint: about how many bytes to expect (the last snapshot's size): the buffer
+    ///   is allocated once at that size rather than grown by doubling, each step a copy of a
+    ///   buffer of up to tens of megabytes into fresh pages.
+    static func fileBytes(of snapshot: DispatchSnapshot, sizeHint: Int = 0) throws -> [UInt8] {
+        // The payload is encoded straight after room for the header, which is filled in after.
+        let sink = CompactSink()
+        sink.bytes.reserveCapacity(headerBytes + max(0, sizeHint))
+        sink.bytes.append(contentsOf: magic)
+        sink.bytes.append(contentsOf: repeatElement(0, count: headerBytes - magic.count))
+        try sink.write(snapshot)
+        var header: [UInt8] = []
+        withUnsafeBytes(of: DispatchSnapshot.formatVersion.littleEndian) { header.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt64(sink.bytes.count - headerBytes).littleEndian) { header.append(contentsOf: $0) }
+        withUnsafeBytes(of: checksum(sink.bytes[headerBytes...]).littleEndian) { header.append(contentsOf: $0) }
+        sink.bytes.replaceSubrange(magic.count..<headerBytes, with: header)
+        return sink.bytes
     }
 
     static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 { CRC32.of(bytes) }
 
     /// Writes `snapshot` (encoding it here: call off dispatch's actor) and removes all but the
     /// newest ``kept``.
+    /// - Parameter sizeHint: about how many bytes to expect (see ``fileBytes(of:sizeHint:)``).
     /// - Returns: the file written and its size.
     @discardableResult
-    func write(_ snapshot: DispatchSnapshot) throws -> (path: String, bytes: Int) {
-        let bytes = try Self.fileBytes(of: snapshot)
+    func write(_ snapshot: DispatchSnapshot, sizeHint: Int = 0) throws -> (path: String, bytes: Int) {
+        let bytes = try Self.fileBytes(of: snapshot, sizeHint: sizeHint)
         let path = (directory as NSString).appendingPathComponent(prefix + String(snapshot.journalEntries))
-        try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        // Written from the buffer itself: `Data(bytes)` would copy it whole first.
+        try bytes.withUnsafeBytes { raw in
+            try Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: raw.baseAddress!), count: raw.count, deallocator: .none)
+                .write(to: URL(fileURLWithPath: path), options: .atomic)
+        }
         for old in files().dropFirst(Self.kept) { try? FileManager.default.removeItem(atPath: old.path) }
         return (path, bytes.count)
     }
