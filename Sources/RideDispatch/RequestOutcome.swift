@@ -1,5 +1,5 @@
 /// Who ended a ride before it was completed.
-public enum Party: String, Sendable, Hashable, Codable {
+public enum Party: String, Sendable, Hashable, Codable, CaseIterable {
     case rider, driver, dispatch
 }
 
