@@ -166,16 +166,21 @@ public final class DispatchDesk {
         var out = translate(engine.takeEvents())
         out += borderTick(at: time)
         out += translate(engine.takeEvents())
-        let limit = Double(settings.sessionTimeoutMs) / 1000 * settings.speed
-        for (id, session) in sessions.sorted(by: { $0.key < $1.key }) where time - session.lastHeard > limit {
+        for (id, session) in sessions.sorted(by: { $0.key < $1.key }) where time - session.lastHeard > silenceLimit {
             out += close(id, at: time, because: .expired)
         }
-        if time - legsLookedAt >= settings.legGrace / 4 {
+        if time - legsLookedAt >= legLookInterval {
             legsLookedAt = time
             out += overdueLegs(at: time)
         }
         return out
     }
+
+    /// How long a session may be silent before a tick ends it (simulated seconds).
+    private var silenceLimit: Double { Double(settings.sessionTimeoutMs) / 1000 * settings.speed }
+
+    /// How often a tick looks for overdue legs (simulated seconds).
+    private var legLookInterval: Double { settings.legGrace / 4 }
 
     /// The earliest simulated time at which ``tick(at:)`` could do anything, as things stand:
     /// the engine's next deadline, the next look at overdue legs, the first session to time out.
@@ -183,10 +188,9 @@ public final class DispatchDesk {
     /// shard: its border's asks and reservations run on the ticks too).
     public var nextTickDue: Double? {
         guard border == nil else { return nil }
-        var due = legsLookedAt + settings.legGrace / 4
+        var due = legsLookedAt + legLookInterval
         if let deadline = engine.nextDeadline { due = min(due, deadline) }
-        let limit = Double(settings.sessionTimeoutMs) / 1000 * settings.speed
-        if let heard = sessions.values.lazy.map(\.lastHeard).min() { due = min(due, heard + limit) }
+        if let heard = sessions.values.lazy.map(\.lastHeard).min() { due = min(due, heard + silenceLimit) }
         return due
     }
 

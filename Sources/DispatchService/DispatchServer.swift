@@ -282,10 +282,17 @@ public actor DispatchServer {
     /// The live path: entries written down, acted on, and what they produce sent.
     /// Acting before writing is safe: nothing leaves the process until the journal has it.
     func act(on entries: [JournalEntry]) async throws {
-        var out = Outbox()
-        out.framesRouted = virtual == nil
+        var out = outbox()
         let kept = entries.map { core.apply($0, into: &out) }
         try await conclude(kept, out)
+    }
+
+    /// An empty outbox for a batch of entries: framed here in wall-clock time, numbered on their
+    /// links first in virtual time.
+    func outbox() -> Outbox {
+        var out = Outbox()
+        out.framesRouted = virtual == nil
+        return out
     }
 
     /// Journals entries already applied, then sends what they produced.
@@ -308,6 +315,7 @@ public actor DispatchServer {
             journalOrigin: wallOriginMs, journalEntries: journal.count, journalBytes: journal.size, time: simulatedTime)
         snapshotAt = (journal.count, .now)
         snapshotWriting = true
+        // The last snapshot's size and an eighth for growth: the state grows between snapshots.
         let sizeHint = snapshotsWritten.lastBytes + snapshotsWritten.lastBytes / 8
         Task.detached(priority: .utility) {
             let began = ContinuousClock.now

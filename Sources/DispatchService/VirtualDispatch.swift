@@ -182,8 +182,7 @@ extension DispatchServer {
         // in one batch (a write and a send per input were about a tenth of dispatch's time). The
         // entries come in the same order as one by one; each is applied before the next tick is
         // planned, since an input may bring a deadline forward.
-        var out = Outbox()
-        out.framesRouted = false
+        var out = outbox()
         var kept: [JournalEntry] = []
         for input in inputs {
             applyTicks(through: input.time, including: true, into: &out, kept: &kept)
