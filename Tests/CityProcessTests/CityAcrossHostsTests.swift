@@ -136,6 +136,14 @@ struct CityAcrossHostsTests {
 
         var output: String { (try? String(contentsOf: launchLog, encoding: .utf8)) ?? "" }
 
+        /// The ends of what the processes on the other hosts wrote, every start of each, for a failure's message.
+        var hostLogs: String {
+            joiners.keys.sorted().map { name in
+                let text = (try? String(contentsOf: directory.appendingPathComponent("\(name).out"), encoding: .utf8)) ?? ""
+                return "--- \(name) on its host:\n" + text.suffix(3_000)
+            }.joined(separator: "\n")
+        }
+
         /// The run directory `launch` made (the newest, when there are several).
         var runDirectory: URL? {
             let runs = directory.appendingPathComponent("runs")
@@ -244,7 +252,7 @@ struct CityAcrossHostsTests {
                 let launched = run.launched
                 let status = try await within(150, "virtual stress across hosts") { await launched.value }
                 let output = run.output
-                #expect(status == 0, "\(output)")
+                #expect(status == 0, "\(output)\n\(run.hostLogs)")
                 #expect(output.contains("verdict: every check passed"), "\(output)")
                 faults.append(output.split(separator: "\n").first { $0.hasPrefix("faults injected:") }.map(String.init) ?? "")
                 recordings.append(try Data(contentsOf: try #require(run.runDirectory).appendingPathComponent("events.pb")))

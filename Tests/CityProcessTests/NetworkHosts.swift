@@ -59,12 +59,16 @@ struct NetworkHosts {
 
     /// A process that runs `arguments` on `host`, its output to `log`.
     func process(on host: String, _ arguments: [String], log: URL, environment: [String: String] = [:]) throws -> Process {
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        // A process started again writes after its earlier start's lines, not over them.
+        if !FileManager.default.fileExists(atPath: log.path) {
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
         process.arguments = ["netns", "exec", namespace(host)] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let handle = try FileHandle(forWritingTo: log)
+        try handle.seekToEnd()
         process.standardOutput = handle
         process.standardError = handle
         return process
