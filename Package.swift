@@ -7,6 +7,13 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// The processes' memory allocator: mimalloc (Debian's libmimalloc-dev) in place of glibc's
+/// malloc. A city allocates small short-lived objects by the million (a frame per message, apps'
+/// RIBs): mimalloc's per-thread pages make them cheaper and smaller (docs/PERFORMANCE.md,
+/// "The allocator"). Linked into the executables only; a sanitizer's own allocator, linked into
+/// the executable itself, still comes first.
+let fastAllocator: [LinkerSetting] = [.linkedLibrary("mimalloc")]
+
 /// For the small generic modules every process runs in its hot paths (the RIBs framework's
 /// streams, virtual time's inbox): their code is offered to the modules that use them, which
 /// specialize it for their own types — unspecialized, each call looks up the generic types'
@@ -275,7 +282,8 @@ let package = Package(
                 "RIBsBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            linkerSettings: fastAllocator
         ),
         // A run's bus into SQLite. GRDB's build is slow: only this module and `ribcity-recorder`
         // use it, never the core modules or `ribcity`, so their builds stay fast.
@@ -294,7 +302,8 @@ let package = Package(
                 "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            linkerSettings: fastAllocator
         ),
         // The web monitor: a page with a live map and charts, and Prometheus metrics. Hummingbird
         // and NIO build slowly: only this module, `ribcity-web` and their tests use them, never
@@ -317,7 +326,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            linkerSettings: fastAllocator
         ),
         // Event latency from the bus to web pages, through a real `ribcity-web` (docs/PERFORMANCE.md).
         .executableTarget(

@@ -32,8 +32,8 @@ struct RibCity: AsyncParsableCommand {
         ]
     )
 
-    /// This build's version, and the protocol version it speaks.
-    static let version = "ribcity 0.9.0 (wire protocol 1)"
+    /// This build's version, the protocol version it speaks, and the allocator it runs on.
+    static let version = "ribcity 0.9.0 (wire protocol 1)\n\(MemoryAllocator.description)"
 
     /// Parses and runs the command, with standard output line-buffered so that a process's log
     /// (a file or a pipe, under `ribcity launch`) shows each line as it is printed. A mistyped

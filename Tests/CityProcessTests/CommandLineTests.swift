@@ -97,10 +97,16 @@ struct CommandLineTests {
                 && unknown.output == "Error: 'frobnicate' is not a ribcity command.\n  See 'ribcity --help' for the commands.\n")
     }
 
-    @Test("ribcity --version says the build and the protocol it speaks")
+    @Test("ribcity --version says the build, the protocol it speaks and the allocator it runs on")
     func version() async throws {
         let run = try await CommandRun.ribcity(["--version"])
-        #expect(run.status == 0 && run.output == "ribcity 0.9.0 (wire protocol 1)\n")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(run.status == 0 && lines.first == "ribcity 0.9.0 (wire protocol 1)", "\(run.output)")
+        // mimalloc, linked into the executable; under ThreadSanitizer (this test process is built
+        // as ribcity is) the sanitizer's allocator, linked into the executable itself, comes first.
+        let sanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+        let allocator = sanitized ? "ribcity" : "libmimalloc.so.2"
+        #expect(lines.last == "memory allocator: \(allocator)", "\(run.output)")
     }
 
     @Test("A bad topology file is bad input: its file, line and reason, exit 65, and no usage text after it")

@@ -8,4 +8,8 @@ void ribcity_line_buffer_stdout(void);
 /// Names the calling thread as `top -H` and debuggers show it (Linux keeps 15 characters).
 int ribcity_set_thread_name(const char *name);
 
+/// The path of the library (or executable) that defines the `malloc` this process calls, or
+/// NULL if the dynamic linker cannot say.
+const char *ribcity_malloc_provider(void);
+
 #endif
