@@ -11,6 +11,6 @@ public enum MemoryAllocator {
         return URL(fileURLWithPath: String(cString: path)).lastPathComponent
     }
 
-    /// A line for `--version` and benchmark headers: "memory allocator: libmimalloc.so.2".
+    /// The line `ribcity --version` ends with: "memory allocator: libmimalloc.so.2".
     public static var description: String { "memory allocator: \(library ?? "unknown")" }
 }

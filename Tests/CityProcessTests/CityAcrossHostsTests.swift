@@ -184,7 +184,7 @@ struct CityAcrossHostsTests {
             let launched = run.launched
             let status = try await within(180, "the run across hosts") { await launched.value }
             let output = launchOutput()
-            #expect(status == 0, "\(output)")
+            #expect(status == 0, "\(output)\n\(run.hostLogs)")
             #expect(output.contains("verdict: every check passed"), "\(output)")
             #expect(output.contains("held in all 2 shards"), "\(output)")
             #expect(output.contains("every request accounted for"), "\(output)")
@@ -223,7 +223,7 @@ struct CityAcrossHostsTests {
             defer { run.stop() }
             let launched = run.launched
             let status = try await within(120, "the virtual run across hosts") { await launched.value }
-            #expect(status == 0, "\(run.output)")
+            #expect(status == 0, "\(run.output)\n\(run.hostLogs)")
             let runs = directory.appendingPathComponent("one")
             let oneRun = try #require(try FileManager.default.contentsOfDirectory(atPath: runs.path).first)
             let onOne = try Data(contentsOf: runs.appendingPathComponent(oneRun).appendingPathComponent("events.pb"))
