@@ -225,6 +225,11 @@ public actor Supervisor {
                 }
                 guard ContinuousClock.now < deadline else {
                     let host = remote.settings.hosts[name].map { "\($0.name) (\($0.address))" } ?? "its host"
+                    // A start that joined and went no further is not one that never came.
+                    if let start = remote.current(name) {
+                        throw LaunchError.joinedNotReady(
+                            name, host: host, start: "life \(start.life), pid \(start.pid) on \(start.machine)", after: timeout)
+                    }
                     throw LaunchError.didNotJoin(name, host: host, after: timeout)
                 }
                 try await Task.sleep(for: .milliseconds(50))
@@ -326,12 +331,17 @@ public enum LaunchError: Error, CustomStringConvertible {
     case exitedBeforeReady(String, log: String)
     case notReady(String, after: Duration)
     case didNotJoin(String, host: String, after: Duration)
+    /// A process on another host joined (this start of it: `start`) but did not say it was ready.
+    case joinedNotReady(String, host: String, start: String, after: Duration)
 
     public var description: String {
         switch self {
         case .didNotJoin(let name, let host, let timeout):
             "\(name) did not join from \(host) within \(timeout): start it there with `ribcity "
                 + "\(name.split(separator: "-").first ?? "") --topology FILE --process N --join tcp://COORDINATOR:PORT`"
+        case .joinedNotReady(let name, let host, let start, let timeout):
+            "\(name) joined from \(host) (\(start)) but did not say it was ready within \(timeout): "
+                + "its log on that host says how far it got"
         case .exitedBeforeReady(let name, let log): "\(name) exited before it was ready; its log ends:\n\(log)"
         case .notReady(let name, let timeout): "\(name) was not ready after \(timeout)"
         }

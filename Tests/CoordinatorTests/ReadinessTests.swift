@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Topology
 import Wire
 
 @testable import Coordinator
@@ -64,6 +65,43 @@ struct ReadinessTests {
         }
         let exit = await supervisor.records["riders-1"]?.exits.last
         #expect(exit?.status == 3 && exit?.signalled == false && exit?.isClean == false)
+    }
+
+    @Test(
+        "A process on another host that never joins did not join; one that joined and never said it was ready is named with its start"
+    )
+    func remoteNotReady() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let town = Topology.Host(name: "town", address: "10.0.0.3")
+        let supervisor = Supervisor(
+            executable: URL(fileURLWithPath: "/bin/sh"), directory: RunDirectory(existing: path), readiness: ReadinessBoard(),
+            remote: .init(hosts: ["riders-0": town, "riders-1": town], topologyCRC: 7), log: { _ in })
+        for name in ["riders-0", "riders-1"] {
+            try await supervisor.start(name, arguments: ["riders", "--topology", "city.yaml", "--process", "\(name.suffix(1))"])
+        }
+        var stamper = SequenceStamper(sender: "join.riders-0.40")
+        let join = JoinRequest.with {
+            $0.processID = "riders-0"
+            $0.pid = 40
+            $0.machine = "town-1"
+            $0.incarnation = 9
+            $0.topologyCrc = 7
+        }
+        await supervisor.heard([Envelope(.joinRequest(join), from: stamper.next())])
+        do {
+            try await supervisor.waitUntilReady("riders-0", timeout: .milliseconds(200))
+            Issue.record("a start that never said it was ready was taken as ready")
+        } catch LaunchError.joinedNotReady(let name, let host, let start, _) {
+            #expect(name == "riders-0" && host == "town (10.0.0.3)" && start == "life 1, pid 40 on town-1")
+        }
+        do {
+            try await supervisor.waitUntilReady("riders-1", timeout: .milliseconds(200))
+            Issue.record("a process that never joined was taken as ready")
+        } catch LaunchError.didNotJoin(let name, let host, _) {
+            #expect(name == "riders-1" && host == "town (10.0.0.3)")
+        }
     }
 
     @Test("A run's outcome reads back from summary.json as written")
