@@ -27,13 +27,15 @@ struct ReadinessTests {
         #expect(await !board.isReady("drivers-0", pid: 10))
     }
 
-    /// A scratch run directory and a supervisor over real processes (`/bin/sh`).
-    static func supervisor() throws -> (Supervisor, ReadinessBoard, String) {
+    /// A scratch run directory and a supervisor over real processes (`/bin/sh`), with the
+    /// processes in `remote` run by other hosts.
+    static func supervisor(remote: [String: Topology.Host] = [:]) throws -> (Supervisor, ReadinessBoard, String) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         let board = ReadinessBoard()
         let supervisor = Supervisor(
-            executable: URL(fileURLWithPath: "/bin/sh"), directory: RunDirectory(existing: path), readiness: board)
+            executable: URL(fileURLWithPath: "/bin/sh"), directory: RunDirectory(existing: path), readiness: board,
+            remote: .init(hosts: remote, topologyCRC: 7), log: { _ in })
         return (supervisor, board, path)
     }
 
@@ -71,13 +73,9 @@ struct ReadinessTests {
         "A process on another host that never joins did not join; one that joined and never said it was ready is named with its start"
     )
     func remoteNotReady() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ready-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let town = Topology.Host(name: "town", address: "10.0.0.3")
-        let supervisor = Supervisor(
-            executable: URL(fileURLWithPath: "/bin/sh"), directory: RunDirectory(existing: path), readiness: ReadinessBoard(),
-            remote: .init(hosts: ["riders-0": town, "riders-1": town], topologyCRC: 7), log: { _ in })
+        let (supervisor, _, path) = try Self.supervisor(remote: ["riders-0": town, "riders-1": town])
+        defer { try? FileManager.default.removeItem(atPath: path) }
         for name in ["riders-0", "riders-1"] {
             try await supervisor.start(name, arguments: ["riders", "--topology", "city.yaml", "--process", "\(name.suffix(1))"])
         }
