@@ -6,6 +6,10 @@ import DequeModule
 /// its batch's share. Bounded: a sender that finds it full suspends (in order, cancellably)
 /// until the I/O thread has made room. A batch is admitted whole once the queue is below
 /// capacity, so the queue holds at most `capacity` messages plus one batch.
+///
+/// Waiting senders are let in only once the queue has drained to ``lowWater`` (half the
+/// capacity), and then up to capacity: a sender held up by a steady stream is woken once per
+/// half a queue's worth of messages, not once per batch the I/O thread takes.
 final class OutboundBuffer: Sendable {
     /// Messages handed over together; a confirmed send is a batch of one whose sender waits
     /// for libzmq's verdict through `confirmation`.
@@ -45,11 +49,14 @@ final class OutboundBuffer: Sendable {
     }
 
     let capacity: Int
+    /// How far the queue drains before waiting senders are let in.
+    let lowWater: Int
     private let waker: Waker
     private let state = Locked(State())
 
     init(capacity: Int, waker: Waker) {
         self.capacity = max(1, capacity)
+        lowWater = self.capacity / 2
         self.waker = waker
     }
 
@@ -106,6 +113,7 @@ final class OutboundBuffer: Sendable {
         let batch = state.withLock { state -> Batch? in
             guard let batch = state.batches.popFirst() else { return nil }
             state.count -= batch.messages.count
+            guard state.count <= lowWater else { return batch }
             while state.count < capacity, let waiter = state.waiters.popFirst() {
                 state.batches.append(waiter.batch)
                 state.count += waiter.batch.messages.count
