@@ -15,29 +15,3 @@ struct DeskSession: Codable {
     var riders: Set<String> = []
     var drivers: Set<String> = []
 }
-
-/// Replies already sent, by the message id they answered, so that a retried request is answered
-/// again instead of being acted on twice. Keeps the most recent `capacity`.
-struct ReplyMemory: Codable {
-    let capacity: Int
-    private var replies: [String: [Outgoing]] = [:]
-    private var order: [String] = []
-    private var oldest = 0
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    func replies(to key: String) -> [Outgoing]? { replies[key] }
-
-    mutating func remember(_ key: String, _ outgoing: [Outgoing]) {
-        guard replies.updateValue(outgoing, forKey: key) == nil else { return }
-        order.append(key)
-        if order.count - oldest > capacity {
-            replies[order[oldest]] = nil
-            oldest += 1
-            if oldest > capacity {
-                order.removeFirst(oldest)
-                oldest = 0
-            }
-        }
-    }
-}

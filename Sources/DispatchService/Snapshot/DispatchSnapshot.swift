@@ -7,8 +7,9 @@ struct DispatchSnapshot: Codable, Sendable {
     /// The form of ``DispatchSnapshot`` and every type in it. Bump it with any change to them: a
     /// snapshot of another form is passed over (the journal alone still rebuilds everything).
     /// 3: the desk's matching across borders (`DispatchDesk.State.border`). 4: request records
-    /// in their flat form (`RequestRecord+Coding.swift`).
-    static let formatVersion: UInt32 = 4
+    /// in their flat form (`RequestRecord+Coding.swift`). 5: remembered replies in two generations
+    /// (`ReplyMemory`).
+    static let formatVersion: UInt32 = 5
 
     /// The journal it is current to: that journal's clock start (so a snapshot is never applied
     /// to another run's journal), how many of its entries were acted on and where they end.
