@@ -399,11 +399,8 @@ public actor DispatchServer {
     private func toShards(_ frames: [(shard: Int, envelope: Envelope)]) {
         var batches: [Int: [Message]] = [:]
         let shards = desk.settings.shard?.map.shards ?? 1
-        // Taken out and put back, so that the participant's tables are changed in place.
-        var state = virtual.take()
-        defer { virtual = state }
         for (shard, var envelope) in frames {
-            state?.number(&envelope, to: WireIDs.dispatchProcess(shard: shard, of: shards))
+            virtual?.number(&envelope, to: WireIDs.dispatchProcess(shard: shard, of: shards))
             batches[shard, default: []].append(Message([WireCodec.encode(envelope)]))
         }
         for (shard, messages) in batches.sorted(by: { $0.key < $1.key }) {

@@ -5,7 +5,10 @@ import ZeroMQ
 
 /// Dispatch's side of virtual time: the window participant, the engine's next tick, the instant
 /// being handled.
-struct VirtualDispatch: Sendable {
+///
+/// A class, owned by its server actor and never shared: as a struct in an optional, each read of
+/// one field through it copied and destroyed the whole state (the hosts' `VirtualHost` likewise).
+final class VirtualDispatch {
     /// A session's message held for its window: its frames, as the journal keeps them, and the
     /// envelope they were decoded to on arrival (decoding it again when it is due took about a
     /// tenth of dispatch's samples in a profile of metro in virtual time).
@@ -30,6 +33,13 @@ struct VirtualDispatch: Sendable {
     /// clock, so it is no instant a replay would share).
     var recovering = false
 
+    init(participant: WindowParticipant<Held>, tick: SimDuration, now: SimTime, reports: SequenceStamper) {
+        self.participant = participant
+        self.tick = tick
+        self.now = now
+        self.reports = reports
+    }
+
     var life: UInt32 { participant.id.incarnation }
 
     /// The instant of the next tick, in milliseconds: the first on the grid of `periodMs` at or
@@ -46,7 +56,7 @@ struct VirtualDispatch: Sendable {
 
     /// Numbers `envelope` on the link to `receiver` — to its life `life`, or its current one —
     /// and stamps both lives: what every message dispatch sends in virtual time carries.
-    mutating func number(_ envelope: inout Envelope, to receiver: String, life: UInt32? = nil) {
+    func number(_ envelope: inout Envelope, to receiver: String, life: UInt32? = nil) {
         envelope.senderLife = self.life
         let sent =
             if let life { participant.send(to: receiver, life: life, at: envelope.simTime) } else {
@@ -237,9 +247,7 @@ extension DispatchServer {
     /// time), stamps the lives, and frames it; the fault layer drops, copies and delays in
     /// simulated time.
     func stampedForWindows(_ unframed: [(peer: [UInt8], envelope: Envelope)]) -> [Message] {
-        // Taken out and put back, so that the participant's tables are changed in place.
-        guard !unframed.isEmpty, var state = virtual.take() else { return [] }
-        defer { virtual = state }
+        guard !unframed.isEmpty, let state = virtual else { return [] }
         var messages: [Message] = []
         for (peer, envelope) in unframed {
             let fate = faults.faults.isEmpty ? nil : faults.next()

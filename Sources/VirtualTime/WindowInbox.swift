@@ -55,14 +55,23 @@ public struct WindowInbox<Payload: Sendable>: Sendable {
 
     /// The messages due before `end`, in order; afterwards nothing before `end` is held.
     public mutating func take(before end: SimTime) -> [TimedInput<Payload>] {
-        let due = held.filter { $0.time < end }.sorted(by: TimedInput.precedes)
-        held.removeAll { $0.time < end }
+        // The due ones moved to the end; their order found by sorting their places; each then
+        // copied once, in that order.
+        let split = held.partition { $0.time < end }
+        var order: [InputOrder] = []
+        order.reserveCapacity(held.count - split)
+        for position in split..<held.count { order.append(InputOrder(held[position], position: position)) }
+        order.sort()
+        var due: [TimedInput<Payload>] = []
+        due.reserveCapacity(order.count)
+        for place in order { due.append(held[place.position]) }
+        held.removeSubrange(split...)
         handedOutTo = max(handedOutTo, end)
         return due
     }
 
     /// When the earliest message held is due.
-    public var next: SimTime? { held.map(\.time).min() }
+    public var next: SimTime? { held.lazy.map(\.time).min() }
 
     /// When the earliest message held is due, of those within `expected` (by sender life: link
     /// numbers up to these). A message beyond them was sent in the window being done, and may
