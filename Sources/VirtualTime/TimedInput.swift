@@ -29,34 +29,3 @@ public struct TimedInput<Payload: Sendable>: Sendable {
         InputOrder(a, position: 0) < InputOrder(b, position: 0)
     }
 }
-
-/// Where an input goes in the order of ``TimedInput/precedes(_:_:)``, without its payload: what
-/// the inbox sorts, since sorting the inputs themselves copied each one (its sender's name and
-/// payload retained and released) at every step.
-struct InputOrder: Comparable {
-    let time: Int64
-    let sender: String
-    let sequence: UInt64
-    let link: UInt64
-    /// Where the input is held (not part of the order).
-    let position: Int
-
-    init<Payload>(_ input: TimedInput<Payload>, position: Int) {
-        time = input.time.wireMilliseconds
-        sender = input.sender
-        sequence = input.sequence
-        link = input.link
-        self.position = position
-    }
-
-    static func < (a: InputOrder, b: InputOrder) -> Bool {
-        if a.time != b.time { return a.time < b.time }
-        if a.sender != b.sender { return a.sender < b.sender }
-        if a.sequence != b.sequence { return a.sequence < b.sequence }
-        return a.link < b.link
-    }
-
-    static func == (a: InputOrder, b: InputOrder) -> Bool {
-        a.time == b.time && a.sender == b.sender && a.sequence == b.sequence && a.link == b.link
-    }
-}
