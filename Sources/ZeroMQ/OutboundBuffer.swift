@@ -119,6 +119,8 @@ final class OutboundBuffer: Sendable {
                 state.count += waiter.batch.messages.count
                 admitted.append(waiter.continuation)
             }
+            // What keeps a waiting sender from waiting forever: the I/O thread has a batch to take.
+            assert(state.waiters.isEmpty || !state.batches.isEmpty, "a sender waits with nothing queued before it")
             return batch
         }
         admitted.forEach { $0.resume() }
