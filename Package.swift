@@ -17,8 +17,8 @@ let strict: [SwiftSetting] = [
 /// The processes' memory allocator: mimalloc (Debian's libmimalloc-dev) in place of glibc's
 /// malloc. A city allocates small short-lived objects by the million (a frame per message, apps'
 /// RIBs), many freed on another thread: with mimalloc the transport is faster and the processes
-/// smaller (docs/PERFORMANCE.md, "The allocator"). Linked into the executables only; a sanitizer's own allocator, linked into
-/// the executable itself, still comes first.
+/// smaller (docs/PERFORMANCE.md, "The allocator"). Linked into the executables only; a
+/// sanitizer's own allocator, linked into the executable itself, still comes first.
 let fastAllocator: [LinkerSetting] = [.linkedLibrary("mimalloc")]
 
 /// For the small generic modules every process runs in its hot paths (the RIBs framework's

@@ -386,15 +386,18 @@ extension AppHost {
     /// Sends what an app (or the host) sends to dispatch shard `shard`, inside the window being
     /// worked on. `handover`: the host's own DriverOnline for a handed-over driver.
     func sendInWindow(_ message: AppMessage, app: String?, shard: Int, handover: Bool = false) async {
-        guard let stamp = virtual?.stamper.next(), let now = virtual?.now, let timeout = virtual?.timeout else { return }
+        guard let state = virtual else { return }
+        let stamp = state.stamper.next()
+        let now = state.now
         let time = SimTime(seconds: now).wireMilliseconds
         switch message {
         case .message(let body):
             await transmit(Envelope(body, from: stamp, simTimeMs: time), to: shard)
         case .request(let body):
-            virtual?.pending.add(
+            state.pending.add(
                 VirtualHost.Pending(
-                    app: app, body: body, stamp: stamp, attempt: 1, deadline: now + timeout, shard: shard, handover: handover),
+                    app: app, body: body, stamp: stamp, attempt: 1, deadline: now + state.timeout, shard: shard,
+                    handover: handover),
                 id: stamp.messageID)
             if let app, !handover { inFlight[app, default: 0] += 1 }
             await transmit(Envelope(body, from: stamp, simTimeMs: time), to: shard)

@@ -1,8 +1,12 @@
 import SimulatedTime
 
-/// Where an input goes in the order of ``TimedInput/precedes(_:_:)``, without its payload: what
-/// the inbox sorts, since sorting the inputs themselves copied each one (its sender's name and
-/// payload retained and released) at every step.
+/// The fixed order in which inputs are handled: time, then sender, then sequence (then link
+/// number, which tells apart the copies of one message a duplicating network made) — never the
+/// order in which they happened to arrive.
+///
+/// An input's place in that order without its payload: what the inbox sorts, since sorting the
+/// inputs themselves copied each one (its sender's name and payload retained and released) at
+/// every step.
 struct InputOrder: Comparable {
     let time: Int64
     let sender: String

@@ -21,11 +21,4 @@ public struct TimedInput<Payload: Sendable>: Sendable {
         self.link = link
         self.payload = payload
     }
-
-    /// The fixed order in which inputs are handled: time, then sender, then sequence (then link
-    /// number, which tells apart the copies of one message a duplicating network made) — never
-    /// the order in which they happened to arrive.
-    public static func precedes(_ a: TimedInput, _ b: TimedInput) -> Bool {
-        InputOrder(a, position: 0) < InputOrder(b, position: 0)
-    }
 }

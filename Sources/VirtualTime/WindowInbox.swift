@@ -1,7 +1,7 @@
 import SimulatedTime
 
 /// A participant's inbox in virtual time: holds what arrives, counts it by sender life, and hands
-/// out what is due before a window's end in the fixed order of ``TimedInput/precedes(_:_:)``.
+/// out what is due before a window's end in the fixed order of `InputOrder`.
 ///
 /// What counts is the unbroken run of link numbers from each sender: a message the sender sent in
 /// the window in progress may overtake an older one, and must not stand in for it.
