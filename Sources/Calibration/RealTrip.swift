@@ -68,9 +68,9 @@ public struct TripPlacement: Sendable {
                     "metered distance and time impossible together (under 2 or over 100 km/h, or shorter than the straight line)")
                 continue
             }
-            let from = snap.nearestNode(to: record.pickup)
-            let to = snap.nearestNode(to: dropoff)
-            guard from.distance <= Self.snapLimit, to.distance <= Self.snapLimit else {
+            guard let from = snap.nearestNode(to: record.pickup, within: Self.snapLimit),
+                let to = snap.nearestNode(to: dropoff, within: Self.snapLimit)
+            else {
                 leave("pickup or drop-off over \(Int(Self.snapLimit)) m from the roads")
                 continue
             }

@@ -71,18 +71,41 @@ public struct SnapIndex: Sendable {
     /// The road node nearest along the nearest edge (its nearer end), and how far the position is
     /// from that edge: where a ride asked for at `position` starts or ends.
     public func nearestNode(to position: GeoPoint) -> (node: Int, distance: Double) {
-        let found = snap(position)
-        return (found.fraction < 0.5 ? Int(edgeSource[found.edge]) : Int(graph.edgeTarget[found.edge]), found.distance)
+        node(of: snap(position))
+    }
+
+    /// ``nearestNode(to:)`` if the nearest edge is at most `limit` metres away, else `nil`:
+    /// the same answer, without searching farther than the limit for a position far from any road.
+    public func nearestNode(to position: GeoPoint, within limit: Double) -> (node: Int, distance: Double)? {
+        snap(position, within: limit).map(node(of:))
+    }
+
+    private func node(of found: Snap) -> (node: Int, distance: Double) {
+        (found.fraction < 0.5 ? Int(edgeSource[found.edge]) : Int(graph.edgeTarget[found.edge]), found.distance)
     }
 
     /// The nearest point on the road network to `position`.
     public func snap(_ position: GeoPoint) -> Snap {
+        // Unbounded, the search finds an edge: the graph has one.
+        snap(position, within: .infinity)!
+    }
+
+    /// ``snap(_:)`` if the nearest point on the road network is at most `limit` metres away, else
+    /// `nil`: the search stops once nothing that near can be left.
+    public func snap(_ position: GeoPoint, within limit: Double) -> Snap? {
         let p = projection.project(position)
         let cx = max(0, min(columns - 1, Self.cell(p.x, minX, cellSize)))
         let cy = max(0, min(rows - 1, Self.cell(p.y, minY, cellSize)))
         var best: (edge: Int, fraction: Double, distance: Double)?
         var ring = 0
         let maxRing = max(columns, rows)
+        // How far the position is inside its own cell: every ring searched widens the square
+        // searched by a whole cell on each side.
+        let inside = max(
+            0,
+            min(
+                p.x - (minX + Double(cx) * cellSize), minX + Double(cx + 1) * cellSize - p.x,
+                p.y - (minY + Double(cy) * cellSize), minY + Double(cy + 1) * cellSize - p.y))
         while ring <= maxRing {
             for y in (cy - ring)...(cy + ring) where y >= 0 && y < rows {
                 for x in (cx - ring)...(cx + ring) where x >= 0 && x < columns {
@@ -95,11 +118,17 @@ public struct SnapIndex: Sendable {
                     }
                 }
             }
-            // Anything outside this ring is at least `ring` whole cells away.
-            if let best, best.distance <= Double(ring) * cellSize { break }
+            // An edge in none of the cells searched lies wholly outside their square, at least
+            // as far as the square's nearest side: `ring` whole cells plus the way to the edge of
+            // the position's own cell (often enough to stop after that cell alone). A tie found
+            // further out would not replace the best (strictly closer only), so the answer is
+            // the one a wider search gives; and past the limit nothing is left within it.
+            let unsearched = Double(ring) * cellSize + inside
+            if let best, best.distance <= unsearched { break }
+            if unsearched > limit { return nil }
             ring += 1
         }
-        let found = best!
+        guard let found = best, found.distance <= limit else { return nil }
         let a = projected[Int(edgeSource[found.edge])]
         let b = projected[Int(graph.edgeTarget[found.edge])]
         let point = projection.unproject(x: a.x + (b.x - a.x) * found.fraction, y: a.y + (b.y - a.y) * found.fraction)

@@ -53,6 +53,9 @@ public struct ProcessSpec: Sendable, Equatable {
     /// A driver or rider process: the ones stress mode kills at random.
     public var hostsApps: Bool { role == .drivers || role == .riders }
 
+    /// Dispatch, a driver or a rider process: the ones that take part in virtual time.
+    public var participates: Bool { role == .dispatch || hostsApps }
+
     public static func == (lhs: ProcessSpec, rhs: ProcessSpec) -> Bool {
         lhs.name == rhs.name && lhs.role == rhs.role && lhs.executable == rhs.executable && lhs.arguments == rhs.arguments
             && lhs.restart == rhs.restart && lhs.finishesRun == rhs.finishesRun && lhs.host == rhs.host

@@ -15,8 +15,7 @@ public struct DemandPlacement {
 
     /// The nearest node of the edge nearest to `point`, or `nil` if the road is too far.
     public func node(near point: GeoPoint) -> Int? {
-        let nearest = index.nearestNode(to: point)
-        return nearest.distance <= maxSnapMetres ? nearest.node : nil
+        index.nearestNode(to: point, within: maxSnapMetres)?.node
     }
 
     /// The position of the node a point would be placed at, or `nil` if it is too far from a road.

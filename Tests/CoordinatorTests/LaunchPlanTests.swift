@@ -40,6 +40,21 @@ struct LaunchPlanTests {
             ])
         #expect(stages.flatMap { $0 } == metro.processes.map(\.name), "the stages keep the start order")
     }
+
+    @Test("In virtual time dispatch and the hosts start as one stage (nothing happens before all have joined), the monitor after")
+    func virtualStartStages() throws {
+        let metro = try plan("metro", virtual: true, monitor: true)
+        let stages = metro.startStages.map { $0.map(\.name) }
+        #expect(
+            stages == [
+                [
+                    "dispatch", "drivers-0", "drivers-1", "drivers-2", "drivers-3", "riders-0", "riders-1", "riders-2",
+                    "riders-3",
+                ],
+                ["monitor"],
+            ])
+        #expect(stages.first == metro.participants)
+    }
 }
 
 @Suite("Launch plans across hosts")
