@@ -60,7 +60,10 @@ struct TransportBenchCommand: AsyncParsableCommand {
     @Option(help: "Recorded round trips per latency case (a tenth more warm up first).")
     var roundTrips = 20_000
 
-    @Option(help: "Repetitions of each case; the best one-way rate and the median latencies are kept.")
+    @Option(
+        help:
+            "Repetitions of each case (one-way: rounds of every implementation in turn); the best one-way rate and the median latencies are kept."
+    )
     var repeats = 3
 
     @Flag(help: "Print the results as a Markdown table.")
@@ -100,14 +103,19 @@ struct TransportBenchCommand: AsyncParsableCommand {
         for link in bench.links {
             for size in bench.sizes {
                 for security in security.cases {
-                    for implementation in TransportBenchmark.Implementation.allCases where measures(implementation) {
-                        var runs: [TransportBenchmark.Throughput] = []
-                        for _ in 0..<max(1, repeats) {
-                            runs.append(
+                    // Rounds of every implementation in turn, not each implementation's repeats in a
+                    // block: a machine whose speed drifts over a minute then favours none of them.
+                    let measured = TransportBenchmark.Implementation.allCases.filter(measures)
+                    var runs: [TransportBenchmark.Implementation: [TransportBenchmark.Throughput]] = [:]
+                    for _ in 0..<max(1, repeats) {
+                        for implementation in measured {
+                            runs[implementation, default: []].append(
                                 try await bench.measureThroughput(
                                     link: link, size: size, implementation: implementation, security: security))
                         }
-                        let best = runs.max { $0.messagesPerSecond < $1.messagesPerSecond }!
+                    }
+                    for implementation in measured {
+                        let best = runs[implementation, default: []].max { $0.messagesPerSecond < $1.messagesPerSecond }!
                         report.throughput.append(best)
                         progress(
                             "one-way \(link) \(size) B \(implementation.rawValue) \(security.rawValue): "
