@@ -203,7 +203,7 @@ public actor AppHost {
             await dispatch(output, of: app)
         }
         live = [:]
-        await publishStatus(at: clock.now())
+        await publishStatus(at: clock.now(), final: true)
         readers.forEach { $0.cancel() }
         for shard in sessions { await shard.close(reason: stopping ? "stopped" : "every app finished") }
     }
@@ -377,7 +377,9 @@ public actor AppHost {
         }
     }
 
-    func publishStatus(at time: Double) async {
+    /// This process's health on its status topic; `final` once it has stopped serving
+    /// (``ProcessStatus/final``).
+    func publishStatus(at time: Double, final: Bool = false) async {
         guard let bus else { return }
         let status = ProcessStatus.current(
             role: role, processID: processID, messagesIn: totals.messagesIn, messagesOut: totals.messagesOut,
@@ -386,6 +388,7 @@ public actor AppHost {
             $0.appsFinished = UInt64(totals.finished)
             $0.leaks = UInt64(totals.leaks)
             $0.switchedOff = totals.switchedOff.mapValues { UInt32(clamping: $0) }
+            $0.final = final
         }
         lateness = 0
         var envelope = Envelope(.processStatus(status), from: statusStamper.next())

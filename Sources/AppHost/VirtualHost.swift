@@ -131,7 +131,7 @@ extension AppHost {
         serving = task
         if stopping { task.cancel() }
         do { try await task.value } catch { if !stopping { throw error } }
-        await publishStatus(at: now ?? 0)
+        await publishStatus(at: now ?? 0, final: true)
     }
 
     private func serveVirtual(dealers: [Socket], windows: Socket) async throws {

@@ -169,6 +169,7 @@ public actor Coordinator {
         // The run's data for analysts, written as it goes: a row per request as it ends, the
         // drivers' table now and then.
         let tables = try RunTables(directory: directory, clock: ClockTimeOfDay(startSecondOfDay: plan.topology.startSecondOfDay))
+        let finals = FinalStatuses()
         let reader = Task(executorPreference: transport.executor) { [board, readiness, supervisor] () -> RunTables in
             var tables = tables
             do {
@@ -183,6 +184,7 @@ public actor Coordinator {
                     await board.apply(envelopes)
                     await readiness.apply(envelopes)
                     await supervisor.heard(envelopes)
+                    await finals.note(envelopes)
                     tables.apply(envelopes)
                 }
             } catch {}
@@ -200,8 +202,9 @@ public actor Coordinator {
         for spec in plan.processes.reversed() where !spec.outlivesRun {
             await supervisor.stop(spec.name, grace: options.stopGrace)
         }
-        // The last status reports and events are on their way through the bus.
-        try? await Task.sleep(for: .milliseconds(300))
+        // The last status reports and events are on their way through the bus: each process's
+        // final status comes after everything else it published (one PUB keeps its order).
+        _ = await finals.wait(for: Set(plan.processes.filter(\.participates).map(\.name)), atMost: .milliseconds(300))
         noticed.finish()
         await publishingNotices.value
         control.finish()

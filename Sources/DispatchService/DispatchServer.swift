@@ -206,7 +206,7 @@ public actor DispatchServer {
         // desk and its answer back without waking another thread.
         try await untilStopped { try await self.serve(tick: tick) }
         // The last word on the bus: final counts for whoever records the run.
-        try? await publishStatus()
+        try? await publishStatus(final: true)
     }
 
     private func serve(tick: Duration) async throws {
@@ -342,8 +342,9 @@ public actor DispatchServer {
         try journal?.append(entries)
     }
 
-    /// This process's health on `status.dispatch`, about once a second.
-    func publishStatus() async throws {
+    /// This process's health on `status.dispatch`, about once a second; `final` once it has
+    /// stopped serving (``ProcessStatus/final``).
+    func publishStatus(final: Bool = false) async throws {
         let stats = router.statistics()
         let status = ProcessStatus.current(
             role: .dispatch, processID: processName, messagesIn: stats.received, messagesOut: stats.sent,
@@ -353,6 +354,7 @@ public actor DispatchServer {
             $0.checks = desk.checks
             $0.checks.malformed = UInt32(clamping: core.malformed.total)
             $0.checks.rateLimited = UInt32(clamping: rateLimit.dropped)
+            $0.final = final
         }
         lateness = 0
         core.lateness = 0

@@ -97,7 +97,7 @@ extension DispatchServer {
         enterVirtualTime(clock)
         virtual?.now = SimTime(seconds: timeFloor)
         try await untilStopped { try await self.serveVirtual(windows: windows) }
-        try? await publishStatus()
+        try? await publishStatus(final: true)
     }
 
     private func serveVirtual(windows: Socket) async throws {

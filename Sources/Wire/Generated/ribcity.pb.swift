@@ -2278,6 +2278,13 @@ public nonisolated struct ProcessStatus: @unchecked Sendable {
     set {_uniqueStorage()._switchedOff = newValue}
   }
 
+  /// The process's last status, sent once it has stopped serving (its totals are final): whoever
+  /// ends a run waits for these rather than for a fixed while.
+  public var final: Bool {
+    get {_storage._final}
+    set {_uniqueStorage()._final = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -5823,7 +5830,7 @@ nonisolated extension EventCount: SwiftProtobuf.Message, SwiftProtobuf._MessageI
 
 nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ProcessStatus"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}process_id\0\u{1}pid\0\u{3}messages_in\0\u{3}messages_out\0\u{1}malformed\0\u{1}apps\0\u{3}cpu_seconds\0\u{3}rss_bytes\0\u{1}leaks\0\u{3}apps_finished\0\u{3}lag_ms\0\u{1}checks\0\u{3}switched_off\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}role\0\u{3}process_id\0\u{1}pid\0\u{3}messages_in\0\u{3}messages_out\0\u{1}malformed\0\u{1}apps\0\u{3}cpu_seconds\0\u{3}rss_bytes\0\u{1}leaks\0\u{3}apps_finished\0\u{3}lag_ms\0\u{1}checks\0\u{3}switched_off\0\u{1}final\0")
 
   fileprivate class _StorageClass {
     var _role: Role = .unspecified
@@ -5840,6 +5847,7 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
     var _lagMs: UInt32 = 0
     var _checks: DispatchChecks? = nil
     var _switchedOff: Dictionary<String,UInt32> = [:]
+    var _final: Bool = false
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -5864,6 +5872,7 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
       _lagMs = source._lagMs
       _checks = source._checks
       _switchedOff = source._switchedOff
+      _final = source._final
     }
   }
 
@@ -5896,6 +5905,7 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
         case 12: try { try decoder.decodeSingularUInt32Field(value: &_storage._lagMs) }()
         case 13: try { try decoder.decodeSingularMessageField(value: &_storage._checks) }()
         case 14: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt32>.self, value: &_storage._switchedOff) }()
+        case 15: try { try decoder.decodeSingularBoolField(value: &_storage._final) }()
         default: break
         }
       }
@@ -5950,6 +5960,9 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
       if !_storage._switchedOff.isEmpty {
         try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufUInt32>.self, value: _storage._switchedOff, fieldNumber: 14)
       }
+      if _storage._final != false {
+        try visitor.visitSingularBoolField(value: _storage._final, fieldNumber: 15)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -5973,6 +5986,7 @@ nonisolated extension ProcessStatus: SwiftProtobuf.Message, SwiftProtobuf._Messa
         if _storage._lagMs != rhs_storage._lagMs {return false}
         if _storage._checks != rhs_storage._checks {return false}
         if _storage._switchedOff != rhs_storage._switchedOff {return false}
+        if _storage._final != rhs_storage._final {return false}
         return true
       }
       if !storagesAreEqual {return false}
