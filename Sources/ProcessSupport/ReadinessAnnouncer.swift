@@ -3,10 +3,11 @@ import Wire
 import ZeroMQ
 
 /// Says on the bus that this process is up and serving: a `Ready` on `control.ready`, every
-/// 100 ms for the first five seconds (a publisher's first messages are dropped until the bus has
-/// told it who subscribes), then every second for the process's life, so that a coordinator or a
-/// monitor joining late learns it too. The coordinator starts the next process once it has seen
-/// the `Ready` of this one's pid.
+/// 10 ms for the first second and every 100 ms to the fifth (a publisher's first messages are
+/// dropped until the bus has told it who subscribes, and the coordinator waits for this one before
+/// it starts the next stage or the first window), then every second for the process's life, so
+/// that a coordinator or a monitor joining late learns it too. The coordinator starts the next
+/// process once it has seen the `Ready` of this one's pid.
 public struct ReadinessAnnouncer: Sendable {
     private let task: Task<Void, Never>
 
@@ -35,8 +36,9 @@ public struct ReadinessAnnouncer: Sendable {
             while !Task.isCancelled {
                 let envelope = Envelope(.ready(ready), from: stamper.next())
                 try? await publisher.send(Message(Frames.Published(topic: Topic.ready, envelope: envelope).frames))
-                let early = ContinuousClock.now - started < .seconds(5)
-                try? await Task.sleep(for: early ? .milliseconds(100) : .seconds(1))
+                let age = ContinuousClock.now - started
+                try? await Task.sleep(
+                    for: age < .seconds(1) ? .milliseconds(10) : age < .seconds(5) ? .milliseconds(100) : .seconds(1))
             }
         }
     }
