@@ -6,42 +6,45 @@ import Wire
 /// a process killed without a word never sends one.
 actor FinalStatuses {
     private var seen: Set<String> = []
-    private var waiting: [(names: Set<String>, resume: CheckedContinuation<Void, Never>)] = []
+    /// Who waits for which names, each wait by its own number.
+    private var waiting: [Int: (names: Set<String>, resume: CheckedContinuation<Void, Never>)] = [:]
+    private var nextWait = 0
 
     /// Notes the final statuses among `envelopes`.
     func note(_ envelopes: [Envelope]) {
         for envelope in envelopes {
             if case .processStatus(let status)? = envelope.body, status.final { seen.insert(status.processID) }
         }
-        let ready = waiting.filter { $0.names.isSubset(of: seen) }
-        waiting.removeAll { $0.names.isSubset(of: seen) }
-        for waiter in ready { waiter.resume.resume() }
+        for (number, waiter) in waiting where waiter.names.isSubset(of: seen) {
+            waiting[number] = nil
+            waiter.resume.resume()
+        }
     }
 
     /// Returns once the final status of every one of `names` has come, or after `bound`,
     /// whichever is first; says which had not come.
     func wait(for names: Set<String>, atMost bound: Duration) async -> Set<String> {
         if !names.isSubset(of: seen) {
+            let number = nextWait
+            nextWait += 1
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.arrival(of: names) }
+                group.addTask { await self.arrival(of: names, as: number) }
                 group.addTask { try? await Task.sleep(for: bound) }
                 await group.next()
                 group.cancelAll()
-                // The arrival's waiter, if it is still waiting, is let go.
-                self.release(names)
+                // This wait's arrival, if it is still waiting, is let go (only this one's).
+                self.release(number)
             }
         }
         return names.subtracting(seen)
     }
 
-    private func arrival(of names: Set<String>) async {
+    private func arrival(of names: Set<String>, as number: Int) async {
         guard !names.isSubset(of: seen) else { return }
-        await withCheckedContinuation { waiting.append((names, $0)) }
+        await withCheckedContinuation { waiting[number] = (names, $0) }
     }
 
-    private func release(_ names: Set<String>) {
-        let released = waiting.filter { $0.names == names }
-        waiting.removeAll { $0.names == names }
-        for waiter in released { waiter.resume.resume() }
+    private func release(_ number: Int) {
+        waiting.removeValue(forKey: number)?.resume.resume()
     }
 }

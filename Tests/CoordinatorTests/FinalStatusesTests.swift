@@ -33,4 +33,26 @@ struct FinalStatusesTests {
         #expect(missing == ["drivers-0"])
         #expect(await finals.wait(for: ["dispatch"], atMost: .seconds(600)).isEmpty, "what came is not waited for")
     }
+
+    @Test("Two waits for the same processes: one's bound running out does not end the other's")
+    func separateWaits() async throws {
+        let finals = FinalStatuses()
+        let ended = Ended()
+        let long = Task {
+            let missing = await finals.wait(for: ["drivers-0"], atMost: .seconds(600))
+            await ended.mark()
+            return missing
+        }
+        #expect(await finals.wait(for: ["drivers-0"], atMost: .milliseconds(20)) == ["drivers-0"])
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(await !ended.isMarked, "the long wait still waits once the short one has given up")
+        await finals.note([status("drivers-0", final: true)])
+        #expect(await long.value.isEmpty, "and ends when the status comes")
+    }
+}
+
+/// Whether a task has got past a point.
+private actor Ended {
+    private(set) var isMarked = false
+    func mark() { isMarked = true }
 }
