@@ -184,7 +184,8 @@ public actor Coordinator {
                     await board.apply(envelopes)
                     await readiness.apply(envelopes)
                     await supervisor.heard(envelopes)
-                    await finals.note(envelopes)
+                    let finished = FinalStatuses.finished(in: envelopes)
+                    if !finished.isEmpty { await finals.note(finished: finished) }
                     tables.apply(envelopes)
                 }
             } catch {}

@@ -41,11 +41,8 @@ public struct LaunchPlan: Sendable {
     /// three stages, one core idle while dispatch loaded alone).
     public var startStages: [[ProcessSpec]] {
         var stages: [[ProcessSpec]] = []
-        let together: (ProcessSpec, ProcessSpec) -> Bool = { last, spec in
-            self.virtual ? last.participates && spec.participates : last.role == spec.role
-        }
         for spec in processes {
-            if spec.participates, let last = stages.last?.last, together(last, spec) {
+            if spec.participates, let last = stages.last?.last, last.participates, virtual || last.role == spec.role {
                 stages[stages.count - 1].append(spec)
             } else {
                 stages.append([spec])

@@ -51,6 +51,14 @@ struct FinalStatusesTests {
     }
 }
 
+extension FinalStatuses {
+    /// What the coordinator's bus reader does with a batch.
+    fileprivate func note(_ envelopes: [Envelope]) {
+        let finished = Self.finished(in: envelopes)
+        if !finished.isEmpty { note(finished: finished) }
+    }
+}
+
 /// Whether a task has got past a point.
 private actor Ended {
     private(set) var isMarked = false
