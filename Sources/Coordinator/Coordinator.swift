@@ -114,10 +114,11 @@ public actor Coordinator {
         let tap = try await transport.socket(.sub, options: tapOptions)
         try await tap.connect(plan.busSubscribe)
         // Everything that describes the run (not the chaos flood, which only loads the proxy, nor
-        // the coordinator's own notices, which no two runs share).
-        for prefix in [
-            Topic.dispatch, Topic.status, Topic.ready, Topic.windowOpen, Topic.windowDone, Topic.joinRequest, Topic.exit,
-        ] {
+        // the coordinator's own notices, which no two runs share). In virtual time dispatch's
+        // events come to the keeper over the window link instead: unless someone else
+        // subscribes, dispatch's PUB sends them nowhere and the proxy forwards nothing.
+        for prefix in [Topic.dispatch, Topic.status, Topic.ready, Topic.windowOpen, Topic.joinRequest, Topic.exit]
+        where !(plan.virtual && prefix == Topic.dispatch) {
             try await tap.subscribe(prefix)
         }
         let noticeBoard = try await transport.socket(.pub, options: .eventBus)
@@ -145,6 +146,9 @@ public actor Coordinator {
         // In virtual time the recording of dispatch's events comes in a fixed order from the keeper;
         // processes' health (which no two runs share: CPU, memory) goes to a file of its own.
         let statusLog = options.record && plan.virtual ? try EventLog.Writer(path: directory.file("status.pb")) : nil
+        // What describes the run, for the board and the tables: from the bus, and in virtual time
+        // dispatch's events from the keeper, in the recording's order.
+        let (feed, feeder) = AsyncStream.makeStream(of: [Envelope].self)
         var servingWindows: Task<Void, Never>?
         if plan.virtual {
             // The window link: a ROUTER of the coordinator's, beside the bus (over CURVE, the bus's key).
@@ -161,7 +165,10 @@ public actor Coordinator {
                     finishers: Set(plan.processes.filter(\.finishesRun).map(\.name)),
                     skippable: Set(plan.processes.filter(\.hostsApps).map(\.name))),
                 link: link
-            ) { envelopes in await recorder?.append(envelopes) }
+            ) { envelopes in
+                await recorder?.append(envelopes)
+                feeder.yield(envelopes)
+            }
             timeKeeper = keeper
             servingWindows = Task(executorPreference: transport.executor) { await keeper.serve() }
         }
@@ -170,25 +177,29 @@ public actor Coordinator {
         // drivers' table now and then.
         let tables = try RunTables(directory: directory, clock: ClockTimeOfDay(startSecondOfDay: plan.topology.startSecondOfDay))
         let finals = FinalStatuses()
-        let reader = Task(executorPreference: transport.executor) { [board, readiness, supervisor] () -> RunTables in
-            var tables = tables
+        let tapping = Task(executorPreference: transport.executor) {
             do {
                 for try await batch in tap.batches() {
                     let envelopes = batch.compactMap { try? Frames.Published(frames: $0.frames).envelope }
-                    if let keeper {
-                        await keeper.take(envelopes)
+                    if keeper != nil {
                         await statusLog?.append(envelopes.filter(Self.isHealth))
                     } else {
                         await recorder?.append(envelopes)
                     }
-                    await board.apply(envelopes)
-                    await readiness.apply(envelopes)
-                    await supervisor.heard(envelopes)
-                    let finished = FinalStatuses.finished(in: envelopes)
-                    if !finished.isEmpty { await finals.note(finished: finished) }
-                    tables.apply(envelopes)
+                    feeder.yield(envelopes)
                 }
             } catch {}
+        }
+        let reader = Task(executorPreference: transport.executor) { [board, readiness, supervisor] () -> RunTables in
+            var tables = tables
+            for await envelopes in feed {
+                await board.apply(envelopes)
+                await readiness.apply(envelopes)
+                await supervisor.heard(envelopes)
+                let finished = FinalStatuses.finished(in: envelopes)
+                if !finished.isEmpty { await finals.note(finished: finished) }
+                tables.apply(envelopes)
+            }
             return tables
         }
         var outcome = RunOutcome.stopped
@@ -210,10 +221,13 @@ public actor Coordinator {
         await publishingNotices.value
         control.finish()
         await publishingControls.value
-        reader.cancel()
+        tapping.cancel()
+        await tapping.value
         servingWindows?.cancel()
-        var finishedTables = await reader.value
+        // The rest of dispatch's events, in order, to the recording and the tables.
         await timeKeeper?.close()
+        feeder.finish()
+        var finishedTables = await reader.value
         finishedTables.finish(
             openAs: atInterruption != nil ? "ended by the shutdown" : "open", at: await board.current.simTimeMs)
         await recorder?.close()

@@ -6,15 +6,16 @@ import ZeroMQ
 
 /// The coordinator's keeper of virtual time: runs the ``WindowKeeper`` over its window link (a
 /// ROUTER each participant's DEALER connects to and says hello on: openings out, each with only
-/// its receiver's expectations, reports in) and keeps the recording in a fixed order: what dispatch
-/// publishes on the bus during a window is written, sorted by simulated time, sender and
-/// sequence, once the copy of its report of the window has come over the bus after it.
+/// its receiver's expectations, reports in) and keeps the recording in a fixed order: dispatch
+/// sends its events over the link before its report, and what came before a window's start is
+/// written, sorted by simulated time, sender and sequence, when the window opens.
 ///
 /// The link skips the bus proxy both ways, so a window's round trip crosses two processes'
-/// threads instead of four (docs/ARCHITECTURE.md, "Virtual time").
+/// threads instead of four, and dispatch's events cross no proxy to reach the recording
+/// (docs/ARCHITECTURE.md, "Virtual time").
 actor TimeKeeper {
-    /// The keeper runs on the I/O thread of its link's transport, where the bus tap reads too:
-    /// a window's last report and the next opening cross no other thread.
+    /// The keeper runs on the I/O thread of its link's transport: a window's last report and the
+    /// next opening cross no other thread.
     nonisolated var unownedExecutor: UnownedSerialExecutor { link.executor.asUnownedSerialExecutor() }
     private var keeper: WindowKeeper
     private let link: Socket
@@ -29,31 +30,21 @@ actor TimeKeeper {
     private let began = ContinuousClock.now
     private(set) var reached = SimTime.zero
 
-    /// What waits for the bus: writing a window's events, a kill, the end; and since when the
-    /// first of them has waited.
-    private enum Deed: Sendable {
-        case write(before: SimTime)
-        case kill(String)
-        case finish(SimTime)
-    }
-    private var catchUp = BusCatchUp<Deed>()
-    private var waitingSince: ContinuousClock.Instant?
-
     /// Participants whose process exited cleanly before the keeper saw their last report, and
     /// since when: taken as left once ``leaveGrace`` has passed without it (the report was lost).
     private var exitedUnannounced: [String: ContinuousClock.Instant] = [:]
     private let leaveGrace: Duration
-    /// Messages on the link the keeper refused: not a participant's hello or report, or, over
-    /// CURVE, a report or hello in another process's name.
+    /// Messages on the link the keeper refused: not a participant's hello, report or (from
+    /// dispatch) event, or, over CURVE, a report or hello in another process's name or events
+    /// from a process that is not dispatch.
     private(set) var refused = 0
 
     /// - Parameters:
     ///   - settings: the windows' settings, with the processes whose leaving ends the run (the
     ///     rider processes) as finishers.
     ///   - link: a bound ROUTER, the window link.
-    ///   - leaveGrace: how long a clean exit may come before its process's last report, and the
-    ///     longest the recording waits for a report's copy on the bus.
-    ///   - record: where the ordered recording goes.
+    ///   - leaveGrace: how long a clean exit may come before its process's last report.
+    ///   - record: where dispatch's events go, in the fixed order, as each window opens.
     init(
         participants: [String], settings: WindowKeeper.Settings, link: Socket, leaveGrace: Duration = .seconds(10),
         record: @escaping @Sendable ([Envelope]) async -> Void
@@ -73,7 +64,6 @@ actor TimeKeeper {
 
     /// A participant's life began.
     func joined(_ name: String, life: UInt32) async {
-        await carryOut(catchUp.lifeBegan(ParticipantID(name, incarnation: life)))
         await carryOut(keeper.joined(ParticipantID(name, incarnation: life)))
     }
 
@@ -113,34 +103,17 @@ actor TimeKeeper {
                 await send(opening, to: [hello.processID])
             }
         case .windowDone(let done)? where isOwn(done.processID):
-            let report = done.report
-            if done.published { catchUp.reportedDirectly(report.participant, window: report.window) }
-            await carryOut(keeper.reported(report))
+            await carryOut(keeper.reported(done.report))
+        case .dispatchEvent? where message.userID.map({ WireIDs.role(ofProcess: $0) == .dispatch }) ?? true:
+            // After the end nothing more is part of the run (the processes' stopping is not).
+            if finishedAt == nil { held.append(envelope) }
         default:
             refused += 1
         }
     }
 
-    /// Envelopes from the bus tap, in the order they came: dispatch's events, and the copies of
-    /// its reports that say they are all in.
-    func take(_ envelopes: [Envelope]) async {
-        // After the end, nothing more is part of the run (the processes' stopping is not).
-        guard finishedAt == nil else { return }
-        for envelope in envelopes {
-            switch envelope.body {
-            case .windowDone(let done)?:
-                await carryOut(catchUp.seenOnBus(ParticipantID(done.processID, incarnation: done.life), window: done.window))
-            case .dispatchEvent?:
-                held.append(envelope)
-            default:
-                break
-            }
-        }
-    }
-
-    /// Sends the window in progress again if it has waited a while, takes participants whose
-    /// last report was lost as left, and stops waiting for a report's copy on the bus that is
-    /// overdue. Call now and then.
+    /// Sends the window in progress again if it has waited a while, and takes participants whose
+    /// last report was lost as left. Call now and then.
     func nudge() async {
         for (name, exit) in exitedUnannounced.sorted(by: { $0.key < $1.key }) {
             if keeper.hasLeft(name) {
@@ -149,9 +122,6 @@ actor TimeKeeper {
                 exitedUnannounced[name] = nil
                 await carryOut(keeper.left(name))
             }
-        }
-        if let waitingSince, ContinuousClock.now - waitingSince > leaveGrace {
-            await carryOut(catchUp.giveUp())
         }
         guard finishedAt == nil, let opening = keeper.current, ContinuousClock.now - lastProgress > .milliseconds(250) else {
             return
@@ -189,25 +159,12 @@ actor TimeKeeper {
                 reached = max(reached, opening.window.start)
                 lastProgress = .now
                 await send(opening, to: opening.addressees)
-                await carryOut(catchUp.after(.write(before: opening.window.start)))
-            case .kill(let name):
-                await carryOut(catchUp.after(.kill(name)))
-            case .finish(let time):
-                reached = max(reached, time)
-                await carryOut(catchUp.after(.finish(time)))
-            }
-        }
-    }
-
-    private func carryOut(_ deeds: [Deed]) async {
-        waitingSince = catchUp.isWaiting ? (deeds.isEmpty ? waitingSince ?? .now : .now) : nil
-        for deed in deeds where finishedAt == nil {
-            switch deed {
-            case .write(let before):
-                await flush(before: before)
+                // Every report of the last window is in, and dispatch's events came before its report.
+                await flush(before: opening.window.start)
             case .kill(let name):
                 killRequests.append(name)
             case .finish(let time):
+                reached = max(reached, time)
                 await flush(before: nil)
                 finishedAt = time
             }

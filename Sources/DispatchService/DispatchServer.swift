@@ -40,7 +40,9 @@ public actor DispatchServer {
     var timeFloor: Double = 0
     /// How late (simulated seconds) the engine's timers ran since the last status report.
     private var lateness: Double = 0
-    private var publishQueue: [Message] = []
+    /// What waits to go out, in the order it was stamped: events for the bus (and, in virtual
+    /// time, the keeper), window reports for the keeper only.
+    private var publishQueue: [(message: Message, toBus: Bool)] = []
     private var publishing = false
     /// Bus events a restored dispatch publishes again once running (see ``restore(from:)``).
     private var republish: [Message] = []
@@ -363,22 +365,16 @@ public actor DispatchServer {
     }
 
     /// Published messages go to the PUB in the order they were stamped, routed ones to the
-    /// ROUTER (one at a time: a vanished peer is counted, not fatal).
+    /// ROUTER (one at a time: a vanished peer is counted, not fatal). In virtual time the events
+    /// also go to the keeper over the window link, which records them and feeds the run's tables:
+    /// the bus carries them only to whoever else subscribes (a monitor, a recorder).
     ///
     /// The actor is reentrant: while one batch awaits its sends, the timer may stamp and send the
     /// next. So events join one queue before the first suspension and a single drain publishes
     /// it, keeping the bus's sequence numbers in order.
     func send(_ out: Outbox) async throws {
-        publishQueue += out.published
-        if !publishing {
-            publishing = true
-            defer { publishing = false }
-            while !publishQueue.isEmpty {
-                let batch = publishQueue
-                publishQueue = []
-                try await bus.send(contentsOf: batch)
-            }
-        }
+        publishQueue += out.published.map { ($0, true) }
+        try await drainPublishQueue()
         // Not confirmed one by one: waiting on a session that does not read would stop dispatch
         // reading everyone else. What libzmq refuses (a peer gone, or full for too long) is counted.
         let routed = withFaults(out.routed) + stampedForWindows(out.unframed) + out.refusals
@@ -387,6 +383,28 @@ public actor DispatchServer {
         }
         if !routed.isEmpty { try await router.send(contentsOf: routed) }
         if !out.toShards.isEmpty { toShards(out.toShards) }
+    }
+
+    /// Virtual time: the window's report goes to the keeper after every event stamped before it
+    /// (the keeper writes a window's events once it has every report of the window).
+    func sendToKeeper(_ report: Message) async throws {
+        publishQueue.append((report, false))
+        try await drainPublishQueue()
+    }
+
+    /// Sends what waits, in order; a drain already under way (the actor is reentrant) takes
+    /// what joins the queue meanwhile.
+    private func drainPublishQueue() async throws {
+        guard !publishing else { return }
+        publishing = true
+        defer { publishing = false }
+        while !publishQueue.isEmpty {
+            let batch = publishQueue
+            publishQueue = []
+            let events = batch.filter(\.toBus).map(\.message)
+            if !events.isEmpty { try await bus.send(contentsOf: events) }
+            if let windowLink { try await windowLink.send(contentsOf: batch.map(\.message)) }
+        }
     }
 
     /// Sharded: the links to the other shards, by shard (each a DEALER connected to that

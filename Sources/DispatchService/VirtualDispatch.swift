@@ -86,8 +86,8 @@ extension DispatchServer {
 
     /// Serves in virtual time until ``stop()``: sessions' messages are held until the window they
     /// are due in, then handled with the engine's ticks in a fixed order (time, then sender, then
-    /// sequence), never in arrival order; each window is reported done on the window link, and on
-    /// the bus after the window's events.
+    /// sequence), never in arrival order; the window's events and then its report go to the
+    /// keeper on the window link (the events to the bus too).
     /// - Parameter windows: a DEALER connected to the coordinator's window link, hello said.
     public func runVirtual(_ clock: VirtualClock, windows: Socket) async throws {
         windowLink = windows
@@ -231,16 +231,12 @@ extension DispatchServer {
                 floorMs: state.tickFloor.wireMilliseconds, periodMs: state.tick.wireMilliseconds, due: core.desk.nextTickDue))
     }
 
-    /// The window report on the bus, after every event the window published (the same PUB, so
-    /// whoever records the bus has them all when it sees the report), then to the keeper on the
-    /// window link, which acts on it at once and writes the window's events once the copy on the
-    /// bus is in.
+    /// The window report, to the keeper on the window link after every event the window
+    /// published (the keeper records a window's events once it has every report of the window).
     private func publish(_ report: WindowReport) async throws {
         guard let stamp = virtual?.reports.next() else { return }
-        let envelope = Envelope(.windowDone(WindowDone(report, published: true)), from: stamp)
-        let message = Message(Frames.Published(topic: Topic.windowDone, envelope: envelope).frames)
-        try await bus.send(message)
-        try await windowLink?.send(message)
+        let envelope = Envelope(.windowDone(WindowDone(report)), from: stamp)
+        try await sendToKeeper(Message(Frames.Published(topic: Topic.windowDone, envelope: envelope).frames))
     }
 
     /// Numbers each reply and push on its link (the peer's identity is its process name in virtual

@@ -10,8 +10,8 @@ public enum Topic {
     /// Per-process health: `status.<process id>`.
     public static let status = "status."
     /// Coordinator control: `control.ready` (from every process). In virtual time the window
-    /// openings, reports and hellos go over the coordinator's window link under these topics, and
-    /// dispatch's reports are also published on the bus after its window's events.
+    /// openings, reports and hellos go over the coordinator's window link under these topics
+    /// (with dispatch's events, under their own topics, before its reports).
     public static let control = "control."
     public static let ready = "control.ready"
     public static let windowOpen = "control.window-open"

@@ -42,11 +42,9 @@ extension WindowOpening {
 }
 
 extension WindowDone {
-    /// A participant's report, as the wire carries it; `published` if the same report also goes
-    /// out on the bus after the participant's events of the window.
-    public init(_ report: WindowReport, published: Bool = false) {
+    /// A participant's report, as the wire carries it.
+    public init(_ report: WindowReport) {
         self.init()
-        self.published = published
         window = report.window
         processID = report.participant.name
         life = report.participant.incarnation

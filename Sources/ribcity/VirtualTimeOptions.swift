@@ -42,6 +42,8 @@ struct VirtualTimeOptions: ParsableArguments {
         let life = ProcessLife.current()
         var options = SocketOptions()
         options.linger = .seconds(5)
+        // Dispatch sends its window's events here too, a matching round's worth at once.
+        options.sendHighWaterMark = 100_000
         let windows = try await transport.socket(.dealer, options: options)
         try await windows.connect(endpoint)
         var stamper = SequenceStamper(sender: name + "-window-hello")

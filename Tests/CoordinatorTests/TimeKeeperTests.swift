@@ -27,7 +27,7 @@ struct TimeKeeperTests {
     }
 
     @Test(
-        "Openings go to each participant that said hello, with only its own expectations; reports open the next window at once; dispatch's events are written only once its report's copy has come over the bus"
+        "Openings go to each participant that said hello, with only its own expectations; reports open the next window at once; dispatch's events, sent before its report, are written in order when the next window opens"
     )
     func overTheLink() async throws {
         try await within(30) { try await Self.overTheLink() }
@@ -65,14 +65,19 @@ struct TimeKeeperTests {
             #expect(first.window.index == 1 && first.window.start == .zero)
             #expect(Array(first.expected.keys) == ["dispatch"] && Array(riderFirst.expected.keys) == ["riders-0"])
 
-            // Dispatch publishes an event in the window, then its report on the bus and on the link.
+            // Dispatch sends its window's events (stamped out of time order here), then its report.
             var events = SequenceStamper(sender: "dispatch")
-            let event = Envelope(.dispatchEvent(DispatchEvent()), from: events.next(), simTimeMs: 100)
-            await keeper.take([event])
+            let early = Envelope(.dispatchEvent(DispatchEvent()), from: events.next(), simTimeMs: 100)
+            let later = Envelope(.dispatchEvent(DispatchEvent()), from: events.next(), simTimeMs: 300)
+            let earliest = Envelope(.dispatchEvent(DispatchEvent()), from: events.next(), simTimeMs: 100)
+            for event in [later, early, earliest] {
+                try await dispatch.send(Message(Frames.Published(topic: Topic.dispatchRequest, envelope: event).frames))
+            }
             let next = SimTime(wireMilliseconds: 500)
             let dispatchReport = WindowReport(
                 window: 1, participant: ParticipantID("dispatch"), sent: ["riders-0#1": 2], next: next)
-            try await Self.send(.windowDone(WindowDone(dispatchReport, published: true)), topic: Topic.windowDone, on: dispatch)
+            #expect(await recording.envelopes.isEmpty, "nothing is written before the window is done")
+            try await Self.send(.windowDone(WindowDone(dispatchReport)), topic: Topic.windowDone, on: dispatch)
             try await Self.send(
                 .windowDone(WindowDone(WindowReport(window: 1, participant: ParticipantID("riders-0"), next: next))),
                 topic: Topic.windowDone, on: rider)
@@ -81,10 +86,12 @@ struct TimeKeeperTests {
             #expect(forRider.window.index == 2 && forRider.window.start == next)
             #expect(forRider.expected == ["riders-0": ["dispatch#1": 2]], "the rider's own expectations only")
             #expect(Array(forDispatch.expected.keys) == ["dispatch"] && forDispatch.expectations(of: "dispatch").isEmpty)
-            #expect(await recording.envelopes.isEmpty, "the window opened, but its events wait for the report's copy on the bus")
-            var reports = SequenceStamper(sender: "dispatch-window")
-            await keeper.take([Envelope(.windowDone(WindowDone(dispatchReport, published: true)), from: reports.next())])
-            #expect(await recording.envelopes == [event])
+            var written: [Envelope] = []
+            for _ in 0..<1_000 where written.isEmpty {
+                written = await recording.envelopes
+                if written.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(written == [early, earliest, later], "by simulated time, then sender and sequence")
             // The garbage came on a connection of its own: its order among the others' is not fixed.
             var refused = 0
             for _ in 0..<1_000 where refused == 0 {
@@ -95,7 +102,9 @@ struct TimeKeeperTests {
         }
     }
 
-    @Test("Over CURVE a participant speaks on the window link only for itself: a report or hello in another's name is refused")
+    @Test(
+        "Over CURVE a participant speaks on the window link only for itself: a report or hello in another's name, or dispatch's events from another process, are refused"
+    )
     func onlyForItself() async throws {
         try #require(CurveKeyPair.isAvailable, "Debian's libzmq is built with CURVE")
         try await within(30) { try await Self.onlyForItself() }
@@ -111,8 +120,9 @@ struct TimeKeeperTests {
         options.curve = .server(coordinatorKeys)
         let link = try await server.socket(.router, options: options)
         let endpoint = try await link.bind("tcp://127.0.0.1:*")
+        let recording = Recording()
         let keeper = TimeKeeper(participants: ["dispatch", "riders-0"], settings: .init(latency: .seconds(0.5)), link: link) {
-            _ in
+            await recording.append($0)
         }
         let serving = Task(executorPreference: server.executor) { await keeper.serve() }
         func dealer(_ keys: CurveKeyPair, as name: String) async throws -> Socket {
@@ -135,15 +145,19 @@ struct TimeKeeperTests {
         try await send(
             .windowDone(WindowDone(WindowReport(window: 1, participant: ParticipantID("dispatch"), next: nil))),
             topic: Topic.windowDone, on: rider)
+        // And passes off an event of its own as dispatch's: refused.
+        var stamper = SequenceStamper(sender: "dispatch")
+        let forged = Envelope(.dispatchEvent(DispatchEvent()), from: stamper.next(), simTimeMs: 10)
+        try await rider.send(Message(Frames.Published(topic: Topic.dispatchRequest, envelope: forged).frames))
         try await send(
             .windowDone(WindowDone(WindowReport(window: 1, participant: ParticipantID("riders-0"), next: nil))),
             topic: Topic.windowDone, on: rider)
         var refused = 0
-        for _ in 0..<1_000 where refused < 2 {
+        for _ in 0..<1_000 where refused < 3 {
             try await Task.sleep(for: .milliseconds(10))
             refused = await keeper.refused
         }
-        #expect(refused == 2, "the hello and the report in dispatch's name")
+        #expect(refused == 3, "the hello and the report in dispatch's name, and the forged event")
         #expect(await keeper.statistics.windows == 1, "the window waits for dispatch's own report")
         try await send(
             .windowDone(WindowDone(WindowReport(window: 1, participant: ParticipantID("dispatch"), next: nil))),
@@ -154,6 +168,7 @@ struct TimeKeeperTests {
             finished = await keeper.isFinished
         }
         #expect(finished, "with nothing left to do the run ends once dispatch has reported")
+        #expect(await recording.envelopes.isEmpty, "the forged event is not in the recording")
         serving.cancel()
         await authenticator.stop()
         await clients.shutdown()

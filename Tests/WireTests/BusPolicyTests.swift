@@ -22,7 +22,6 @@ struct BusPolicyTests {
         #expect(refusal("dispatch", Topic.dispatchRequest, event) == nil)
         #expect(refusal("riders-0", Topic.status(of: "riders-0"), status("riders-0")) == nil)
         #expect(refusal("drivers-1", Topic.ready, .ready(Ready.with { $0.processID = "drivers-1" })) == nil)
-        #expect(refusal("drivers-1", Topic.windowDone, .windowDone(WindowDone.with { $0.processID = "drivers-1" })) == nil)
         #expect(refusal("coordinator", Topic.windowOpen, .windowOpen(WindowOpen())) == nil)
         #expect(refusal("coordinator", Topic.chaos + "flood", .heartbeat(Heartbeat())) == nil)
     }
@@ -41,8 +40,8 @@ struct BusPolicyTests {
             refusal("riders-0", Topic.ready, .ready(Ready.with { $0.processID = "dispatch" }))
                 == "control.ready carries something other than riders-0's own Ready")
         #expect(
-            refusal("riders-0", Topic.windowDone, .windowDone(WindowDone.with { $0.processID = "dispatch" }))
-                == "control.window-done carries something other than riders-0's own WindowDone")
+            refusal("dispatch", Topic.windowDone, .windowDone(WindowDone.with { $0.processID = "dispatch" }))
+                == "window reports go to the keeper on the window link, not on the bus")
         #expect(refusal("dispatch", Topic.windowOpen, .windowOpen(WindowOpen())) == "only the coordinator opens windows")
         #expect(
             refusal("monitor", Topic.chaos + "flood", .heartbeat(Heartbeat()))

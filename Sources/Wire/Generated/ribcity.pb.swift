@@ -2568,11 +2568,6 @@ public nonisolated struct WindowDone: Sendable {
   /// apps have all finished), and no later window waits for it.
   public var leaving: Bool = false
 
-  /// Sent on the window link: the same report also went out on the bus (control.window-done),
-  /// after everything the participant published in the window, and the recording of the window
-  /// waits for that copy (dispatch: its events are the recording).
-  public var published: Bool = false
-
   /// The earliest delivery (simulated ms) of what this life sent since its last report, by
   /// receiver process id: a rider or driver process with nothing due in a window sits it out.
   public var deliveriesMs: [NamedTime] = []
@@ -6498,7 +6493,7 @@ nonisolated extension WindowExpectation: SwiftProtobuf.Message, SwiftProtobuf._M
 
 nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WindowDone"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}process_id\0\u{1}life\0\u{1}sent\0\u{1}received\0\u{1}idle\0\u{3}next_ms\0\u{3}busy_seconds\0\u{1}late\0\u{1}leaving\0\u{1}published\0\u{3}deliveries_ms\0\u{3}own_next_ms\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}process_id\0\u{1}life\0\u{1}sent\0\u{1}received\0\u{1}idle\0\u{3}next_ms\0\u{3}busy_seconds\0\u{1}late\0\u{1}leaving\0\u{4}\u{2}deliveries_ms\0\u{3}own_next_ms\0\u{c}\u{b}\u{1}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6516,7 +6511,6 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
       case 8: try { try decoder.decodeSingularDoubleField(value: &self.busySeconds) }()
       case 9: try { try decoder.decodeSingularUInt64Field(value: &self.late) }()
       case 10: try { try decoder.decodeSingularBoolField(value: &self.leaving) }()
-      case 11: try { try decoder.decodeSingularBoolField(value: &self.published) }()
       case 12: try { try decoder.decodeRepeatedMessageField(value: &self.deliveriesMs) }()
       case 13: try { try decoder.decodeSingularInt64Field(value: &self._ownNextMs) }()
       default: break
@@ -6559,9 +6553,6 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if self.leaving != false {
       try visitor.visitSingularBoolField(value: self.leaving, fieldNumber: 10)
     }
-    if self.published != false {
-      try visitor.visitSingularBoolField(value: self.published, fieldNumber: 11)
-    }
     if !self.deliveriesMs.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.deliveriesMs, fieldNumber: 12)
     }
@@ -6582,7 +6573,6 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if lhs.busySeconds != rhs.busySeconds {return false}
     if lhs.late != rhs.late {return false}
     if lhs.leaving != rhs.leaving {return false}
-    if lhs.published != rhs.published {return false}
     if lhs.deliveriesMs != rhs.deliveriesMs {return false}
     if lhs._ownNextMs != rhs._ownNextMs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
