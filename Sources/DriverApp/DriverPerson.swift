@@ -15,14 +15,15 @@ struct DriverPerson {
         random = SeededGenerator(seed: profile.seed)
     }
 
-    /// Looks at the screen at `time` and acts if there is something to do.
+    /// Looks at the screen at `time` (read once) and acts if there is something to do.
     mutating func act(on root: any Routing, at time: Double) {
         let onShift = time >= profile.shiftStart && time < profile.shiftEnd
-        if let offline = root.activeView(of: OfflineView.self) {
+        let screen = ActiveViews(of: root)
+        if let offline = screen[OfflineView.self] {
             if onShift { offline.perform(.goOnline) }
             return
         }
-        if let offer = root.activeView(of: OfferView.self) {
+        if let offer = screen[OfferView.self] {
             let shown = offer.screen.value
             if considering?.requestID != shown.requestID {
                 considering = (shown.requestID, time, Double.random(in: 0..<1, using: &random) < profile.acceptance)
@@ -36,8 +37,8 @@ struct DriverPerson {
             return
         }
         considering = nil
-        if !onShift, root.activeView(of: DrivingView.self)?.screen.value.arriveAt == nil,
-            let online = root.activeView(of: OnlineView.self)
+        if !onShift, screen[DrivingView.self]?.screen.value.arriveAt == nil,
+            let online = screen[OnlineView.self]
         {
             online.perform(.goOffline)
         }

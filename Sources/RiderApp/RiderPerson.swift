@@ -14,31 +14,39 @@ struct RiderPerson {
     }
 
     /// Looks at the screen at `time` and acts if there is something to do; `requestedAt` is when
-    /// the ride was asked for (`nil` before).
+    /// the ride was asked for (`nil` before). The screen is read once, and again after each act
+    /// (which may change it).
     mutating func act(on root: any Routing, at time: Double, requestedAt: Double?) {
-        if let signIn = root.activeView(of: LoggedOutView.self) {
+        var screen = ActiveViews(of: root)
+        if let signIn = screen[LoggedOutView.self] {
             signIn.perform(.signIn(name: profile.name))
+            screen = ActiveViews(of: root)
         }
-        if let editor = root.activeView(of: LocationEditorView.self), time >= profile.requestAt {
+        if let editor = screen[LocationEditorView.self], time >= profile.requestAt {
             editor.perform(.set(pickup: profile.pickup, dropoff: profile.dropoff))
+            screen = ActiveViews(of: root)
         }
-        if let selection = root.activeView(of: ProductSelectionView.self), selection.screen.value.quotes[profile.product] != nil {
+        if let selection = screen[ProductSelectionView.self], selection.screen.value.quotes[profile.product] != nil {
             selection.perform(.choose(profile.product))
+            screen = ActiveViews(of: root)
         }
-        if let confirmation = root.activeView(of: ConfirmationView.self) {
+        if let confirmation = screen[ConfirmationView.self] {
             if confirmation.screen.value.status == .drafting {
                 confirmation.perform(.confirm)
+                screen = ActiveViews(of: root)
             } else if outOfPatience(at: time, requestedAt: requestedAt) {
                 confirmation.perform(.cancel(reason: "waited longer than the rider's patience"))
+                screen = ActiveViews(of: root)
             }
         }
-        if let trip = root.activeView(of: OnTripView.self), case .assigned = trip.screen.value.status,
+        if let trip = screen[OnTripView.self], case .assigned = trip.screen.value.status,
             outOfPatience(at: time, requestedAt: requestedAt)
         {
             trip.perform(.cancel(reason: "waited longer than the rider's patience"))
+            screen = ActiveViews(of: root)
         }
-        actOnPlugins(root, at: time)
-        if let rating = root.activeView(of: RatingView.self), rating.screen.value.hasPrefix("Rate") {
+        actOnPlugins(root, &screen, at: time)
+        if let rating = screen[RatingView.self], rating.screen.value.hasPrefix("Rate") {
             rating.perform(.rate(stars: Double.random(in: 0..<1, using: &random) < 0.8 ? 5 : 4))
         }
     }
@@ -47,17 +55,22 @@ struct RiderPerson {
     /// fare (the closest contacts, one or two), and answers to invitations once the person has
     /// thought about them. Each choice is drawn from its own generator, so that turning a feature
     /// on changes none of the person's other choices.
-    private func actOnPlugins(_ root: any Routing, at time: Double) {
-        if let share = root.activeView(of: ShareETAView.self), case .choosing(let rows) = share.screen.value, !rows.isEmpty {
+    private func actOnPlugins(_ root: any Routing, _ screen: inout ActiveViews, at time: Double) {
+        if let share = screen[ShareETAView.self], case .choosing(let rows) = share.screen.value, !rows.isEmpty {
             share.perform(.share(ids: pick(from: rows, salt: 0x5A4E)))
+            screen = ActiveViews(of: root)
         }
-        if let split = root.activeView(of: SplitFareView.self), case .choosing(let rows) = split.screen.value, !rows.isEmpty {
+        if let split = screen[SplitFareView.self], case .choosing(let rows) = split.screen.value, !rows.isEmpty {
             split.perform(.invite(ids: pick(from: rows, salt: 0x5B17)))
+            screen = ActiveViews(of: root)
         }
-        if let inbox = root.activeView(of: SplitInboxView.self) {
+        if let inbox = screen[SplitInboxView.self] {
+            var answered = false
             for invitation in inbox.screen.value.open where answerAt(invitation) <= time {
                 inbox.perform(.answer(id: invitation.id, accept: accepts(invitation)))
+                answered = true
             }
+            if answered { screen = ActiveViews(of: root) }
         }
     }
 

@@ -127,6 +127,36 @@ struct ViewAndWorkerTests {
         #expect(root.activeView(of: OtherView.self) === other.viewController)
     }
 
+    @Test("The active views gathered in one walk answer as a lookup of each would, for the tree as it was gathered")
+    func activeViewsInOneWalk() {
+        final class OtherView: View<String, Never> {}
+        final class OtherRouter: ViewableRouter<Interactor, OtherView> {}
+        let root = Router(interactor: Interactor())
+        let other = OtherRouter(interactor: Interactor(), view: OtherView(showing: "other"))
+        let first = signIn(), second = signIn(), nested = signIn()
+        root.load()
+        root.attachChild(first)
+        root.attachChild(other)
+        root.attachChild(second)
+        other.attachChild(nested)
+        #expect(ActiveViews(of: root)[SignInView.self] == nil && ActiveViews(of: root)[OtherView.self] == nil)
+        root.setSubtreeActive(true)
+        var screen = ActiveViews(of: root)
+        #expect(screen[SignInView.self] === first.viewController, "the first in attachment order")
+        #expect(screen[OtherView.self] === other.viewController)
+        root.detachChild(first)
+        #expect(screen[SignInView.self] === first.viewController, "as it was gathered, until gathered again")
+        screen = ActiveViews(of: root)
+        #expect(screen[SignInView.self] === nested.viewController, "depth first: other's child before other's next sibling")
+        #expect(screen[SignInView.self] === root.activeView(of: SignInView.self))
+        nested.interactable.deactivate()
+        other.interactable.deactivate()
+        screen = ActiveViews(of: root)
+        #expect(screen[OtherView.self] == nil, "an inactive RIB's view is not on screen, nor its subtree's")
+        #expect(
+            screen[SignInView.self] === second.viewController && root.activeView(of: SignInView.self) === second.viewController)
+    }
+
     @Test("A worker starts and stops with its interactor until it is stopped")
     func workerFollowsInteractor() async {
         let interactor = RecordingInteractor()

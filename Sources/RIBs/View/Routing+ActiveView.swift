@@ -4,7 +4,8 @@ extension Routing {
     ///
     /// The view's type must be exactly `V` (views are final classes): comparing types is one
     /// pointer comparison per RIB, where a cast walks each view's generic superclasses through the
-    /// runtime's metadata caches — a person reads the screen many times a second.
+    /// runtime's metadata caches — a person reads the screen many times a second. To look for
+    /// several kinds of view, ``ActiveViews`` walks the tree once.
     public func activeView<V: ViewControllable>(of type: V.Type) -> V? {
         firstActiveView(ofType: ObjectIdentifier(type)).map { unsafeDowncast($0, to: V.self) }
     }
