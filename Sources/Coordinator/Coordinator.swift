@@ -156,6 +156,8 @@ public actor Coordinator {
             linkOptions.curve = busOptions.curve
             linkOptions.linger = .zero
             linkOptions.maximumMessageBytes = 1 << 20
+            // Dispatch's events come this way too, a matching round's worth at once.
+            linkOptions.receiveHighWaterMark = 100_000
             let link = try await transport.socket(.router, options: linkOptions)
             _ = try await link.bind(plan.topology.endpoints.listening(on: plan.windows))
             let keeper = TimeKeeper(
