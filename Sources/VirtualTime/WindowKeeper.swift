@@ -142,6 +142,13 @@ public struct WindowKeeper: Sendable {
         return members.filter { $0.value.life > 0 && $0.value.reported < opening.window.index }.map(\.key).sorted()
     }
 
+    /// Whether the window in progress waits for anyone (``waitingFor`` is not empty), asked at
+    /// every report.
+    private var isWaiting: Bool {
+        guard case .running(let opening) = phase else { return false }
+        return members.values.contains { $0.life > 0 && $0.reported < opening.window.index }
+    }
+
     /// Plans `name` to be killed at simulated `time` (stress mode): at the first window boundary at
     /// or after it, once the network is drained.
     public mutating func planKill(of name: String, at time: SimTime) {
@@ -198,7 +205,7 @@ public struct WindowKeeper: Sendable {
             guard members.allSatisfy({ $0.value.life > 0 || departed.contains($0.key) }) else { return [] }
             return advance(from: settings.start, exactly: true)
         case .running(let opening):
-            guard waitingFor.isEmpty else { return [] }
+            guard !isWaiting else { return [] }
             return opening.purpose == .drain ? afterDrain(opening) : advance(from: opening.window.end, exactly: false)
         case .restarting, .finished:
             return []
@@ -229,7 +236,7 @@ public struct WindowKeeper: Sendable {
         // What it sent stays expected by its receivers, and its delivery may open the next window
         // (its `next`); it is waited for no more.
         if report.leaving { depart(report.participant.name, keepingNext: true) }
-        guard waitingFor.isEmpty else { return [] }
+        guard !isWaiting else { return [] }
         statistics.waitedFor[report.participant.name, default: 0] += 1
         defer { checkInvariants() }
         if opening.purpose == .drain { return afterDrain(opening) }
@@ -335,32 +342,27 @@ public struct WindowKeeper: Sendable {
         return again
     }
 
-    /// What each participant's current life must have received, from each sender life.
+    /// What each participant's current life must have received, from each sender life: every
+    /// sender life's reported (cumulative) count to it, capped for a life that died undrained.
+    /// One pass over what was sent, which names its receivers by their lives' keys.
     private func expectations() -> [String: [String: UInt64]] {
         var table: [String: [String: UInt64]] = [:]
-        for (receiver, member) in members where member.life > 0 {
-            var row: [String: UInt64] = [:]
-            for (key, count) in sentSoFar(to: ParticipantID(receiver, incarnation: member.life)) {
-                var expected = count
-                if let cap = member.caps[key] { expected = min(expected, cap) }
-                if expected > 0 { row[key] = expected }
-            }
-            table[receiver] = row
+        var receivers: [String: String] = [:]
+        for (name, member) in members where member.life > 0 {
+            receivers[ParticipantID(name, incarnation: member.life).senderKey] = name
+            table[name] = [:]
         }
-        return table
-    }
-
-    /// Every sender life's messages to `receiver`'s life, as reported (cumulative).
-    private func sentSoFar(to receiver: ParticipantID) -> [String: UInt64] {
-        var row: [String: UInt64] = [:]
         for (sender, member) in members {
             for (life, sent) in member.sentByLife {
-                if let count = sent[receiver.senderKey], count > 0 {
-                    row[ParticipantID(sender, incarnation: life).senderKey] = count
+                let key = ParticipantID(sender, incarnation: life).senderKey
+                for (to, count) in sent where count > 0 {
+                    guard let receiver = receivers[to] else { continue }
+                    let expected = members[receiver]?.caps[key].map { min(count, $0) } ?? count
+                    if expected > 0 { table[receiver, default: [:]][key] = expected }
                 }
             }
         }
-        return row
+        return table
     }
 
     /// A life died without a drain: its receivers expect from it no more than they had when they
