@@ -104,15 +104,21 @@ struct ViewAndWorkerTests {
         #expect(view.droppedActions == 2)
     }
 
+    final class OtherView: View<String, Never> {}
+    final class OtherRouter: ViewableRouter<Interactor, OtherView> {}
+
+    /// A loaded root, and a RIB with a view of another type, not attached yet.
+    static func rootWithOtherView() -> (Router<Interactor>, OtherRouter) {
+        let root = Router(interactor: Interactor())
+        root.load()
+        return (root, OtherRouter(interactor: Interactor(), view: OtherView(showing: "other")))
+    }
+
     @Test("A person finds the first active view of exactly the type asked for, depth first, and none in an inactive tree")
     func activeViewLookup() {
-        final class OtherView: View<String, Never> {}
-        final class OtherRouter: ViewableRouter<Interactor, OtherView> {}
-        let root = Router(interactor: Interactor())
-        let other = OtherRouter(interactor: Interactor(), view: OtherView(showing: "other"))
+        let (root, other) = Self.rootWithOtherView()
         let first = signIn()
         let second = signIn()
-        root.load()
         root.attachChild(other)
         root.attachChild(first)
         root.attachChild(second)
@@ -129,12 +135,8 @@ struct ViewAndWorkerTests {
 
     @Test("The active views gathered in one walk answer as a lookup of each would, for the tree as it was gathered")
     func activeViewsInOneWalk() {
-        final class OtherView: View<String, Never> {}
-        final class OtherRouter: ViewableRouter<Interactor, OtherView> {}
-        let root = Router(interactor: Interactor())
-        let other = OtherRouter(interactor: Interactor(), view: OtherView(showing: "other"))
+        let (root, other) = Self.rootWithOtherView()
         let first = signIn(), second = signIn(), nested = signIn()
-        root.load()
         root.attachChild(first)
         root.attachChild(other)
         root.attachChild(second)
