@@ -104,7 +104,9 @@ actor TimeKeeper {
             }
         case .windowDone(let done)? where isOwn(done.processID):
             await carryOut(keeper.reported(done.report))
-        case .dispatchEvent? where message.userID.map({ WireIDs.role(ofProcess: $0) == .dispatch }) ?? true:
+        // Over CURVE the bus's rule for who may publish dispatch's events holds here too.
+        case .dispatchEvent?
+        where message.userID.map({ BusPolicy.refusal(publisher: $0, topic: published.topic) { envelope } == nil }) ?? true:
             // After the end nothing more is part of the run (the processes' stopping is not).
             if finishedAt == nil { held.append(envelope) }
         default:

@@ -40,9 +40,10 @@ public actor DispatchServer {
     var timeFloor: Double = 0
     /// How late (simulated seconds) the engine's timers ran since the last status report.
     private var lateness: Double = 0
-    /// What waits to go out, in the order it was stamped: events for the bus (and, in virtual
-    /// time, the keeper), window reports for the keeper only.
-    private var publishQueue: [(message: Message, toBus: Bool)] = []
+    /// Events waiting for the bus (and, in virtual time, the keeper), in the order stamped.
+    private var publishQueue: [Message] = []
+    /// Virtual time: window reports waiting for the keeper, each after the events queued before it.
+    private var reportQueue: [Message] = []
     private var publishing = false
     /// Bus events a restored dispatch publishes again once running (see ``restore(from:)``).
     private var republish: [Message] = []
@@ -373,7 +374,7 @@ public actor DispatchServer {
     /// next. So events join one queue before the first suspension and a single drain publishes
     /// it, keeping the bus's sequence numbers in order.
     func send(_ out: Outbox) async throws {
-        publishQueue += out.published.map { ($0, true) }
+        publishQueue += out.published
         try await drainPublishQueue()
         // Not confirmed one by one: waiting on a session that does not read would stop dispatch
         // reading everyone else. What libzmq refuses (a peer gone, or full for too long) is counted.
@@ -388,22 +389,25 @@ public actor DispatchServer {
     /// Virtual time: the window's report goes to the keeper after every event stamped before it
     /// (the keeper writes a window's events once it has every report of the window).
     func sendToKeeper(_ report: Message) async throws {
-        publishQueue.append((report, false))
+        reportQueue.append(report)
         try await drainPublishQueue()
     }
 
-    /// Sends what waits, in order; a drain already under way (the actor is reentrant) takes
-    /// what joins the queue meanwhile.
+    /// Sends what waits: each round the events, then the reports queued after them. A drain
+    /// already under way (the actor is reentrant) takes what joins the queues meanwhile.
     private func drainPublishQueue() async throws {
         guard !publishing else { return }
         publishing = true
         defer { publishing = false }
-        while !publishQueue.isEmpty {
-            let batch = publishQueue
+        while !publishQueue.isEmpty || !reportQueue.isEmpty {
+            let events = publishQueue, reports = reportQueue
             publishQueue = []
-            let events = batch.filter(\.toBus).map(\.message)
-            if !events.isEmpty { try await bus.send(contentsOf: events) }
-            if let windowLink { try await windowLink.send(contentsOf: batch.map(\.message)) }
+            reportQueue = []
+            if !events.isEmpty {
+                try await bus.send(contentsOf: events)
+                try await windowLink?.send(contentsOf: events)
+            }
+            if !reports.isEmpty { try await windowLink?.send(contentsOf: reports) }
         }
     }
 

@@ -19,33 +19,27 @@ struct RiderPerson {
     mutating func act(on root: any Routing, at time: Double, requestedAt: Double?) {
         var screen = ActiveViews(of: root)
         if let signIn = screen[LoggedOutView.self] {
-            signIn.perform(.signIn(name: profile.name))
-            screen = ActiveViews(of: root)
+            screen.perform(.signIn(name: profile.name), on: signIn)
         }
         if let editor = screen[LocationEditorView.self], time >= profile.requestAt {
-            editor.perform(.set(pickup: profile.pickup, dropoff: profile.dropoff))
-            screen = ActiveViews(of: root)
+            screen.perform(.set(pickup: profile.pickup, dropoff: profile.dropoff), on: editor)
         }
         if let selection = screen[ProductSelectionView.self], selection.screen.value.quotes[profile.product] != nil {
-            selection.perform(.choose(profile.product))
-            screen = ActiveViews(of: root)
+            screen.perform(.choose(profile.product), on: selection)
         }
         if let confirmation = screen[ConfirmationView.self] {
             if confirmation.screen.value.status == .drafting {
-                confirmation.perform(.confirm)
-                screen = ActiveViews(of: root)
+                screen.perform(.confirm, on: confirmation)
             } else if outOfPatience(at: time, requestedAt: requestedAt) {
-                confirmation.perform(.cancel(reason: "waited longer than the rider's patience"))
-                screen = ActiveViews(of: root)
+                screen.perform(.cancel(reason: "waited longer than the rider's patience"), on: confirmation)
             }
         }
         if let trip = screen[OnTripView.self], case .assigned = trip.screen.value.status,
             outOfPatience(at: time, requestedAt: requestedAt)
         {
-            trip.perform(.cancel(reason: "waited longer than the rider's patience"))
-            screen = ActiveViews(of: root)
+            screen.perform(.cancel(reason: "waited longer than the rider's patience"), on: trip)
         }
-        actOnPlugins(root, &screen, at: time)
+        actOnPlugins(&screen, at: time)
         if let rating = screen[RatingView.self], rating.screen.value.hasPrefix("Rate") {
             rating.perform(.rate(stars: Double.random(in: 0..<1, using: &random) < 0.8 ? 5 : 4))
         }
@@ -55,22 +49,17 @@ struct RiderPerson {
     /// fare (the closest contacts, one or two), and answers to invitations once the person has
     /// thought about them. Each choice is drawn from its own generator, so that turning a feature
     /// on changes none of the person's other choices.
-    private func actOnPlugins(_ root: any Routing, _ screen: inout ActiveViews, at time: Double) {
+    private func actOnPlugins(_ screen: inout ActiveViews, at time: Double) {
         if let share = screen[ShareETAView.self], case .choosing(let rows) = share.screen.value, !rows.isEmpty {
-            share.perform(.share(ids: pick(from: rows, salt: 0x5A4E)))
-            screen = ActiveViews(of: root)
+            screen.perform(.share(ids: pick(from: rows, salt: 0x5A4E)), on: share)
         }
         if let split = screen[SplitFareView.self], case .choosing(let rows) = split.screen.value, !rows.isEmpty {
-            split.perform(.invite(ids: pick(from: rows, salt: 0x5B17)))
-            screen = ActiveViews(of: root)
+            screen.perform(.invite(ids: pick(from: rows, salt: 0x5B17)), on: split)
         }
         if let inbox = screen[SplitInboxView.self] {
-            var answered = false
             for invitation in inbox.screen.value.open where answerAt(invitation) <= time {
-                inbox.perform(.answer(id: invitation.id, accept: accepts(invitation)))
-                answered = true
+                screen.perform(.answer(id: invitation.id, accept: accepts(invitation)), on: inbox)
             }
-            if answered { screen = ActiveViews(of: root) }
         }
     }
 

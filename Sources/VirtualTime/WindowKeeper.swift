@@ -138,15 +138,16 @@ public struct WindowKeeper: Sendable {
 
     /// Participants the window in progress still waits for, by name.
     public var waitingFor: [String] {
-        guard case .running(let opening) = phase else { return [] }
-        return members.filter { $0.value.life > 0 && $0.value.reported < opening.window.index }.map(\.key).sorted()
+        members.filter { awaited($0.value) }.map(\.key).sorted()
     }
 
-    /// Whether the window in progress waits for anyone (``waitingFor`` is not empty), asked at
-    /// every report.
-    private var isWaiting: Bool {
+    /// Whether the window in progress waits for anyone (asked at every report, without the list).
+    private var isWaiting: Bool { members.values.contains(where: awaited) }
+
+    /// Whether the window in progress waits for `member`: a live one that has not reported it.
+    private func awaited(_ member: Member) -> Bool {
         guard case .running(let opening) = phase else { return false }
-        return members.values.contains { $0.life > 0 && $0.reported < opening.window.index }
+        return member.life > 0 && member.reported < opening.window.index
     }
 
     /// Plans `name` to be killed at simulated `time` (stress mode): at the first window boundary at
