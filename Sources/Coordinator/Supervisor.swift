@@ -112,7 +112,8 @@ public actor Supervisor {
     }
 
     /// Takes what the bus says to and of processes on other hosts: their requests to join,
-    /// their readiness (which says they are alive) and their goodbyes.
+    /// their readiness (which says they are alive) and their goodbyes; and says again, once a
+    /// second, the `Stop` of each start it killed that no newer start has replaced yet.
     func heard(_ envelopes: [Envelope]) async {
         var actions: [RemoteMembers.Action] = []
         for envelope in envelopes {
@@ -123,6 +124,7 @@ public actor Supervisor {
             default: continue
             }
         }
+        actions += remote.stopsDue(now: .now)
         for (topic, body) in carryOut(actions) { await publish?(topic, body) }
     }
 
@@ -149,6 +151,8 @@ public actor Supervisor {
             case .stopStale(let name, let life):
                 publications.append(
                     Self.stop(name, life: life, abrupt: true, reason: "a newer start of \(name) has replaced this one"))
+            case .stopKilled(let name, let life):
+                publications.append(Self.stop(name, life: life, abrupt: true, reason: Self.killReason))
             }
         }
         return publications
@@ -168,6 +172,9 @@ public actor Supervisor {
                 })
         )
     }
+
+    /// Why a process on another host is stopped abruptly by the coordinator.
+    private static let killReason = "killed by the coordinator"
 
     /// What starts the line the supervisor writes into a process's log before restarting it.
     public static let restartMarker = "--- restart "
@@ -258,9 +265,9 @@ public actor Supervisor {
             guard let current = remote.current(name), signal == SIGKILL || signal == SIGTERM else { return }
             let abrupt = signal == SIGKILL
             let stop = Self.stop(
-                name, life: current.life, abrupt: abrupt, reason: abrupt ? "killed by the coordinator" : "the run is over")
+                name, life: current.life, abrupt: abrupt, reason: abrupt ? Self.killReason : "the run is over")
             await publish?(stop.topic, stop.body)
-            if abrupt { carryOut(remote.killed(name)) }
+            if abrupt { carryOut(remote.killed(name, now: .now)) }
             return
         }
         guard let process = running[name] else { return }

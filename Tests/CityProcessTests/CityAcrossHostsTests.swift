@@ -14,8 +14,10 @@ final class ManagedProcess: Sendable {
         func kill() { if let process { Foundation.kill(process.processIdentifier, SIGKILL) } }
     }
 
-    /// Starts `make()` and keeps it going until it exits cleanly; counts its starts.
-    init(_ make: @escaping @Sendable () throws -> Process) {
+    /// Starts `make()` and keeps it going until it exits cleanly; counts its starts. Each start
+    /// and exit is noted in `log` (the process's own log), so that a failure shows what its
+    /// manager saw.
+    init(log: URL, _ make: @escaping @Sendable () throws -> Process) {
         let current = Current()
         self.current = current
         task = Task {
@@ -25,13 +27,21 @@ final class ManagedProcess: Sendable {
                 await current.set(process)
                 let status = await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
                     process.terminationHandler = { done.resume(returning: $0.terminationStatus) }
-                    do { try process.run() } catch { done.resume(returning: -1) }
+                    do { try ChildProcess.run(process) } catch { done.resume(returning: -1) }
                 }
                 starts += 1
+                Self.note("start \(starts), pid \(process.processIdentifier), ended: status \(status)", in: log)
                 if status == 0 || Task.isCancelled { return starts }
                 try await Task.sleep(for: .milliseconds(500))
             }
         }
+    }
+
+    private static func note(_ line: String, in log: URL) {
+        guard let handle = try? FileHandle(forWritingTo: log) else { return }
+        defer { try? handle.close() }
+        _ = try? handle.seekToEnd()
+        try? handle.write(contentsOf: Data("--- its manager: \(line)\n".utf8))
     }
 
     /// Kills the running start (SIGKILL), as a crash would.
@@ -114,20 +124,21 @@ struct CityAcrossHostsTests {
             launched = Task {
                 await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
                     launch.terminationHandler = { done.resume(returning: $0.terminationStatus) }
-                    do { try launch.run() } catch { done.resume(returning: -1) }
+                    do { try ChildProcess.run(launch) } catch { done.resume(returning: -1) }
                 }
             }
             var joiners: [String: ManagedProcess] = [:]
             for (role, host) in [("drivers", "fleet"), ("riders", "town")] {
                 for index in 0..<2 {
                     let name = "\(role)-\(index)"
-                    joiners[name] = ManagedProcess {
+                    let log = directory.appendingPathComponent("\(name).out")
+                    joiners[name] = ManagedProcess(log: log) {
                         try hosts.process(
                             on: host,
                             [
                                 ribcityBinary!, role, "--topology", topology.path, "--process", "\(index)", "--join",
                                 "tcp://\(NetworkHosts.hubAddress):7552", "--join-timeout", "60",
-                            ], log: directory.appendingPathComponent("\(name).out"), environment: ["RIBCITY_KEYS": keys])
+                            ], log: log, environment: ["RIBCITY_KEYS": keys])
                     }
                 }
             }

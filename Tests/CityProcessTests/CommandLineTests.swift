@@ -20,10 +20,10 @@ struct CommandRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let pipe = Pipe()
+        let pipe = ChildProcess.pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        try process.run()
+        try ChildProcess.run(process)
         // Read on a thread of its own: never block one of the threads that run every suite's tasks.
         let output = try await within(120, "ribcity \(arguments.first ?? "")") {
             await withCheckedContinuation { (done: CheckedContinuation<String, Never>) in

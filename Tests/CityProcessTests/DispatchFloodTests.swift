@@ -40,7 +40,7 @@ struct DispatchFloodTests {
         ]
         dispatch.standardOutput = try FileHandle(forWritingTo: output)
         dispatch.standardError = dispatch.standardOutput
-        try dispatch.run()
+        try ChildProcess.run(dispatch)
         defer { if dispatch.isRunning { dispatch.terminate() } }
         let log = { @Sendable in (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
         try await within(60, "dispatch ready") {

@@ -28,7 +28,7 @@ struct JoinTests {
         let handle = try FileHandle(forWritingTo: log)
         process.standardOutput = handle
         process.standardError = handle
-        try process.run()
+        try ChildProcess.run(process)
         return process
     }
 

@@ -89,10 +89,10 @@ struct LaunchedRun {
                 command, topology.path, "--runs", directory.appendingPathComponent("runs").path, "--json",
                 "--wall-limit", "150",
             ] + extra
-        let pipe = Pipe()
+        let pipe = ChildProcess.pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        try process.run()
+        try ChildProcess.run(process)
         if let seconds {
             Task {
                 try await Task.sleep(for: .seconds(seconds))
@@ -264,9 +264,9 @@ struct LaunchTests {
         let report = Process()
         report.executableURL = URL(fileURLWithPath: ribcityBinary!)
         report.arguments = ["report", run.runDirectory!.path]
-        let pipe = Pipe()
+        let pipe = ChildProcess.pipe()
         report.standardOutput = pipe
-        try report.run()
+        try ChildProcess.run(report)
         let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         report.waitUntilExit()
         #expect(report.terminationStatus == 0 && printed.contains("verdict: every check passed"), "\(printed)")
@@ -278,9 +278,9 @@ struct LaunchTests {
         recorder.executableURL = URL(fileURLWithPath: ribcityBinary!).deletingLastPathComponent().appendingPathComponent(
             "ribcity-recorder")
         recorder.arguments = ["report", database]
-        let recorded = Pipe()
+        let recorded = ChildProcess.pipe()
         recorder.standardOutput = recorded
-        try recorder.run()
+        try ChildProcess.run(recorder)
         let tables = String(decoding: recorded.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         recorder.waitUntilExit()
         #expect(recorder.terminationStatus == 0, "\(tables)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Three hosts on this machine for a city across hosts: Linux network namespaces joined by veth
 /// pairs. `hub` (the coordinator, the bus and dispatch) is 10.77.1.1 toward `fleet` (10.77.1.2)
@@ -83,10 +84,10 @@ struct NetworkHosts {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
         process.arguments = arguments
-        let pipe = Pipe()
+        let pipe = ChildProcess.pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        try process.run()
+        try ChildProcess.run(process)
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {

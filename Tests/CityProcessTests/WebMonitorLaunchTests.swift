@@ -48,9 +48,9 @@ extension LaunchTests {
             shots.path,
             "--until-summary", "150",
         ]
-        let pipe = Pipe()
+        let pipe = ChildProcess.pipe()
         checker.standardOutput = pipe
-        try checker.run()
+        try ChildProcess.run(checker)
         let run = try await LaunchedRun.launch(extra: ["--web", "\(port)", "--web-linger", "15"], nice: true)
         defer { try? FileManager.default.removeItem(at: run.directory) }
         let seen = try await within(60, "the page check") {
@@ -99,7 +99,7 @@ extension LaunchTests {
         monitor.arguments = ["monitor", "--topology", topology.path, "--web", "\(port)", "--wall-limit", "8", "--json"]
         monitor.standardOutput = FileHandle.nullDevice
         monitor.standardError = FileHandle.nullDevice
-        try monitor.run()
+        try ChildProcess.run(monitor)
         defer { monitor.interrupt() }
         var streets = 0
         for _ in 0..<60 where streets == 0 {

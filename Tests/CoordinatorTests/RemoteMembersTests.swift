@@ -138,8 +138,33 @@ struct RemoteMembersTests {
         #expect(exits(members.left(done)).first?.isClean == true)
         members.expect("drivers-1", arguments: [])
         _ = members.join(request(incarnation: 2), now: at(1))
-        let killed = exits(members.killed("drivers-1"))
+        let killed = exits(members.killed("drivers-1", now: at(2)))
         #expect(killed.first?.signalled == true && killed.first?.status == 9)
         #expect(members.current("drivers-1") == nil)
+    }
+
+    @Test(
+        "A killed start is told to stop again once a second, since its Stop may be lost, until a newer start joins; then never again"
+    )
+    func killedToldAgain() {
+        var members = members()
+        members.expect("drivers-1", arguments: [])
+        _ = members.join(request(incarnation: 1), now: at(0))
+        _ = members.killed("drivers-1", now: at(10))
+        #expect(members.stopsDue(now: at(10.5)).isEmpty, "told at 10 s, with the kill")
+        #expect(members.stopsDue(now: at(11)) == [.stopKilled(name: "drivers-1", life: 1)])
+        #expect(members.stopsDue(now: at(11.9)).isEmpty)
+        #expect(members.stopsDue(now: at(12.2)) == [.stopKilled(name: "drivers-1", life: 1)])
+        #expect(members.killed("drivers-1", now: at(12.5)).isEmpty, "killed twice: nothing runs to kill")
+        // Its host starts it again; a start that asks before the run comes to it changes nothing.
+        _ = members.join(request(incarnation: 2), now: at(13))
+        #expect(members.stopsDue(now: at(13.5)) == [.stopKilled(name: "drivers-1", life: 1)])
+        members.expect("drivers-1", arguments: [])
+        let joined = answers(members.join(request(incarnation: 2), now: at(14)))
+        #expect(joined.first?.accepted == true && joined.first?.life == 2)
+        #expect(members.stopsDue(now: at(20)).isEmpty)
+        // The new start killed in turn: its own life is told, not the first's.
+        _ = members.killed("drivers-1", now: at(21))
+        #expect(members.stopsDue(now: at(22)) == [.stopKilled(name: "drivers-1", life: 2)])
     }
 }

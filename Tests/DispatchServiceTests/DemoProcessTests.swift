@@ -14,10 +14,10 @@ struct DemoProcessTests {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: ribcityBinary!)
             process.arguments = ["demo"]
-            let pipe = Pipe()
+            let pipe = ChildProcess.pipe()
             process.standardOutput = pipe
             process.standardError = pipe
-            try process.run()
+            try ChildProcess.run(process)
             // Read on a thread of its own: blocking one of the two threads that run every suite's
             // tasks starved the others under ThreadSanitizer (a session waiting that long expired).
             return await withCheckedContinuation { (done: CheckedContinuation<(String, Int32), Never>) in

@@ -25,7 +25,7 @@ final class RoleProcess: Sendable {
             ended.yield($0.terminationStatus); ended.finish()
         }
         self.exit = exit
-        try process.run()
+        try ChildProcess.run(process)
     }
 
     /// Waits until the ipc endpoints it binds exist.

@@ -35,6 +35,9 @@ struct RemoteMembers {
         /// Stop this earlier start of a process at once, should it still run (a second copy
         /// started by mistake, one cut off by the network): a newer start has replaced it.
         case stopStale(name: String, life: UInt32)
+        /// Stop this start at once, again: the coordinator killed it, and a publication has no
+        /// receipt, so it is told until a newer start of the process joins.
+        case stopKilled(name: String, life: UInt32)
     }
 
     /// One start of a remote process, accepted into the run.
@@ -54,6 +57,8 @@ struct RemoteMembers {
         var current: Start?
         /// The last start given up for dead after a silence: it may only have been cut off.
         var lost: Start?
+        /// The start the coordinator killed, until a newer one joins, and when it was last told.
+        var killed: (life: UInt32, told: ContinuousClock.Instant)?
         var starts: UInt32 = 0
     }
 
@@ -122,6 +127,7 @@ struct RemoteMembers {
         member.starts += 1
         if let lost = member.lost { actions.append(.stopStale(name: name, life: lost.life)) }
         member.lost = nil
+        member.killed = nil
         let start = Start(
             pid: request.pid, incarnation: request.incarnation, life: member.starts, machine: request.machine,
             lastHeard: now, arguments: arguments)
@@ -164,11 +170,27 @@ struct RemoteMembers {
         return [.exited(self.exit(exit.processID, current, status: exit.status, lostFor: nil, reason: exit.reason))]
     }
 
-    /// The coordinator stopped `name` abruptly (stress mode's kill): it counts as dead now.
-    mutating func killed(_ name: String) -> [Action] {
+    /// The coordinator stopped `name` abruptly (stress mode's kill; the `Stop` is published as
+    /// this returns): it counts as dead now, and is told again by ``stopsDue(now:)`` until a
+    /// newer start joins, should the first `Stop` be lost.
+    mutating func killed(_ name: String, now: ContinuousClock.Instant) -> [Action] {
         guard let current = members[name]?.current else { return [] }
         members[name]?.current = nil
+        members[name]?.killed = (current.life, now)
         return [.exited(Supervisor.Exit(name: name, pid: current.pid, status: 9, signalled: true))]
+    }
+
+    /// The `Stop`s to say again: each killed start that no newer start has replaced, once a
+    /// second. A killed start that is alive after all (its `Stop` lost) would otherwise run on
+    /// beside the run, and its host would never start it again.
+    mutating func stopsDue(now: ContinuousClock.Instant) -> [Action] {
+        var actions: [Action] = []
+        for name in members.keys.sorted() {
+            guard let killed = members[name]?.killed, now - killed.told >= .seconds(1) else { continue }
+            members[name]?.killed = (killed.life, now)
+            actions.append(.stopKilled(name: name, life: killed.life))
+        }
+        return actions
     }
 
     /// Starts silent for longer than the settings allow are given up for dead.
