@@ -16,6 +16,8 @@ public final class HierarchyQuery: RoutePlanner {
     private let backward: SearchMemory
     /// Where the targets' searches left their times, for ``travelTimes(from:to:)``.
     private var buckets: TargetBuckets
+    /// The routes asked for lately (a ride's is asked for three times).
+    private var recent = RouteMemo(capacity: 4_096)
 
     public init(hierarchy: ContractionHierarchy) {
         self.hierarchy = hierarchy
@@ -36,6 +38,11 @@ public final class HierarchyQuery: RoutePlanner {
     }
 
     public func route(from start: Int, to end: Int) -> Route? {
+        recent.route(from: start, to: end) { searchedRoute(from: $0, to: $1) }
+    }
+
+    /// The route by a two-way search, its arcs unpacked.
+    func searchedRoute(from start: Int, to end: Int) -> Route? {
         guard let found = search(from: start, to: end) else { return nil }
         let forward = found.forward
         let backward = found.backward

@@ -50,6 +50,50 @@ struct HierarchyTests {
             query.searchedTravelTime(from: sources[0], to: targets[0]) == dijkstra.travelTime(from: sources[0], to: targets[0]))
     }
 
+    @Test("Routes asked again come from memory and equal a fresh search's, unreachable pairs included", arguments: [8, 9])
+    func rememberedRoutes(seed: UInt64) {
+        let graph = CityTests.randomGraph(seed: seed, nodes: 60, edges: 180)
+        let query = HierarchyQuery(hierarchy: ContractionHierarchy(graph: graph))
+        let fresh = HierarchyQuery(hierarchy: query.hierarchy)
+        var random = SplitMix(seed: seed)
+        let pairs = (0..<40).map { _ in
+            (Int.random(in: 0..<graph.nodeCount, using: &random), Int.random(in: 0..<graph.nodeCount, using: &random))
+        }
+        var unreachable = 0
+        // Each pair three times, as a ride's quote, price and trip ask.
+        for (start, end) in pairs + pairs.reversed() + pairs {
+            let expected = fresh.searchedRoute(from: start, to: end)
+            #expect(query.route(from: start, to: end) == expected, "\(start) → \(end)")
+            if expected == nil { unreachable += 1 }
+        }
+        #expect(unreachable > 0, "some pairs cannot be reached, so remembered nil answers are tested too")
+    }
+
+    @Test("The route memory asks for each route once while it is held, keeps two generations, and forgets the one before")
+    func routeMemoGenerations() {
+        var memo = RouteMemo(capacity: 3)
+        var found: [String] = []
+        func ask(_ start: Int, _ end: Int) -> Route? {
+            memo.route(from: start, to: end) { start, end in
+                found.append("\(start)-\(end)")
+                return end == 0 ? nil : Route(time: Double(start * 100 + end), length: 1, nodes: [start, end])
+            }
+        }
+        #expect(ask(1, 2)?.time == 102)
+        #expect(ask(1, 2)?.time == 102)
+        #expect(ask(4, 0) == nil)
+        #expect(ask(4, 0) == nil, "no route is remembered too")
+        _ = ask(3, 4)
+        #expect(found == ["1-2", "4-0", "3-4"])
+        _ = ask(5, 6)  // the newer generation is full: it becomes the older
+        #expect(ask(1, 2)?.time == 102, "from the older generation")
+        _ = ask(7, 8)
+        _ = ask(9, 10)  // full again: (4, 0) and (3, 4) are forgotten, (1, 2) was brought along
+        #expect(ask(1, 2)?.time == 102)
+        #expect(ask(3, 4)?.time == 304)
+        #expect(found == ["1-2", "4-0", "3-4", "5-6", "7-8", "9-10", "3-4"])
+    }
+
     @Test("A scaled router's tables equal its own point answers, the leg time included")
     func scaledTables() {
         let graph = CityTests.randomGraph(seed: 11, nodes: 60, edges: 220)
