@@ -5,7 +5,8 @@
 /// stop once neither can improve on the best meeting.
 ///
 /// Whole tables — every source to every target — are answered with one search per source and
-/// one per target (``travelTimes(from:to:)``), faster than a label merge per pair.
+/// one per target (``travelTimes(from:to:)``), faster than a label merge per pair. A route asked
+/// again soon is answered from memory (``RouteMemo``).
 ///
 /// Not `Sendable`: one per task or actor that routes; the hierarchy itself is shared.
 public final class HierarchyQuery: RoutePlanner {
