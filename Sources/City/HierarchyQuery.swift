@@ -6,7 +6,7 @@
 ///
 /// Whole tables — every source to every target — are answered with one search per source and
 /// one per target (``travelTimes(from:to:)``), faster than a label merge per pair. A route asked
-/// again soon is answered from memory (``RouteMemo``).
+/// again soon is answered from memory (``GenerationalMemory``).
 ///
 /// Not `Sendable`: one per task or actor that routes; the hierarchy itself is shared.
 public final class HierarchyQuery: RoutePlanner {
@@ -17,8 +17,15 @@ public final class HierarchyQuery: RoutePlanner {
     private let backward: SearchMemory
     /// Where the targets' searches left their times, for ``travelTimes(from:to:)``.
     private var buckets: TargetBuckets
-    /// The routes asked for lately (a ride's is asked for three times).
-    private var recent = RouteMemo(capacity: 4_096)
+    /// The routes asked for lately, by start and end node: a ride's is asked for three times,
+    /// minutes apart (its quote, its request's price, its trip), and a route is a pure function
+    /// of the graph.
+    private var recent = GenerationalMemory<NodePair, Route?>(capacity: 4_096)
+
+    private struct NodePair: Hashable {
+        var start: Int
+        var end: Int
+    }
 
     public init(hierarchy: ContractionHierarchy) {
         self.hierarchy = hierarchy
@@ -39,7 +46,7 @@ public final class HierarchyQuery: RoutePlanner {
     }
 
     public func route(from start: Int, to end: Int) -> Route? {
-        recent.route(from: start, to: end) { searchedRoute(from: $0, to: $1) }
+        recent.answer(NodePair(start: start, end: end)) { searchedRoute(from: $0.start, to: $0.end) }
     }
 
     /// The route by a two-way search, its arcs unpacked.

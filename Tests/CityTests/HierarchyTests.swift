@@ -71,24 +71,24 @@ struct HierarchyTests {
 
     @Test("The route memory asks for each route once while it is held, keeps two generations, and forgets the one before")
     func routeMemoGenerations() {
-        var memo = RouteMemo(capacity: 3)
+        var memo = GenerationalMemory<[Int], Route?>(capacity: 3)
         var found: [String] = []
         func ask(_ start: Int, _ end: Int) -> Route? {
-            memo.route(from: start, to: end) { start, end in
-                found.append("\(start)-\(end)")
-                return end == 0 ? nil : Route(time: Double(start * 100 + end), length: 1, nodes: [start, end])
+            memo.answer([start, end]) { pair in
+                found.append("\(pair[0])-\(pair[1])")
+                return pair[1] == 0 ? nil : Route(time: Double(pair[0] * 100 + pair[1]), length: 1, nodes: pair)
             }
         }
         #expect(ask(1, 2)?.time == 102)
         #expect(ask(1, 2)?.time == 102)
         #expect(ask(4, 0) == nil)
         #expect(ask(4, 0) == nil, "no route is remembered too")
-        _ = ask(3, 4)
+        _ = ask(3, 4)  // the newer generation is full: it becomes the older
         #expect(found == ["1-2", "4-0", "3-4"])
-        _ = ask(5, 6)  // the newer generation is full: it becomes the older
+        _ = ask(5, 6)
         #expect(ask(1, 2)?.time == 102, "from the older generation")
-        _ = ask(7, 8)
-        _ = ask(9, 10)  // full again: (4, 0) and (3, 4) are forgotten, (1, 2) was brought along
+        _ = ask(7, 8)  // full again: (4, 0) and (3, 4) are forgotten, (1, 2) was brought along
+        _ = ask(9, 10)
         #expect(ask(1, 2)?.time == 102)
         #expect(ask(3, 4)?.time == 304)
         #expect(found == ["1-2", "4-0", "3-4", "5-6", "7-8", "9-10", "3-4"])
