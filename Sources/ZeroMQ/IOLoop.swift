@@ -20,7 +20,16 @@ final class IOLoop {
     private final class Entry {
         let core: SocketCore
         let raw: RawSocket
-        var monitor: RawSocket?
+        /// The socket's `ZMQ_FD`, which the loop polls.
+        let signal: Int32
+        var monitor: (socket: RawSocket, signal: Int32)?
+        /// What the socket could do when libzmq last said (`ZMQ_EVENTS`), and whether it must be
+        /// asked again: its descriptor was readable, or a call on it may have taken in a change
+        /// that the descriptor will not show.
+        var readable = false
+        var writable = false
+        var unsure = true
+        var monitorUnsure = true
         /// The batch being handed to libzmq, and how many of its messages already went.
         var current: OutboundBuffer.Batch?
         var currentIndex = 0
@@ -32,12 +41,24 @@ final class IOLoop {
         var fullPeers: Set<[UInt8]> = []
         var closing: (deadline: ContinuousClock.Instant?, waiters: [CheckedContinuation<Void, Never>])?
 
-        init(core: SocketCore, raw: RawSocket) {
+        init(core: SocketCore, raw: RawSocket) throws(ZMQError) {
             self.core = core
             self.raw = raw
+            signal = try raw.signalDescriptor()
         }
 
         var hasOutbound: Bool { current != nil || !core.outbound.isEmpty }
+
+        /// Whether the loop takes in what the socket receives now.
+        var wantsInput: Bool { closing == nil && core.type.canReceive && core.inbound.hasRoom }
+
+        /// Whether the loop has something to do on the socket without waiting for its descriptor.
+        func isDue(at now: ContinuousClock.Instant) -> Bool {
+            if unsure || (monitor != nil && monitorUnsure) || (readable && wantsInput) { return true }
+            guard hasOutbound else { return false }
+            if sendsWithoutPollout { return retryAt.map { $0 <= now } ?? true }
+            return writable
+        }
 
         /// A ROUTER has no POLLOUT for one peer (with ROUTER_MANDATORY and no peers it never
         /// signals it at all): the loop tries it directly and backs off when a peer is full.
@@ -60,58 +81,47 @@ final class IOLoop {
     func run() {
         let threadName = String(name.prefix(15))  // Linux allows 15 characters
         _ = ribcity_set_thread_name(threadName)
-        var items: [zmq_pollitem_t] = []
+        // The loop polls the sockets' descriptors itself rather than through `zmq_poll`, which
+        // asks every socket for `ZMQ_EVENTS` before and after each poll — two system calls per
+        // socket per turn, most of a turn's cost with a handful of sockets (PERFORMANCE.md). Here
+        // only a socket whose descriptor was readable, or that the loop has just used, is asked.
+        var descriptors: [pollfd] = []
         var polled: [(entry: Entry, monitor: Bool)] = []
         while !(shutdownWaiters != nil && entries.isEmpty) {
             core.waker.prepareToSleep()
-            items.removeAll(keepingCapacity: true)
+            descriptors.removeAll(keepingCapacity: true)
             polled.removeAll(keepingCapacity: true)
-            items.append(zmq_pollitem_t(socket: nil, fd: core.waker.fd, events: Int16(ZMQ_POLLIN), revents: 0))
+            descriptors.append(pollfd(fd: core.waker.fd, events: Int16(POLLIN), revents: 0))
             let now = clock.now
             var wakeAt: ContinuousClock.Instant?
+            var due = core.hasCommands
             for entry in entries {
-                var events: Int32 = 0
-                if entry.closing == nil, entry.core.type.canReceive, entry.core.inbound.hasRoom { events |= ZMQ_POLLIN }
-                if entry.hasOutbound {
-                    if let retryAt = entry.retryAt, retryAt > now {
-                        wakeAt = min(wakeAt ?? retryAt, retryAt)
-                    } else if entry.sendsWithoutPollout {
-                        wakeAt = now
-                    } else {
-                        events |= ZMQ_POLLOUT
-                    }
-                }
+                if entry.isDue(at: now) { due = true }
+                if entry.hasOutbound, let retryAt = entry.retryAt, retryAt > now { wakeAt = min(wakeAt ?? retryAt, retryAt) }
+                if entry.closing != nil && !entry.hasOutbound { due = true }
                 if let deadline = entry.closing?.deadline { wakeAt = min(wakeAt ?? deadline, deadline) }
-                items.append(zmq_pollitem_t(socket: entry.raw.handle, fd: 0, events: Int16(events), revents: 0))
+                descriptors.append(pollfd(fd: entry.signal, events: Int16(POLLIN), revents: 0))
                 polled.append((entry, false))
                 if let monitor = entry.monitor {
-                    items.append(zmq_pollitem_t(socket: monitor.handle, fd: 0, events: Int16(ZMQ_POLLIN), revents: 0))
+                    descriptors.append(pollfd(fd: monitor.signal, events: Int16(POLLIN), revents: 0))
                     polled.append((entry, true))
                 }
             }
             if let timer = core.timers.withLock({ $0.earliest() }) { wakeAt = min(wakeAt ?? timer, timer) }
-            var timeout = -1
-            if core.hasCommands || entries.contains(where: { $0.closing != nil && !$0.hasOutbound }) {
+            var timeout: Int32 = -1
+            if due {
                 timeout = 0
             } else if let wakeAt {
-                timeout = max(0, (wakeAt - now).millisecondsRoundedUp)
+                timeout = Int32(clamping: max(0, (wakeAt - now).millisecondsRoundedUp))
             }
-            let ready = zmq_poll(&items, Int32(items.count), timeout)
-            core.waker.awake(signalled: ready > 0 && items[0].revents & Int16(ZMQ_POLLIN) != 0)
+            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            core.waker.awake(signalled: ready > 0 && descriptors[0].revents != 0)
             if ready > 0 {
-                for (index, target) in polled.enumerated() {
-                    let revents = Int32(items[index + 1].revents)
-                    if target.monitor {
-                        if revents & ZMQ_POLLIN != 0 { readMonitor(target.entry) }
-                        continue
-                    }
-                    if revents & ZMQ_POLLIN != 0 { receive(target.entry) }
-                    if revents & ZMQ_POLLOUT != 0 { flush(target.entry) }
+                for (index, target) in polled.enumerated() where descriptors[index + 1].revents != 0 {
+                    if target.monitor { target.entry.monitorUnsure = true } else { target.entry.unsure = true }
                 }
             }
-            for entry in entries where entry.sendsWithoutPollout && entry.hasOutbound {
-                if entry.retryAt.map({ $0 <= clock.now }) ?? true { flush(entry) }
-            }
+            for entry in entries { serve(entry) }
             for command in core.takeCommands() { execute(command) }
             let woke = clock.now
             for waiter in core.timers.withLock({ $0.takeDue(now: woke) }) { waiter.resume(returning: true) }
@@ -148,8 +158,11 @@ final class IOLoop {
                 let raw = try RawSocket(context: core.context.pointer, type: socketCore.type)
                 do {
                     try raw.apply(socketCore.options)
-                    let entry = Entry(core: socketCore, raw: raw)
-                    if socketCore.options.monitor { entry.monitor = try startMonitor(raw, id: socketCore.id) }
+                    let entry = try Entry(core: socketCore, raw: raw)
+                    if socketCore.options.monitor {
+                        let monitor = try startMonitor(raw, id: socketCore.id)
+                        entry.monitor = (monitor, try monitor.signalDescriptor())
+                    }
                     entries.append(entry)
                 } catch {
                     raw.close()
@@ -164,6 +177,8 @@ final class IOLoop {
                 return continuation.resume(throwing: ZMQError.closed("socket \(id)"))
             }
             continuation.resume(with: Result { try operation(entry.raw) })
+            // Binding, connecting or subscribing may take in a change that the descriptor will not show.
+            entry.unsure = true
         case let .close(id, continuation):
             guard let entry = entries.first(where: { $0.core.id == id }) else { return continuation.resume() }
             beginClosing(entry, waiter: continuation)
@@ -184,14 +199,67 @@ final class IOLoop {
 
     // MARK: Moving messages
 
-    private func receive(_ entry: Entry) {
+    /// Does what the socket is ready for: takes in what it received while there is room, hands
+    /// libzmq what is queued to send, reads its monitor; then learns what it can do next, unless
+    /// what it did already says so.
+    private func serve(_ entry: Entry) {
+        if entry.monitor != nil, entry.monitorUnsure {
+            entry.monitorUnsure = false
+            readMonitor(entry)
+        }
+        if entry.unsure {
+            entry.unsure = false
+            (entry.readable, entry.writable) = entry.raw.readiness()
+        }
+        var received = false
+        var drained = false
+        if entry.readable, entry.wantsInput {
+            received = true
+            drained = receive(entry)
+        }
+        var flushed = false
+        var blocked = false
+        if entry.hasOutbound {
+            if entry.sendsWithoutPollout {
+                if entry.retryAt.map({ $0 <= clock.now }) ?? true {
+                    flushed = true
+                    blocked = flush(entry)
+                }
+            } else if entry.writable {
+                flushed = true
+                blocked = flush(entry)
+            }
+        }
+        guard received || flushed else { return }
+        let type = entry.core.type
+        if !type.canSend || !type.canReceive || (entry.sendsWithoutPollout && !flushed) {
+            // One way only (a ROUTER's sends never wait for POLLOUT): what the calls returned
+            // says all — a receive that found nothing took in every change for receiving, and a
+            // send that would block leaves libzmq to signal when it can go on.
+            if received { entry.readable = !drained }
+            if flushed { entry.writable = !blocked }
+        } else {
+            // Sending may take in a change for receiving, and receiving one for sending.
+            (entry.readable, entry.writable) = entry.raw.readiness()
+        }
+    }
+
+    /// Takes in what the socket received, up to a batch or the inbound buffer's room. Returns
+    /// whether it stopped because nothing more was waiting.
+    @discardableResult
+    private func receive(_ entry: Entry) -> Bool {
         // One retain of the socket for the batch, not one per message.
         let raw = entry.raw
         var batch: [Message] = []
         var room = entry.core.inbound.byteRoom
         let counting = room != .max
+        var drained = false
         do {
-            while batch.count < Self.batchLimit, room > 0, let message = try raw.tryReceive() {
+            while batch.count < Self.batchLimit, room > 0 {
+                guard let message = try raw.tryReceive() else {
+                    drained = true
+                    break
+                }
                 // Measured before the message moves into the batch: reading it after would copy it.
                 if counting { room -= message.byteCount }
                 batch.append(consume message)
@@ -199,12 +267,17 @@ final class IOLoop {
         } catch {
             entry.core.eventSink.yield(SocketEvent(kind: .receiveFailed, endpoint: "", detail: "\(error)"))
         }
-        guard !batch.isEmpty else { return }
-        entry.core.counters.received.add(batch.count, ordering: .relaxed)
-        entry.core.inbound.deliver(batch)
+        if !batch.isEmpty {
+            entry.core.counters.received.add(batch.count, ordering: .relaxed)
+            entry.core.inbound.deliver(batch)
+        }
+        return drained
     }
 
-    private func flush(_ entry: Entry) {
+    /// Hands libzmq what is queued to send, up to ``flushLimit`` messages. Returns whether it
+    /// stopped because libzmq would block (a full peer or high-water mark).
+    @discardableResult
+    private func flush(_ entry: Entry) -> Bool {
         // Work on locals: the entry's fields are class storage, checked for exclusivity on every access.
         var current = entry.current
         var index = entry.currentIndex
@@ -279,6 +352,7 @@ final class IOLoop {
         entry.retryAt = retry && entry.core.type == .router ? clock.now.advanced(by: Self.routerRetry) : nil
         if sent > 0 { entry.core.counters.sent.add(sent, ordering: .relaxed) }
         if failed > 0 { entry.core.counters.sendFailures.add(failed, ordering: .relaxed) }
+        return retry
     }
 
     // MARK: Monitoring
@@ -295,7 +369,7 @@ final class IOLoop {
     }
 
     private func readMonitor(_ entry: Entry) {
-        guard let monitor = entry.monitor else { return }
+        guard let monitor = entry.monitor?.socket else { return }
         while let message = try? monitor.tryReceive() {
             if let event = SocketEvent(monitorMessage: message) { entry.core.eventSink.yield(event) }
         }
@@ -329,7 +403,7 @@ final class IOLoop {
             for batch in unsent { batch.confirmation?.fail(error) }
             let lost = unsent.reduce(0) { $0 + $1.messages.count }
             if lost > 0 { entry.core.counters.sendFailures.add(lost, ordering: .relaxed) }
-            if let monitor = entry.monitor {
+            if let monitor = entry.monitor?.socket {
                 zmq_socket_monitor(entry.raw.handle, nil, 0)
                 monitor.close()
             }

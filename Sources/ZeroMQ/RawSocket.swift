@@ -203,6 +203,28 @@ final class RawSocket {
         return [UInt8](UnsafeRawBufferPointer(start: data, count: count))
     }
 
+    /// The descriptor libzmq makes readable when something may have changed for the socket
+    /// (`ZMQ_FD`). It is edge-triggered: any call on the socket may take the change in without a
+    /// trace on the descriptor, so after one only ``readiness()`` says what the socket can do.
+    func signalDescriptor() throws(ZMQError) -> Int32 {
+        var descriptor: Int32 = -1
+        var size = MemoryLayout<Int32>.size
+        guard zmq_getsockopt(handle, ZMQ_FD, &descriptor, &size) == 0 else {
+            throw ZMQError.last("get FD of \(type)")
+        }
+        return descriptor
+    }
+
+    /// What the socket can do now (`ZMQ_EVENTS`). It takes in libzmq's pending commands, so that
+    /// the signal descriptor becomes readable at the next change. Should libzmq fail to say,
+    /// both: the receive or send that follows reports the error.
+    func readiness() -> (readable: Bool, writable: Bool) {
+        var events: Int32 = 0
+        var size = MemoryLayout<Int32>.size
+        guard zmq_getsockopt(handle, ZMQ_EVENTS, &events, &size) == 0 else { return (true, true) }
+        return (events & ZMQ_POLLIN != 0, events & ZMQ_POLLOUT != 0)
+    }
+
     /// Starts libzmq's monitor for this socket on an inproc endpoint.
     func startMonitor(endpoint: String) throws(ZMQError) {
         guard zmq_socket_monitor(handle, endpoint, ZMQ_EVENT_ALL) == 0 else {

@@ -23,6 +23,9 @@ public enum SocketType: Sendable, CaseIterable, CustomStringConvertible {
     /// Whether a socket of this type can receive at all (PUB and PUSH cannot).
     public var canReceive: Bool { self != .pub && self != .push }
 
+    /// Whether a socket of this type can send at all (SUB and PULL cannot).
+    public var canSend: Bool { self != .sub && self != .pull }
+
     public var description: String {
         switch self {
         case .pair: "PAIR"

@@ -27,6 +27,52 @@ struct RoundTripTests {
         }
     }
 
+    /// The I/O thread learns of arrivals from libzmq's edge-triggered descriptor; a send may take
+    /// in the arrival's signal without a trace on it, and so may a receive a peer's readiness to
+    /// take more. Echoes in rounds, both ends sending and receiving on one socket each on their
+    /// own I/O threads, stall at the first signal so lost.
+    @Test(
+        "Echoes in rounds over one socket each way: every reply arrives though sends and receives cross",
+        arguments: [SocketType.dealer, .pair], Endpoints.allCases)
+    func echoesInRounds(type: SocketType, over endpoints: Endpoints) async throws {
+        try await within(30) {
+            let near = try Transport(name: "near-io")
+            let far = try Transport(name: "far-io")
+            // inproc binds and connects in one context, so both ends share a transport there.
+            let farSide = endpoints == .inproc ? near : far
+            let server = try await farSide.socket(type == .dealer ? .router : .pair)
+            let endpoint = try await server.bind(endpoints.bindEndpoint)
+            let client = try await near.socket(type)
+            try await client.connect(endpoint)
+            let echo = Task(executorPreference: farSide.executor) {
+                var echoed = 0
+                for try await batch in server.batches() {
+                    try await server.send(contentsOf: batch)
+                    echoed += batch.count
+                }
+                return echoed
+            }
+            let rounds = 300
+            let perRound = 40
+            var replies = 0
+            for round in 0..<rounds {
+                try await client.send(contentsOf: (0..<perRound).map { Message(strings: ["\(round)", "\($0)"]) })
+                var inRound = 0
+                while inRound < perRound {
+                    let reply = try await client.receive()
+                    #expect(reply.strings == ["\(round)", "\(inRound)"])
+                    inRound += 1
+                }
+                replies += inRound
+            }
+            #expect(replies == rounds * perRound)
+            await near.shutdown()
+            await far.shutdown()
+            echo.cancel()
+            _ = try? await echo.value
+        }
+    }
+
     @Test("Multipart messages arrive whole and in order", arguments: Endpoints.allCases)
     func multipartIntegrity(over endpoints: Endpoints) async throws {
         try await within(30) {
