@@ -2,9 +2,9 @@ import Foundation
 
 /// A process's ZeroMQ transport: one libzmq context and one I/O thread that owns every socket.
 ///
-/// The I/O thread blocks in `zmq_poll` (woken through an eventfd when there is work), so no
-/// Swift task ever blocks on libzmq. Call ``shutdown()`` when done: it drains queued sends
-/// within each socket's LINGER, closes the sockets and terminates the context.
+/// The I/O thread blocks in `poll` over its sockets' descriptors (woken through an eventfd when
+/// there is work), so no Swift task ever blocks on libzmq. Call ``shutdown()`` when done: it
+/// drains queued sends within each socket's LINGER, closes the sockets and terminates the context.
 public final class Transport: Sendable {
     let core: LoopCore
 

@@ -2,7 +2,7 @@ import CZeroMQ
 import Glibc
 import Synchronization
 
-/// Wakes the I/O thread out of `zmq_poll` through an eventfd.
+/// Wakes the I/O thread out of its `poll` through an eventfd.
 ///
 /// The I/O thread announces that it is about to sleep; a producer that changed what the
 /// thread must do writes to the eventfd only if the thread announced sleep, so a busy
@@ -32,7 +32,7 @@ final class Waker: Sendable {
         sleeping.store(true, ordering: .sequentiallyConsistent)
     }
 
-    /// Called by the I/O thread after `zmq_poll` returned.
+    /// Called by the I/O thread after its `poll` returned.
     func awake(signalled: Bool) {
         sleeping.store(false, ordering: .sequentiallyConsistent)
         if signalled {
