@@ -385,7 +385,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TopologyTests",
-            dependencies: ["Topology", "Scenarios", "City", "RideDispatch", "TestSupport"],
+            dependencies: ["Topology", "Scenarios", "City", "RideDispatch"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -132,31 +132,26 @@ struct CityTests {
     @Test(
         "A snap within a limit is the unbounded snap when that is within the limit, and nothing otherwise",
         arguments: [(100.0, 50.0), (200.0, 250.0), (400.0, 1_000.0)])
-    func boundedSnap(cellSize: Double, limit: Double) async {
-        let snaps = await onOwnThread {
-            let index = SnapIndex(graph: Self.randomGraph(seed: 12, nodes: 150, edges: 320), cellSize: cellSize)
-            var random = SplitMix(seed: 9)
-            return (0..<500).map { _ in
-                let position = GeoPoint(
-                    lat: 40.66 + Double.random(in: 0..<0.13, using: &random),
-                    lon: -74.06 + Double.random(in: 0..<0.13, using: &random))
-                return (
-                    unbounded: index.snap(position), bounded: index.snap(position, within: limit),
-                    nearest: index.nearestNode(to: position), nearestWithin: index.nearestNode(to: position, within: limit)
-                )
-            }
-        }
+    func boundedSnap(cellSize: Double, limit: Double) {
+        let graph = Self.randomGraph(seed: 12, nodes: 150, edges: 320)
+        let index = SnapIndex(graph: graph, cellSize: cellSize)
+        var random = SplitMix(seed: 9)
         var near = 0
         var far = 0
-        for snap in snaps {
-            if snap.unbounded.distance <= limit {
+        for _ in 0..<500 {
+            let position = GeoPoint(
+                lat: 40.66 + Double.random(in: 0..<0.13, using: &random),
+                lon: -74.06 + Double.random(in: 0..<0.13, using: &random))
+            let unbounded = index.snap(position)
+            let bounded = index.snap(position, within: limit)
+            if unbounded.distance <= limit {
                 near += 1
-                #expect(snap.bounded == snap.unbounded, "the same edge, fraction and point")
-                #expect(snap.nearestWithin! == snap.nearest)
+                #expect(bounded == unbounded, "the same edge, fraction and point")
+                #expect(index.nearestNode(to: position, within: limit)! == index.nearestNode(to: position))
             } else {
                 far += 1
-                #expect(snap.bounded == nil)
-                #expect(snap.nearestWithin == nil)
+                #expect(bounded == nil)
+                #expect(index.nearestNode(to: position, within: limit) == nil)
             }
         }
         #expect(near > 20 && far > 20, "both kinds of position were tried (\(near) near, \(far) far)")

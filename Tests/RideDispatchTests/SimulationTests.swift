@@ -45,13 +45,10 @@ struct SimulationTests {
             (MatchingStrategy.greedyOnArrival, false), (.greedy(interval: 30), false),
             (.batched(window: 30), false), (.batched(window: 20), true),
         ], [UInt64(1), 2])
-    func invariantsHold(configuration: (MatchingStrategy, Bool), seed: UInt64) async {
-        let (result, checkerPaid) = await onOwnThread {
-            let simulation = Simulation(
-                scenario: Self.chaotic(seed: seed, strategy: configuration.0, rebalancing: configuration.1))
-            let result = simulation.run()
-            return (result, simulation.checker.ridersPaidCents)
-        }
+    func invariantsHold(configuration: (MatchingStrategy, Bool), seed: UInt64) {
+        let scenario = Self.chaotic(seed: seed, strategy: configuration.0, rebalancing: configuration.1)
+        let simulation = Simulation(scenario: scenario)
+        let result = simulation.run()
         #expect(result.violations.isEmpty, "\(result.violations.prefix(3))")
         #expect(result.unfinished.isEmpty)
         #expect(result.refusals.isEmpty, "\(result.refusals.prefix(3))")
@@ -61,33 +58,31 @@ struct SimulationTests {
         #expect(kpis.completed > 100, "the city works: \(kpis.completed) completed")
         #expect(kpis.cancelledByRider > 0 && kpis.cancelledByDriver + kpis.cancelledByRider == kpis.cancelled)
         #expect(kpis.ridersPaidCents == kpis.driversEarnedCents + kpis.platformCents)
-        #expect(checkerPaid == kpis.ridersPaidCents)
+        #expect(simulation.checker.ridersPaidCents == kpis.ridersPaidCents)
     }
 
     @Test("The same seed gives the same run, event for event")
-    func deterministic() async {
-        let (first, second, other) = await onOwnThread {
-            let logs = [UInt64(5), 5, 6].map { seed in
-                let simulation = Simulation(scenario: Self.chaotic(seed: seed, strategy: .batched(window: 30)), keepLog: true)
-                _ = simulation.run()
-                return simulation.log
-            }
-            return (logs[0], logs[1], logs[2])
-        }
-        #expect(first.count > 1_000)
-        #expect(first == second)
-        #expect(other != first)
+    func deterministic() {
+        let first = Simulation(scenario: Self.chaotic(seed: 5, strategy: .batched(window: 30)), keepLog: true)
+        let second = Simulation(scenario: Self.chaotic(seed: 5, strategy: .batched(window: 30)), keepLog: true)
+        _ = first.run()
+        _ = second.run()
+        #expect(first.log.count > 1_000)
+        #expect(first.log == second.log)
+        let other = Simulation(scenario: Self.chaotic(seed: 6, strategy: .batched(window: 30)), keepLog: true)
+        _ = other.run()
+        #expect(other.log != first.log)
     }
 
     @Test("SUMO's reference run: 200 taxis, 2,000 requests in an hour, greedy every 60 s; all served, most within the hour")
-    func sumoReference() async {
+    func sumoReference() {
         let scenario = Scenario.sumoReference()
         #expect(scenario.graph.nodeCount == 441 && scenario.drivers.count == 200 && scenario.trips.count == 2_000)
         #expect(
             scenario.trips.allSatisfy {
                 scenario.graph.positions[$0.origin].distance(to: scenario.graph.positions[$0.destination]) >= 500
             })
-        let result = await onOwnThread { Simulation(scenario: scenario).run() }
+        let result = Simulation(scenario: scenario).run()
         #expect(result.violations.isEmpty && result.unfinished.isEmpty && result.refusals.isEmpty)
         #expect(result.kpis.completed == 2_000)
         #expect(result.kpis.completedWithinDuration > 1_200, "SUMO serves about 60 % within the hour")

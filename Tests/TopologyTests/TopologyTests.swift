@@ -1,7 +1,6 @@
 import City
 import Foundation
 import RideDispatch
-import TestSupport
 import Testing
 
 @testable import Scenarios
@@ -16,13 +15,13 @@ struct TopologyTests {
     @Test(
         "Every shipped topology is valid and prepares a runnable scenario",
         arguments: ["downtown", "grid-sumo", "nyc-replay", "metro", "manhattan"])
-    func shipped(name: String) async throws {
+    func shipped(name: String) throws {
         let topology = try TopologyReader.read(path: topologies.appendingPathComponent("\(name).yaml").path)
         #expect(topology.name == name)
-        let scenario = try await onOwnThread { try PreparedTopology(topology).scenario }
-        #expect(scenario.drivers.count == topology.drivers.total)
-        #expect(scenario.trips.count > 100, "\(scenario.trips.count) rides")
-        #expect(scenario.trips.allSatisfy { $0.time < topology.duration })
+        let prepared = try PreparedTopology(topology)
+        #expect(prepared.scenario.drivers.count == topology.drivers.total)
+        #expect(prepared.scenario.trips.count > 100, "\(prepared.scenario.trips.count) rides")
+        #expect(prepared.scenario.trips.allSatisfy { $0.time < topology.duration })
     }
 
     @Test("Demand scales for the overload search: synthetic demand's peak rate; a replay cannot be scaled")
