@@ -193,7 +193,9 @@ public struct LiveCity: Sendable {
             waitingEnded: waitingEnded.sorted(),
             flashes: full ? [] : Self.after(since, flashes).map(\.item),
             surge: part.surge, kpis: part.kpis, minutes: minuteRows, processes: part.processes,
-            notices: (full ? Array(notices) : Self.after(since, notices)).map(\.item), summary: summary)
+            // `map`, not `Array(notices)`: Deque's copy into an array writes the standard
+            // library's shared empty storage when there is nothing to copy (ThreadSanitizer).
+            notices: full ? notices.map(\.item) : Self.after(since, notices).map(\.item), summary: summary)
     }
 
     /// The totals, processes and surge now (every frame has them whole).

@@ -134,6 +134,20 @@ struct LiveCityTests {
         #expect(try JSONDecoder().decode(LiveFrame.self, from: Data(json.utf8)) == frame)
     }
 
+    /// Copying an empty `Deque` into an array writes the standard library's shared empty-array
+    /// storage, which ThreadSanitizer reported when two tests made a full frame at once.
+    @Test("Full frames of a city without notices, made on two threads at once, share nothing")
+    func fullFramesAtOnce() async {
+        let city = LiveCity()
+        let counts = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<2 {
+                group.addTask { (0..<200).reduce(0) { total, _ in total + city.frame(since: 0).notices.count } }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(counts == 0)
+    }
+
     @Test("The totals of a frame follow every change, however many pages ask at the same version")
     func totalsPerVersion() {
         var city = LiveCity()
