@@ -29,7 +29,8 @@ final class IOLoop {
         var readable = false
         var writable = false
         var unsure = true
-        var monitorUnsure = true
+        /// Whether the monitor (if any) must be read: set when it is attached and when its descriptor signals.
+        var monitorUnsure = false
         /// The batch being handed to libzmq, and how many of its messages already went.
         var current: OutboundBuffer.Batch?
         var currentIndex = 0
@@ -54,8 +55,9 @@ final class IOLoop {
 
         /// Whether the loop has something to do on the socket without waiting for its descriptor.
         func isDue(at now: ContinuousClock.Instant) -> Bool {
-            if unsure || (monitor != nil && monitorUnsure) || (readable && wantsInput) { return true }
-            guard hasOutbound else { return false }
+            if unsure || monitorUnsure || (readable && wantsInput) { return true }
+            // A closing socket with nothing left to send is closed at the end of the turn.
+            guard hasOutbound else { return closing != nil }
             if sendsWithoutPollout { return retryAt.map { $0 <= now } ?? true }
             return writable
         }
@@ -98,7 +100,6 @@ final class IOLoop {
             for entry in entries {
                 if entry.isDue(at: now) { due = true }
                 if entry.hasOutbound, let retryAt = entry.retryAt, retryAt > now { wakeAt = min(wakeAt ?? retryAt, retryAt) }
-                if entry.closing != nil && !entry.hasOutbound { due = true }
                 if let deadline = entry.closing?.deadline { wakeAt = min(wakeAt ?? deadline, deadline) }
                 descriptors.append(pollfd(fd: entry.signal, events: Int16(POLLIN), revents: 0))
                 polled.append((entry, false))
@@ -162,6 +163,7 @@ final class IOLoop {
                     if socketCore.options.monitor {
                         let monitor = try startMonitor(raw, id: socketCore.id)
                         entry.monitor = (monitor, try monitor.signalDescriptor())
+                        entry.monitorUnsure = true
                     }
                     entries.append(entry)
                 } catch {
@@ -203,7 +205,7 @@ final class IOLoop {
     /// libzmq what is queued to send, reads its monitor; then learns what it can do next, unless
     /// what it did already says so.
     private func serve(_ entry: Entry) {
-        if entry.monitor != nil, entry.monitorUnsure {
+        if entry.monitorUnsure {
             entry.monitorUnsure = false
             readMonitor(entry)
         }
@@ -246,7 +248,6 @@ final class IOLoop {
 
     /// Takes in what the socket received, up to a batch or the inbound buffer's room. Returns
     /// whether it stopped because nothing more was waiting.
-    @discardableResult
     private func receive(_ entry: Entry) -> Bool {
         // One retain of the socket for the batch, not one per message.
         let raw = entry.raw
@@ -276,7 +277,6 @@ final class IOLoop {
 
     /// Hands libzmq what is queued to send, up to ``flushLimit`` messages. Returns whether it
     /// stopped because libzmq would block (a full peer or high-water mark).
-    @discardableResult
     private func flush(_ entry: Entry) -> Bool {
         // Work on locals: the entry's fields are class storage, checked for exclusivity on every access.
         var current = entry.current
