@@ -294,12 +294,10 @@ final class IOLoop {
                 index = 0
             }
             guard let batch = current else { break }
-            // A run of the batch's messages in one pass, borrowed in place (a copy of each would
+            // A run of the batch's messages in one pass, read in place (a copy of each would
             // retain and release its parts); one at a time while some peer is full, since each
             // one sent frees its peer.
-            let run = batch.messages.withUnsafeBufferPointer { messages in
-                raw.trySend(messages, from: index, limit: anyFullPeer ? 1 : Self.flushLimit - sent - failed)
-            }
+            let run = raw.trySend(batch.messages, from: index, limit: anyFullPeer ? 1 : Self.flushLimit - sent - failed)
             if run.sent > 0 {
                 if anyFullPeer {
                     entry.fullPeers.remove(batch.messages[index].first)
