@@ -217,6 +217,10 @@ public actor Supervisor {
         return process.processIdentifier
     }
 
+    /// How often ``waitUntilReady(_:timeout:)`` looks: every start of a run waits for it once per
+    /// stage, and in virtual time the first window for it.
+    static let readinessPoll: Duration = .milliseconds(5)
+
     /// Waits until the process has said on the bus that it is ready (this start of it: its pid),
     /// or fails if it exits or takes too long.
     public func waitUntilReady(_ name: String, timeout: Duration) async throws {
@@ -239,7 +243,7 @@ public actor Supervisor {
                     }
                     throw LaunchError.didNotJoin(name, host: host, after: timeout)
                 }
-                try await Task.sleep(for: .milliseconds(50))
+                try await Task.sleep(for: Self.readinessPoll)
             }
             return
         }
@@ -254,7 +258,7 @@ public actor Supervisor {
             }
             if await readiness.isReady(name, pid: pid) { return }
             guard ContinuousClock.now < deadline else { throw LaunchError.notReady(name, after: timeout) }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: Self.readinessPoll)
         }
     }
 
