@@ -43,7 +43,11 @@ struct CurveTests {
         try await friend.send(Message(Array("still here".utf8)))
         let next = try #require(try await attempt(10) { try await router.receive() })
         #expect(next.userID == "riders-0" && next.rest == [Array("still here".utf8)], "nothing from the stranger got through")
-        #expect(authenticator.counts.admitted == 1)
+        // The friend may have been admitted twice: a handshake that the sanitized suite's starved
+        // threads took past libzmq's handshake interval is dropped and made again (CI, session 33).
+        // Every refusal is the stranger's, and its message never arrived (above).
+        #expect(authenticator.counts.admitted >= 1)
+        #expect(refusals.withLock { $0.allSatisfy { $0.reason == "unknown key \(stranger.publicKey)" } })
         await authenticator.stop()
         await clients.shutdown()
         await server.shutdown()
