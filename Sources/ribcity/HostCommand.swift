@@ -123,9 +123,10 @@ func runHost(
             dealerOptions.routingID = Array(WireIDs.session(ofProcess: name, life: clock.life).utf8)
             // Every process of a virtual run starts at once, so a host may connect before dispatch
             // has bound: libzmq's first retry, 100 ms later by default, held up the second window of
-            // every run (grid-sumo's for 147 ms, PERFORMANCE.md). It retries sooner, backing off.
+            // every run (grid-sumo's for 147 ms, PERFORMANCE.md). It retries sooner, backing off to
+            // no later than that (a new life of dispatch after a kill is found as soon as before).
             dealerOptions.reconnectInterval = .milliseconds(5)
-            dealerOptions.reconnectIntervalMax = .milliseconds(200)
+            dealerOptions.reconnectIntervalMax = .milliseconds(100)
             var dealers: [Socket] = []
             for endpoint in shardSessions {
                 let dealer = try await transport.socket(.dealer, options: dealerOptions)
