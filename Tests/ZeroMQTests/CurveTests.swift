@@ -118,8 +118,11 @@ struct CurveTests {
         let rider = try await client(.pub, riderKeys, proxy.frontendEndpoint)
 
         var seen: [[String]] = []
-        // Publishers lose what they send before their connection is up: send until it arrives.
-        while !seen.contains(["dispatch.request", "real"]) || !seen.contains(["status.riders-0", "own"]) {
+        // Publishers lose what they send before their connection is up (and before the subscription
+        // reached them, which may come between two sends): send until it arrives and is refused.
+        while !seen.contains(["dispatch.request", "real"]) || !seen.contains(["status.riders-0", "own"])
+            || proxy.refusals.count == 0
+        {
             try await dispatch.send(Message(strings: ["dispatch.request", "real"]))
             try await rider.send(Message(strings: ["dispatch.request", "forged"]))
             try await rider.send(Message(strings: ["status.riders-0", "own"]))

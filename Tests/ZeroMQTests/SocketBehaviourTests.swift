@@ -114,8 +114,9 @@ struct SocketBehaviourTests {
     @Test("Monitor events report connects and disconnects")
     func monitorEvents() async throws {
         // Each event resumes this test on one of the two threads that run every suite's tasks,
-        // which the suite's long synchronous tests can hold for a minute under ThreadSanitizer.
-        try await within(60) {
+        // which the suite's long synchronous tests can hold for minutes under ThreadSanitizer
+        // (more than four in session 33's CI rehearsal, with the hang guard's scale of 4).
+        try await within(120) {
             let transport = try Transport()
             let server = try await transport.socket(.router)
             let endpoint = try await server.bind("tcp://127.0.0.1:*")
