@@ -81,4 +81,15 @@ extension SocketOptions {
         options.receiveHighWaterMark = 500_000
         return options
     }
+
+    /// For a socket that connects to a peer started at the same moment, which may not have bound
+    /// yet: libzmq's first retry comes 100 ms later by default, which held up the second window of
+    /// every virtual run (PERFORMANCE.md, session 33). It retries after 5 ms, backing off to
+    /// libzmq's 100 ms and no further, so a peer's restart is found no later than before.
+    public static var connectingToPeerStartedAlongside: SocketOptions {
+        var options = SocketOptions()
+        options.reconnectInterval = .milliseconds(5)
+        options.reconnectIntervalMax = .milliseconds(100)
+        return options
+    }
 }

@@ -189,8 +189,9 @@ struct DispatchCommand: AsyncParsableCommand {
                     ? Self.snapshotPolicy(every: snapshotEvery, virtual: virtualTime.isVirtual(plan)) : nil,
                 faults: faults)
             var links: [Int: Socket] = [:]
+            // The shards start together: another may not have bound yet.
             for (other, endpoint) in peers.enumerated() where other != shard {
-                let dealer = try await transport.socket(.dealer)
+                let dealer = try await transport.socket(.dealer, options: .connectingToPeerStartedAlongside)
                 try await dealer.connect(endpoint)
                 links[other] = dealer
             }

@@ -119,14 +119,9 @@ func runHost(
         if let clock = try await options.virtualTime.clock(of: plan, as: name, on: transport) {
             // In virtual time the session is this process's own DEALER, named by the process's id, so
             // that dispatch numbers its replies on the link to it; its clock is the windows'.
-            var dealerOptions = SocketOptions()
+            // Every process of a virtual run starts at once: dispatch may not have bound yet.
+            var dealerOptions = SocketOptions.connectingToPeerStartedAlongside
             dealerOptions.routingID = Array(WireIDs.session(ofProcess: name, life: clock.life).utf8)
-            // Every process of a virtual run starts at once, so a host may connect before dispatch
-            // has bound: libzmq's first retry, 100 ms later by default, held up the second window of
-            // every run (grid-sumo's for 147 ms, PERFORMANCE.md). It retries sooner, backing off to
-            // no later than that (a new life of dispatch after a kill is found as soon as before).
-            dealerOptions.reconnectInterval = .milliseconds(5)
-            dealerOptions.reconnectIntervalMax = .milliseconds(100)
             var dealers: [Socket] = []
             for endpoint in shardSessions {
                 let dealer = try await transport.socket(.dealer, options: dealerOptions)
