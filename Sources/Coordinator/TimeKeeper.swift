@@ -103,7 +103,8 @@ actor TimeKeeper {
                 await send(opening, to: [hello.processID])
             }
         case .windowDone(let done)? where isOwn(done.processID):
-            await carryOut(keeper.reported(done.report))
+            guard let report = done.report else { return refused += 1 }
+            await carryOut(keeper.reported(report))
         // Over CURVE the bus's rule for who may publish dispatch's events holds here too.
         case .dispatchEvent?
         where message.userID.map({ BusPolicy.refusal(publisher: $0, topic: published.topic) { envelope } == nil }) ?? true:
@@ -191,12 +192,15 @@ actor TimeKeeper {
     /// Sends `opening` to each of `names` in the life it is for, with only its own expectations.
     private func send(_ opening: WindowOpening, to names: [String]) async {
         let stamp = stamper.next()
+        let addressees = names.compactMap { name in
+            peers[name].flatMap { opening.incarnations[name] == $0.life ? (name, $0.identity) : nil }
+        }
         var messages: [Message] = []
-        for name in names {
-            guard let peer = peers[name], opening.incarnations[name] == peer.life else { continue }
-            let envelope = Envelope(
-                .windowOpen(WindowOpen(opening, for: name)), from: stamp, simTimeMs: opening.window.start.wireMilliseconds)
-            messages.append(Message([peer.identity] + Frames.Published(topic: Topic.windowOpen, envelope: envelope).frames))
+        for (open, (_, identity)) in zip(WindowOpen.each(opening, for: addressees.map(\.0)), addressees) {
+            let envelope = Envelope(.windowOpen(open), from: stamp, simTimeMs: opening.window.start.wireMilliseconds)
+            var message = Message(identity)
+            message.rest = Frames.Published(topic: Topic.windowOpen, envelope: envelope).frames
+            messages.append(message)
         }
         try? await link.send(contentsOf: messages)
     }

@@ -5,29 +5,47 @@ extension WindowOpen {
     /// The keeper's opening, as the wire carries it: with `participant`, only what that
     /// participant must have received (what it reads; the others' would cost it a decode).
     public init(_ opening: WindowOpening, for participant: String? = nil) {
+        self.init(opening, for: participant, lives: ParallelLists(opening.incarnations.mapValues(UInt64.init)))
+    }
+
+    /// The opening for each of `participants`, in their order, each with only its own
+    /// expectations; the lives, the same in each, are put in order once.
+    public static func each(_ opening: WindowOpening, for participants: [String]) -> [WindowOpen] {
+        let lives = ParallelLists(opening.incarnations.mapValues(UInt64.init))
+        return participants.map { WindowOpen(opening, for: $0, lives: lives) }
+    }
+
+    private init(_ opening: WindowOpening, for participant: String?, lives: ParallelLists<UInt64>) {
         self.init()
         window = opening.window.index
         startMs = opening.window.start.wireMilliseconds
         endMs = opening.window.end.wireMilliseconds
         drain = opening.purpose == .drain
-        let names = participant.map { opening.expected[$0] == nil ? [] : [$0] } ?? opening.expected.keys.sorted()
-        expected = names.map { name in
-            WindowExpectation.with {
-                $0.processID = name
-                $0.received = NamedCount.entries(opening.expected[name] ?? [:])
-            }
+        let receivers = participant.map { opening.expected[$0] == nil ? [] : [$0] } ?? opening.expected.keys.sorted()
+        for receiver in receivers {
+            let received = ParallelLists(opening.expected[receiver] ?? [:])
+            expectedReceivers.append(contentsOf: repeatElement(receiver, count: received.names.count))
+            expectedSenders.append(contentsOf: received.names)
+            expectedCounts.append(contentsOf: received.values)
         }
-        lives = NamedCount.entries(opening.incarnations.mapValues(UInt64.init))
+        lifeNames = lives.names
+        lifeNumbers = lives.values.map { UInt32(truncatingIfNeeded: $0) }
     }
 
-    /// The opening this message carries, or `nil` if it is not one (a window that ends before it starts).
+    /// The opening this message carries, or `nil` if it is not one (a window that ends before it
+    /// starts, or lists of different lengths). A receiver expecting nothing has no entry.
     public var opening: WindowOpening? {
-        guard endMs > startMs else { return nil }
+        guard endMs > startMs, expectedReceivers.count == expectedSenders.count,
+            expectedSenders.count == expectedCounts.count,
+            let incarnations = ParallelLists(names: lifeNames, values: lifeNumbers)?.dictionary
+        else { return nil }
+        var expected: [String: [String: UInt64]] = [:]
+        for index in expectedReceivers.indices {
+            expected[expectedReceivers[index], default: [:]][expectedSenders[index]] = expectedCounts[index]
+        }
         return WindowOpening(
             window: Window(index: window, start: SimTime(wireMilliseconds: startMs), end: SimTime(wireMilliseconds: endMs)),
-            purpose: drain ? .drain : .advance,
-            expected: Dictionary(expected.map { ($0.processID, NamedCount.counts($0.received)) }, uniquingKeysWith: { $1 }),
-            incarnations: NamedCount.counts(lives).mapValues { UInt32(truncatingIfNeeded: $0) })
+            purpose: drain ? .drain : .advance, expected: expected, incarnations: incarnations)
     }
 }
 
@@ -48,26 +66,28 @@ extension WindowDone {
         window = report.window
         processID = report.participant.name
         life = report.participant.incarnation
-        sent = NamedCount.entries(report.sent)
-        received = NamedCount.entries(report.received)
+        (sentTo, sentCounts) = ParallelLists(report.sent).lists
+        (receivedFrom, receivedCounts) = ParallelLists(report.received).lists
         idle = report.next == nil
         nextMs = report.next?.wireMilliseconds ?? 0
         busySeconds = report.busy / .seconds(1)
         late = report.late
         leaving = report.leaving
-        deliveriesMs = NamedTime.entries(report.deliveries)
+        (deliveriesTo, deliveryMs) = ParallelLists(report.deliveries.mapValues(\.wireMilliseconds)).lists
         if let own = report.own { ownNextMs = own.wireMilliseconds }
     }
 
-    /// The report this message carries.
-    public var report: WindowReport {
+    /// The report this message carries, or `nil` if its lists do not pair up.
+    public var report: WindowReport? {
+        guard let sent = ParallelLists(names: sentTo, values: sentCounts)?.dictionary,
+            let received = ParallelLists(names: receivedFrom, values: receivedCounts)?.dictionary,
+            let deliveries = ParallelLists(names: deliveriesTo, values: deliveryMs)?.dictionary
+        else { return nil }
         let own: SimTime? = hasOwnNextMs ? SimTime(wireMilliseconds: ownNextMs) : nil
         return WindowReport(
-            window: window, participant: ParticipantID(processID, incarnation: life), sent: NamedCount.counts(sent),
-            received: NamedCount.counts(received),
+            window: window, participant: ParticipantID(processID, incarnation: life), sent: sent, received: received,
             next: idle ? nil : SimTime(wireMilliseconds: nextMs), busy: .microseconds(Int64((busySeconds * 1_000_000).rounded())),
-            late: late, leaving: leaving, deliveries: NamedTime.times(deliveriesMs),
-            own: own)
+            late: late, leaving: leaving, deliveries: deliveries.mapValues { SimTime(wireMilliseconds: $0) }, own: own)
     }
 }
 
@@ -81,42 +101,4 @@ extension WindowHello {
 
     /// The participant's life that says hello.
     public var participant: ParticipantID { ParticipantID(processID, incarnation: life) }
-}
-
-extension NamedCount {
-    /// A count by name as entries, in the order of the names (a map's entries in deterministic order).
-    public static func entries(_ counts: [String: UInt64]) -> [NamedCount] {
-        counts.sorted { $0.key < $1.key }.map { key, value in
-            var entry = NamedCount()
-            entry.key = key
-            entry.value = value
-            return entry
-        }
-    }
-
-    /// The count by name the entries give (the last one for a name given twice, as a map's decoding does).
-    public static func counts(_ entries: [NamedCount]) -> [String: UInt64] {
-        var counts: [String: UInt64] = [:]
-        for entry in entries { counts[entry.key] = entry.value }
-        return counts
-    }
-}
-
-extension NamedTime {
-    /// Simulated times by name as entries (milliseconds), in the order of the names.
-    public static func entries(_ times: [String: SimTime]) -> [NamedTime] {
-        times.sorted { $0.key < $1.key }.map { key, time in
-            var entry = NamedTime()
-            entry.key = key
-            entry.value = time.wireMilliseconds
-            return entry
-        }
-    }
-
-    /// The simulated times by name the entries give (the last one for a name given twice).
-    public static func times(_ entries: [NamedTime]) -> [String: SimTime] {
-        var times: [String: SimTime] = [:]
-        for entry in entries { times[entry.key] = SimTime(wireMilliseconds: entry.value) }
-        return times
-    }
 }

@@ -55,6 +55,11 @@ struct TimeKeeperTests {
             let garbage = try await transport.socket(.dealer)
             try await garbage.connect(endpoint)
             try await garbage.send(Message([Array("not a report".utf8)]))
+            // A report whose lists do not pair up (more names than counts): refused, never half read.
+            var unpaired = WindowDone(
+                WindowReport(window: 1, participant: ParticipantID("riders-0"), sent: ["dispatch#1": 5], next: nil))
+            unpaired.sentTo.append("drivers-0#1")
+            try await Self.send(.windowDone(unpaired), topic: Topic.windowDone, on: garbage)
             // The hellos may come before or after the joins: either way each gets the first window.
             await keeper.joined("dispatch", life: 1)
             await keeper.joined("riders-0", life: 1)
@@ -63,7 +68,8 @@ struct TimeKeeperTests {
             let riderFirst = try await Self.opening(from: rider)
             #expect(riderFirst.window == first.window && riderFirst.incarnations == ["dispatch": 1, "riders-0": 1])
             #expect(first.window.index == 1 && first.window.start == .zero)
-            #expect(Array(first.expected.keys) == ["dispatch"] && Array(riderFirst.expected.keys) == ["riders-0"])
+            // Nobody has sent anything yet: nothing is expected (a receiver expecting nothing has no entry).
+            #expect(first.expected.isEmpty && riderFirst.expected.isEmpty)
 
             // Dispatch sends its window's events (stamped out of time order here), then its report.
             var events = SequenceStamper(sender: "dispatch")
@@ -85,7 +91,7 @@ struct TimeKeeperTests {
             let forDispatch = try await Self.opening(from: dispatch)
             #expect(forRider.window.index == 2 && forRider.window.start == next)
             #expect(forRider.expected == ["riders-0": ["dispatch#1": 2]], "the rider's own expectations only")
-            #expect(Array(forDispatch.expected.keys) == ["dispatch"] && forDispatch.expectations(of: "dispatch").isEmpty)
+            #expect(forDispatch.expected.isEmpty, "dispatch expects nothing, and is not sent the rider's expectations")
             var written: [Envelope] = []
             for _ in 0..<1_000 where written.isEmpty {
                 written = await recording.envelopes
@@ -94,11 +100,11 @@ struct TimeKeeperTests {
             #expect(written == [early, earliest, later], "by simulated time, then sender and sequence")
             // The garbage came on a connection of its own: its order among the others' is not fixed.
             var refused = 0
-            for _ in 0..<1_000 where refused == 0 {
+            for _ in 0..<1_000 where refused < 2 {
                 refused = await keeper.refused
-                if refused == 0 { try await Task.sleep(for: .milliseconds(10)) }
+                if refused < 2 { try await Task.sleep(for: .milliseconds(10)) }
             }
-            #expect(refused == 1, "the garbage frame")
+            #expect(refused == 2, "the garbage frame and the report whose lists do not pair up")
         }
     }
 

@@ -58,7 +58,7 @@ struct WindowMessageTests {
         let nothingOwn = WindowReport(
             window: 7, participant: ParticipantID("riders-0"), next: SimTime(wireMilliseconds: 7_500),
             deliveries: ["dispatch": SimTime(wireMilliseconds: 7_500)], own: nil)
-        #expect(try WindowDone(serializedBytes: try WindowDone(nothingOwn).serializedBytes() as [UInt8]).report.own == nil)
+        #expect(try WindowDone(serializedBytes: try WindowDone(nothingOwn).serializedBytes() as [UInt8]).report?.own == nil)
     }
 
     @Test(
@@ -67,7 +67,7 @@ struct WindowMessageTests {
     func busyUnderAMillisecond() throws {
         let report = WindowReport(window: 2, participant: ParticipantID("riders-0"), next: nil, busy: .microseconds(420))
         let done = try WindowDone(serializedBytes: try WindowDone(report).serializedBytes() as [UInt8])
-        #expect(done.report.busy == .microseconds(420))
+        #expect(done.report?.busy == .microseconds(420))
     }
 
     @Test("An opening that ends before it starts is refused, not trusted")
@@ -78,24 +78,64 @@ struct WindowMessageTests {
         #expect(open.opening == nil)
     }
 
-    @Test("Counts by name go out as a map's entries would, in the order of the names, and come back the same")
-    func countsAsMapEntries() throws {
-        var done = WindowDone()
-        done.sent = NamedCount.entries(["b#1": 3, "a#1": 300])
-        // Field 4, length-delimited, once per entry: key (field 1) then value (field 2), as
-        // protobuf encodes a map<string, uint64>; "a#1" first.
-        let a: [UInt8] = [0x0A, 0x03, 0x61, 0x23, 0x31, 0x10, 0xAC, 0x02]
-        let b: [UInt8] = [0x0A, 0x03, 0x62, 0x23, 0x31, 0x10, 0x03]
-        let inOrder: [UInt8] = [0x22, 0x08] + a + [0x22, 0x07] + b
+    @Test("Counts and times by name go out as two lists in the order of the names, and come back the same")
+    func countsAsParallelLists() throws {
+        let report = WindowReport(
+            window: 4, participant: ParticipantID("dispatch"), sent: ["riders-0#1": 3, "drivers-0#1": 300],
+            received: ["riders-0#1": 7, "drivers-0#2": 1], next: SimTime(wireMilliseconds: 2_500),
+            deliveries: ["riders-0": SimTime(wireMilliseconds: 2_500), "drivers-0": SimTime(wireMilliseconds: -20)])
+        let done = WindowDone(report)
+        #expect(done.sentTo == ["drivers-0#1", "riders-0#1"] && done.sentCounts == [300, 3])
+        #expect(done.receivedFrom == ["drivers-0#2", "riders-0#1"] && done.receivedCounts == [1, 7])
+        #expect(done.deliveriesTo == ["drivers-0", "riders-0"] && done.deliveryMs == [-20, 2_500])
         let bytes: [UInt8] = try done.serializedBytes()
-        #expect(bytes == inOrder)
-        let reversed: [UInt8] = [0x22, 0x07] + b + [0x22, 0x08] + a
-        let decoded = try WindowDone(serializedBytes: reversed)
-        #expect(NamedCount.counts(decoded.sent) == ["a#1": 300, "b#1": 3])
+        #expect(try WindowDone(serializedBytes: bytes).report == report)
+        #expect(bytes == (try WindowDone(report).serializedBytes() as [UInt8]), "the same values make the same bytes")
+        var reversed = done
+        reversed.sentTo.reverse()
+        reversed.sentCounts.reverse()
+        #expect(reversed.report?.sent == report.sent, "read in any order")
+        var twice = done
+        twice.sentTo = ["a#1", "a#1"]
+        twice.sentCounts = [1, 2]
+        #expect(twice.report?.sent == ["a#1": 2], "the last one for a name given twice, as a map")
+        let opening = WindowOpening(
+            window: Window(index: 3, start: SimTime(wireMilliseconds: 500), end: SimTime(wireMilliseconds: 1_000)),
+            expected: ["dispatch": ["riders-0#1": 12, "drivers-0#1": 40], "riders-0": ["dispatch#1": 3]],
+            incarnations: ["riders-0": 1, "dispatch": 2])
+        let open = WindowOpen(opening)
+        #expect(open.expectedReceivers == ["dispatch", "dispatch", "riders-0"])
+        #expect(open.expectedSenders == ["drivers-0#1", "riders-0#1", "dispatch#1"] && open.expectedCounts == [40, 12, 3])
+        #expect(open.lifeNames == ["dispatch", "riders-0"] && open.lifeNumbers == [2, 1])
         #expect(
-            NamedCount.counts(NamedCount.entries(["x": 1]) + NamedCount.entries(["x": 2])) == ["x": 2],
-            "the last one for a name, as a map")
-        let times = ["dispatch": SimTime(wireMilliseconds: 1_500), "riders-0": SimTime(wireMilliseconds: -20)]
-        #expect(NamedTime.times(NamedTime.entries(times)) == times)
+            WindowOpen.each(opening, for: ["riders-0", "dispatch"]) == [
+                WindowOpen(opening, for: "riders-0"), WindowOpen(opening, for: "dispatch"),
+            ])
+    }
+
+    @Test("Lists that do not pair up make a report or an opening malformed, not half read")
+    func unpairedLists() {
+        let report = WindowReport(
+            window: 4, participant: ParticipantID("riders-0"), sent: ["dispatch#1": 3], received: ["dispatch#1": 2],
+            next: nil, deliveries: ["dispatch": SimTime(wireMilliseconds: 2_500)])
+        var sent = WindowDone(report)
+        sent.sentCounts.append(9)
+        var received = WindowDone(report)
+        received.receivedFrom.append("drivers-0#1")
+        var deliveries = WindowDone(report)
+        deliveries.deliveryMs = []
+        for done in [sent, received, deliveries] { #expect(done.report == nil) }
+        #expect(WindowDone(report).report == report)
+        let opening = WindowOpening(
+            window: Window(index: 3, start: SimTime(wireMilliseconds: 500), end: SimTime(wireMilliseconds: 1_000)),
+            expected: ["riders-0": ["dispatch#1": 3]], incarnations: ["dispatch": 1, "riders-0": 1])
+        var lives = WindowOpen(opening)
+        lives.lifeNumbers.removeLast()
+        var senders = WindowOpen(opening)
+        senders.expectedSenders.append("drivers-0#1")
+        var counts = WindowOpen(opening)
+        counts.expectedCounts = []
+        for open in [lives, senders, counts] { #expect(open.opening == nil) }
+        #expect(WindowOpen(opening).opening == opening)
     }
 }

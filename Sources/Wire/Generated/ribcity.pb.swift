@@ -2464,6 +2464,11 @@ public nonisolated struct Ready: Sendable {
 /// then reports WindowDone on the same link. With drain set, it only takes in what it is expected
 /// to have received and reports (the coordinator drains the network before it kills a process).
 /// Each participant is sent only its own expectation.
+///
+/// Counts and times by name travel as parallel lists (names in one repeated field, numbers in a
+/// packed one, entry i of each together, in the order of the names), not as nested messages: a
+/// nested entry cost SwiftProtobuf about 0.3 us to encode or decode, most of a window message's
+/// cost (docs/PERFORMANCE.md, session 34). Lists of different lengths make the message malformed.
 public nonisolated struct WindowOpen: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -2477,58 +2482,19 @@ public nonisolated struct WindowOpen: Sendable {
 
   public var drain: Bool = false
 
-  public var expected: [WindowExpectation] = []
+  /// What participants must have received before they start on the window, one entry per
+  /// (receiver, sender life): the receiver's process id, the sender life ("dispatch#1"), and how
+  /// many messages in all (link numbers 1 to that count). Sorted by receiver, then sender.
+  public var expectedReceivers: [String] = []
 
-  /// The life each participant is in, by process id.
-  public var lives: [NamedCount] = []
+  public var expectedSenders: [String] = []
 
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var expectedCounts: [UInt64] = []
 
-  public init() {}
-}
+  /// The life each participant is in, by process id (sorted).
+  public var lifeNames: [String] = []
 
-/// One entry of a count by name. On the wire the same as a map<string, uint64>'s entry (key 1,
-/// value 2), which it replaces in the window messages: SwiftProtobuf's map fields run through
-/// unspecialized generic code that looks up type metadata for every entry, every window.
-public nonisolated struct NamedCount: Sendable {
-  // SwiftProtobuf.Message conformance is added in an extension below. See the
-  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
-  // methods supported on all messages.
-
-  public var key: String = String()
-
-  public var value: UInt64 = 0
-
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
-
-  public init() {}
-}
-
-/// One entry of a simulated time (ms) by name; on the wire a map<string, int64>'s entry.
-public nonisolated struct NamedTime: Sendable {
-  // SwiftProtobuf.Message conformance is added in an extension below. See the
-  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
-  // methods supported on all messages.
-
-  public var key: String = String()
-
-  public var value: Int64 = 0
-
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
-
-  public init() {}
-}
-
-/// What one participant must have received before it starts on a window: by sender life
-/// ("dispatch#1"), how many messages in all (link numbers 1 to that count).
-public nonisolated struct WindowExpectation: Sendable {
-  // SwiftProtobuf.Message conformance is added in an extension below. See the
-  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
-  // methods supported on all messages.
-
-  public var processID: String = String()
-
-  public var received: [NamedCount] = []
+  public var lifeNumbers: [UInt32] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2547,11 +2513,6 @@ public nonisolated struct WindowDone: Sendable {
 
   public var life: UInt32 = 0
 
-  /// Messages this life sent, by receiver life (cumulative), and received, by sender life.
-  public var sent: [NamedCount] = []
-
-  public var received: [NamedCount] = []
-
   /// The earliest simulated time at which this participant has something to do; idle: nothing.
   public var idle: Bool = false
 
@@ -2568,10 +2529,6 @@ public nonisolated struct WindowDone: Sendable {
   /// apps have all finished), and no later window waits for it.
   public var leaving: Bool = false
 
-  /// The earliest delivery (simulated ms) of what this life sent since its last report, by
-  /// receiver process id: a rider or driver process with nothing due in a window sits it out.
-  public var deliveriesMs: [NamedTime] = []
-
   /// When something of the participant's own is next due (a timer, an input it holds), without
   /// the deliveries of what it sent (next_ms counts those too); absent: nothing.
   public var ownNextMs: Int64 {
@@ -2582,6 +2539,22 @@ public nonisolated struct WindowDone: Sendable {
   public var hasOwnNextMs: Bool {self._ownNextMs != nil}
   /// Clears the value of `ownNextMs`. Subsequent reads from it will return its default value.
   public mutating func clearOwnNextMs() {self._ownNextMs = nil}
+
+  /// Messages this life sent, by receiver life (cumulative; sorted by receiver life).
+  public var sentTo: [String] = []
+
+  public var sentCounts: [UInt64] = []
+
+  /// Messages this life received, by sender life (cumulative; sorted by sender life).
+  public var receivedFrom: [String] = []
+
+  public var receivedCounts: [UInt64] = []
+
+  /// The earliest delivery (simulated ms) of what this life sent since its last report, by
+  /// receiver process id (sorted): a rider or driver process with nothing due in a window sits it out.
+  public var deliveriesTo: [String] = []
+
+  public var deliveryMs: [Int64] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -6333,7 +6306,7 @@ nonisolated extension Ready: SwiftProtobuf.Message, SwiftProtobuf._MessageImplem
 
 nonisolated extension WindowOpen: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WindowOpen"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}start_ms\0\u{3}end_ms\0\u{1}drain\0\u{1}expected\0\u{1}lives\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}start_ms\0\u{3}end_ms\0\u{1}drain\0\u{4}\u{3}expected_receivers\0\u{3}expected_senders\0\u{3}expected_counts\0\u{3}life_names\0\u{3}life_numbers\0\u{b}expected\0\u{b}lives\0\u{c}\u{5}\u{1}\u{c}\u{6}\u{1}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6345,8 +6318,11 @@ nonisolated extension WindowOpen: SwiftProtobuf.Message, SwiftProtobuf._MessageI
       case 2: try { try decoder.decodeSingularInt64Field(value: &self.startMs) }()
       case 3: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
       case 4: try { try decoder.decodeSingularBoolField(value: &self.drain) }()
-      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.expected) }()
-      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.lives) }()
+      case 7: try { try decoder.decodeRepeatedStringField(value: &self.expectedReceivers) }()
+      case 8: try { try decoder.decodeRepeatedStringField(value: &self.expectedSenders) }()
+      case 9: try { try decoder.decodeRepeatedUInt64Field(value: &self.expectedCounts) }()
+      case 10: try { try decoder.decodeRepeatedStringField(value: &self.lifeNames) }()
+      case 11: try { try decoder.decodeRepeatedUInt32Field(value: &self.lifeNumbers) }()
       default: break
       }
     }
@@ -6365,11 +6341,20 @@ nonisolated extension WindowOpen: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if self.drain != false {
       try visitor.visitSingularBoolField(value: self.drain, fieldNumber: 4)
     }
-    if !self.expected.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.expected, fieldNumber: 5)
+    if !self.expectedReceivers.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.expectedReceivers, fieldNumber: 7)
     }
-    if !self.lives.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.lives, fieldNumber: 6)
+    if !self.expectedSenders.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.expectedSenders, fieldNumber: 8)
+    }
+    if !self.expectedCounts.isEmpty {
+      try visitor.visitPackedUInt64Field(value: self.expectedCounts, fieldNumber: 9)
+    }
+    if !self.lifeNames.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.lifeNames, fieldNumber: 10)
+    }
+    if !self.lifeNumbers.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.lifeNumbers, fieldNumber: 11)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -6379,113 +6364,11 @@ nonisolated extension WindowOpen: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if lhs.startMs != rhs.startMs {return false}
     if lhs.endMs != rhs.endMs {return false}
     if lhs.drain != rhs.drain {return false}
-    if lhs.expected != rhs.expected {return false}
-    if lhs.lives != rhs.lives {return false}
-    if lhs.unknownFields != rhs.unknownFields {return false}
-    return true
-  }
-}
-
-nonisolated extension NamedCount: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".NamedCount"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}value\0")
-
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self.key) }()
-      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.value) }()
-      default: break
-      }
-    }
-  }
-
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if !self.key.isEmpty {
-      try visitor.visitSingularStringField(value: self.key, fieldNumber: 1)
-    }
-    if self.value != 0 {
-      try visitor.visitSingularUInt64Field(value: self.value, fieldNumber: 2)
-    }
-    try unknownFields.traverse(visitor: &visitor)
-  }
-
-  public static func ==(lhs: NamedCount, rhs: NamedCount) -> Bool {
-    if lhs.key != rhs.key {return false}
-    if lhs.value != rhs.value {return false}
-    if lhs.unknownFields != rhs.unknownFields {return false}
-    return true
-  }
-}
-
-nonisolated extension NamedTime: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".NamedTime"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}value\0")
-
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self.key) }()
-      case 2: try { try decoder.decodeSingularInt64Field(value: &self.value) }()
-      default: break
-      }
-    }
-  }
-
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if !self.key.isEmpty {
-      try visitor.visitSingularStringField(value: self.key, fieldNumber: 1)
-    }
-    if self.value != 0 {
-      try visitor.visitSingularInt64Field(value: self.value, fieldNumber: 2)
-    }
-    try unknownFields.traverse(visitor: &visitor)
-  }
-
-  public static func ==(lhs: NamedTime, rhs: NamedTime) -> Bool {
-    if lhs.key != rhs.key {return false}
-    if lhs.value != rhs.value {return false}
-    if lhs.unknownFields != rhs.unknownFields {return false}
-    return true
-  }
-}
-
-nonisolated extension WindowExpectation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".WindowExpectation"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}process_id\0\u{1}received\0")
-
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self.processID) }()
-      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.received) }()
-      default: break
-      }
-    }
-  }
-
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if !self.processID.isEmpty {
-      try visitor.visitSingularStringField(value: self.processID, fieldNumber: 1)
-    }
-    if !self.received.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.received, fieldNumber: 2)
-    }
-    try unknownFields.traverse(visitor: &visitor)
-  }
-
-  public static func ==(lhs: WindowExpectation, rhs: WindowExpectation) -> Bool {
-    if lhs.processID != rhs.processID {return false}
-    if lhs.received != rhs.received {return false}
+    if lhs.expectedReceivers != rhs.expectedReceivers {return false}
+    if lhs.expectedSenders != rhs.expectedSenders {return false}
+    if lhs.expectedCounts != rhs.expectedCounts {return false}
+    if lhs.lifeNames != rhs.lifeNames {return false}
+    if lhs.lifeNumbers != rhs.lifeNumbers {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -6493,7 +6376,7 @@ nonisolated extension WindowExpectation: SwiftProtobuf.Message, SwiftProtobuf._M
 
 nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WindowDone"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}process_id\0\u{1}life\0\u{1}sent\0\u{1}received\0\u{1}idle\0\u{3}next_ms\0\u{3}busy_seconds\0\u{1}late\0\u{1}leaving\0\u{4}\u{2}deliveries_ms\0\u{3}own_next_ms\0\u{c}\u{b}\u{1}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}process_id\0\u{1}life\0\u{2}\u{3}idle\0\u{3}next_ms\0\u{3}busy_seconds\0\u{1}late\0\u{1}leaving\0\u{4}\u{3}own_next_ms\0\u{3}sent_to\0\u{3}sent_counts\0\u{3}received_from\0\u{3}received_counts\0\u{3}deliveries_to\0\u{3}delivery_ms\0\u{b}sent\0\u{b}received\0\u{b}deliveries_ms\0\u{c}\u{4}\u{1}\u{c}\u{5}\u{1}\u{c}\u{c}\u{1}\u{c}\u{b}\u{1}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6504,15 +6387,18 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
       case 1: try { try decoder.decodeSingularUInt64Field(value: &self.window) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.processID) }()
       case 3: try { try decoder.decodeSingularUInt32Field(value: &self.life) }()
-      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.sent) }()
-      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.received) }()
       case 6: try { try decoder.decodeSingularBoolField(value: &self.idle) }()
       case 7: try { try decoder.decodeSingularInt64Field(value: &self.nextMs) }()
       case 8: try { try decoder.decodeSingularDoubleField(value: &self.busySeconds) }()
       case 9: try { try decoder.decodeSingularUInt64Field(value: &self.late) }()
       case 10: try { try decoder.decodeSingularBoolField(value: &self.leaving) }()
-      case 12: try { try decoder.decodeRepeatedMessageField(value: &self.deliveriesMs) }()
       case 13: try { try decoder.decodeSingularInt64Field(value: &self._ownNextMs) }()
+      case 14: try { try decoder.decodeRepeatedStringField(value: &self.sentTo) }()
+      case 15: try { try decoder.decodeRepeatedUInt64Field(value: &self.sentCounts) }()
+      case 16: try { try decoder.decodeRepeatedStringField(value: &self.receivedFrom) }()
+      case 17: try { try decoder.decodeRepeatedUInt64Field(value: &self.receivedCounts) }()
+      case 18: try { try decoder.decodeRepeatedStringField(value: &self.deliveriesTo) }()
+      case 19: try { try decoder.decodeRepeatedInt64Field(value: &self.deliveryMs) }()
       default: break
       }
     }
@@ -6532,12 +6418,6 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if self.life != 0 {
       try visitor.visitSingularUInt32Field(value: self.life, fieldNumber: 3)
     }
-    if !self.sent.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.sent, fieldNumber: 4)
-    }
-    if !self.received.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.received, fieldNumber: 5)
-    }
     if self.idle != false {
       try visitor.visitSingularBoolField(value: self.idle, fieldNumber: 6)
     }
@@ -6553,12 +6433,27 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if self.leaving != false {
       try visitor.visitSingularBoolField(value: self.leaving, fieldNumber: 10)
     }
-    if !self.deliveriesMs.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.deliveriesMs, fieldNumber: 12)
-    }
     try { if let v = self._ownNextMs {
       try visitor.visitSingularInt64Field(value: v, fieldNumber: 13)
     } }()
+    if !self.sentTo.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.sentTo, fieldNumber: 14)
+    }
+    if !self.sentCounts.isEmpty {
+      try visitor.visitPackedUInt64Field(value: self.sentCounts, fieldNumber: 15)
+    }
+    if !self.receivedFrom.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.receivedFrom, fieldNumber: 16)
+    }
+    if !self.receivedCounts.isEmpty {
+      try visitor.visitPackedUInt64Field(value: self.receivedCounts, fieldNumber: 17)
+    }
+    if !self.deliveriesTo.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.deliveriesTo, fieldNumber: 18)
+    }
+    if !self.deliveryMs.isEmpty {
+      try visitor.visitPackedInt64Field(value: self.deliveryMs, fieldNumber: 19)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -6566,15 +6461,18 @@ nonisolated extension WindowDone: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if lhs.window != rhs.window {return false}
     if lhs.processID != rhs.processID {return false}
     if lhs.life != rhs.life {return false}
-    if lhs.sent != rhs.sent {return false}
-    if lhs.received != rhs.received {return false}
     if lhs.idle != rhs.idle {return false}
     if lhs.nextMs != rhs.nextMs {return false}
     if lhs.busySeconds != rhs.busySeconds {return false}
     if lhs.late != rhs.late {return false}
     if lhs.leaving != rhs.leaving {return false}
-    if lhs.deliveriesMs != rhs.deliveriesMs {return false}
     if lhs._ownNextMs != rhs._ownNextMs {return false}
+    if lhs.sentTo != rhs.sentTo {return false}
+    if lhs.sentCounts != rhs.sentCounts {return false}
+    if lhs.receivedFrom != rhs.receivedFrom {return false}
+    if lhs.receivedCounts != rhs.receivedCounts {return false}
+    if lhs.deliveriesTo != rhs.deliveriesTo {return false}
+    if lhs.deliveryMs != rhs.deliveryMs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
