@@ -193,12 +193,12 @@ actor TimeKeeper {
     private func send(_ opening: WindowOpening, to names: [String]) async {
         let stamp = stamper.next()
         let addressees = names.compactMap { name in
-            peers[name].flatMap { opening.incarnations[name] == $0.life ? (name, $0.identity) : nil }
+            peers[name].flatMap { opening.incarnations[name] == $0.life ? (name: name, identity: $0.identity) : nil }
         }
         var messages: [Message] = []
-        for (open, (_, identity)) in zip(WindowOpen.each(opening, for: addressees.map(\.0)), addressees) {
+        for (open, addressee) in zip(WindowOpen.each(opening, for: addressees.map(\.name)), addressees) {
             let envelope = Envelope(.windowOpen(open), from: stamp, simTimeMs: opening.window.start.wireMilliseconds)
-            var message = Message(identity)
+            var message = Message(addressee.identity)
             message.rest = Frames.Published(topic: Topic.windowOpen, envelope: envelope).frames
             messages.append(message)
         }

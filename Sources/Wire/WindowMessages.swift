@@ -5,17 +5,17 @@ extension WindowOpen {
     /// The keeper's opening, as the wire carries it: with `participant`, only what that
     /// participant must have received (what it reads; the others' would cost it a decode).
     public init(_ opening: WindowOpening, for participant: String? = nil) {
-        self.init(opening, for: participant, lives: ParallelLists(opening.incarnations.mapValues(UInt64.init)))
+        self.init(opening, for: participant, lives: ParallelLists(opening.incarnations))
     }
 
     /// The opening for each of `participants`, in their order, each with only its own
     /// expectations; the lives, the same in each, are put in order once.
     public static func each(_ opening: WindowOpening, for participants: [String]) -> [WindowOpen] {
-        let lives = ParallelLists(opening.incarnations.mapValues(UInt64.init))
+        let lives = ParallelLists(opening.incarnations)
         return participants.map { WindowOpen(opening, for: $0, lives: lives) }
     }
 
-    private init(_ opening: WindowOpening, for participant: String?, lives: ParallelLists<UInt64>) {
+    private init(_ opening: WindowOpening, for participant: String?, lives: ParallelLists<UInt32>) {
         self.init()
         window = opening.window.index
         startMs = opening.window.start.wireMilliseconds
@@ -28,8 +28,7 @@ extension WindowOpen {
             expectedSenders.append(contentsOf: received.names)
             expectedCounts.append(contentsOf: received.values)
         }
-        lifeNames = lives.names
-        lifeNumbers = lives.values.map { UInt32(truncatingIfNeeded: $0) }
+        (lifeNames, lifeNumbers) = lives.lists
     }
 
     /// The opening this message carries, or `nil` if it is not one (a window that ends before it
