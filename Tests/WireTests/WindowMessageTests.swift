@@ -118,23 +118,25 @@ struct WindowMessageTests {
         let report = WindowReport(
             window: 4, participant: ParticipantID("riders-0"), sent: ["dispatch#1": 3], received: ["dispatch#1": 2],
             next: nil, deliveries: ["dispatch": SimTime(wireMilliseconds: 2_500)])
-        var sent = WindowDone(report)
-        sent.sentCounts.append(9)
-        var received = WindowDone(report)
-        received.receivedFrom.append("drivers-0#1")
-        var deliveries = WindowDone(report)
-        deliveries.deliveryMs = []
+        /// `value` with one of its lists broken by `change`.
+        func broken<T>(_ value: T, _ change: (inout T) -> Void) -> T {
+            var copy = value
+            change(&copy)
+            return copy
+        }
+        let done = WindowDone(report)
+        let sent = broken(done) { $0.sentCounts.append(9) }
+        let received = broken(done) { $0.receivedFrom.append("drivers-0#1") }
+        let deliveries = broken(done) { $0.deliveryMs = [] }
         for done in [sent, received, deliveries] { #expect(done.report == nil) }
         #expect(WindowDone(report).report == report)
         let opening = WindowOpening(
             window: Window(index: 3, start: SimTime(wireMilliseconds: 500), end: SimTime(wireMilliseconds: 1_000)),
             expected: ["riders-0": ["dispatch#1": 3]], incarnations: ["dispatch": 1, "riders-0": 1])
-        var lives = WindowOpen(opening)
-        lives.lifeNumbers.removeLast()
-        var senders = WindowOpen(opening)
-        senders.expectedSenders.append("drivers-0#1")
-        var counts = WindowOpen(opening)
-        counts.expectedCounts = []
+        let open = WindowOpen(opening)
+        let lives = broken(open) { $0.lifeNumbers.removeLast() }
+        let senders = broken(open) { $0.expectedSenders.append("drivers-0#1") }
+        let counts = broken(open) { $0.expectedCounts = [] }
         for open in [lives, senders, counts] { #expect(open.opening == nil) }
         #expect(WindowOpen(opening).opening == opening)
     }
