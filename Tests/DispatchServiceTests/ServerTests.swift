@@ -42,10 +42,7 @@ struct ServerTests {
 
     @Test("A session over a DEALER: Welcome, an offer for a ride, contiguous bus events, a snapshot current to the bus, Stop")
     func overSockets() async throws {
-        // Every wait here resumes on Swift's shared pool, whose two threads the suite's
-        // synchronous tests can hold for over a minute while every suite starts at once (the test
-        // took 86 s in one CI rehearsal's plain build, past a 60 s guard): a guard against a hang,
-        // as long as the whole suite may take (about 190 s).
+        // A guard against a hang, as long as the whole suite may take under a starved CI run.
         try await within(200) {
             let transport = try Transport(name: "dispatch-test")
             var routerOptions = SocketOptions()
@@ -66,6 +63,7 @@ struct ServerTests {
             let sub = try await transport.socket(.sub)
             try await sub.connect(busEndpoint)
             try await sub.subscribe(Topic.dispatch)
+            try await sub.subscribe(Topic.status)
             let dealer = try await transport.socket(.dealer)
             try await dealer.connect(sessionsEndpoint)
             var stamper = SequenceStamper(sender: "tester")
@@ -86,6 +84,12 @@ struct ServerTests {
                         $0.role = .coordinator; $0.sessionID = "tester"; $0.process = "coordinator"
                     }))
             guard case .welcome? = try await next().body else { Issue.record("no Welcome"); return }
+            // A PUB drops what it sends before a subscription reaches it, and the events below are
+            // published once: nothing more goes to dispatch until the bus has brought something
+            // (the session's event, or the first status about a second in), which proves both
+            // subscriptions arrived (they travel in order). Without this wait the test hung for
+            // good whenever its first events beat the subscription (a CI run under TSan, 800 s).
+            _ = try Frames.Published(frames: await sub.receive().frames)
             try await send(
                 .driverOnline(
                     DriverOnline.with {
@@ -110,6 +114,7 @@ struct ServerTests {
             var sequences: [UInt64] = []
             while !kinds.contains(.offerSent) {
                 let published = try Frames.Published(frames: await sub.receive().frames)
+                guard published.topic.hasPrefix(Topic.dispatch) else { continue }
                 sequences.append(published.envelope.sequence)
                 kinds.append(published.envelope.dispatchEvent.kind)
             }
