@@ -405,7 +405,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AppTests",
-            dependencies: ["AppRuntime", "DriverApp", "RiderApp", "AppHost", "City", "Wire", "RIBs", "TestSupport"],
+            dependencies: [
+                "AppRuntime", "DriverApp", "RiderApp", "AppHost", "City", "Scenarios", "Wire", "RIBs", "TestSupport",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
             swiftSettings: strict
         ),
         // Whole cities as real processes (ribcity launch): slow-ish, so in a suite of their own.

@@ -43,15 +43,7 @@ extension Scenario {
         drivers behaviour: DriverBehaviour, seed: UInt64
     ) -> Scenario {
         var random = SeededGenerator(seed: seed)
-        let drivers = (0..<driverCount).map { index in
-            SimulatedDriver(
-                id: DriverID(index),
-                startNode: trips.isEmpty
-                    ? Int.random(in: 0..<graph.nodeCount, using: &random)
-                    : trips[Int.random(in: 0..<trips.count, using: &random)].origin,
-                acceptance: Double.random(in: behaviour.acceptance, using: &random),
-                responseSeconds: Double.random(in: behaviour.responseSeconds, using: &random))
-        }
+        let drivers = Self.drivers(count: driverCount, graph: graph, trips: trips, behaviour: behaviour, using: &random)
         let rides = trips.map { trip -> TripDemand in
             var ride = trip
             ride.patienceSeconds = ride.patienceSeconds ?? Double.random(in: riders.patience, using: &random)
@@ -63,5 +55,32 @@ extension Scenario {
         }
         return Scenario(
             name: name, graph: graph, drivers: drivers, trips: rides, dispatch: dispatch, duration: duration, seed: seed)
+    }
+
+    /// The scenario ``city(name:graph:driverCount:trips:duration:dispatch:riders:drivers:seed:)``
+    /// made, from the rides it drew (its `trips`, as another process handed them over): the same
+    /// drivers, since they are drawn first from the seed and only from where rides start.
+    public static func city(
+        name: String, graph: RoadGraph, driverCount: Int, drawnRides rides: [TripDemand], duration: Double,
+        dispatch: DispatchConfiguration, drivers behaviour: DriverBehaviour, seed: UInt64
+    ) -> Scenario {
+        var random = SeededGenerator(seed: seed)
+        let drivers = Self.drivers(count: driverCount, graph: graph, trips: rides, behaviour: behaviour, using: &random)
+        return Scenario(
+            name: name, graph: graph, drivers: drivers, trips: rides, dispatch: dispatch, duration: duration, seed: seed)
+    }
+
+    private static func drivers(
+        count: Int, graph: RoadGraph, trips: [TripDemand], behaviour: DriverBehaviour, using random: inout SeededGenerator
+    ) -> [SimulatedDriver] {
+        (0..<count).map { index in
+            SimulatedDriver(
+                id: DriverID(index),
+                startNode: trips.isEmpty
+                    ? Int.random(in: 0..<graph.nodeCount, using: &random)
+                    : trips[Int.random(in: 0..<trips.count, using: &random)].origin,
+                acceptance: Double.random(in: behaviour.acceptance, using: &random),
+                responseSeconds: Double.random(in: behaviour.responseSeconds, using: &random))
+        }
     }
 }

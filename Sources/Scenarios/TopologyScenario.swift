@@ -88,19 +88,42 @@ public struct PreparedTopology: Sendable {
         }
         let (trips, unplaced) = placement.place(wanted)
         leftOut.merge(unplaced, uniquingKeysWith: +)
-        let riders = RiderBehaviour(
-            patience: topology.riders.patienceSeconds, poolShare: topology.riders.poolShare,
-            scheduledShare: topology.riders.scheduledShare)
-        let drivers = DriverBehaviour(acceptance: topology.drivers.acceptance, responseSeconds: topology.drivers.responseSeconds)
-        var built = Scenario.city(
-            name: topology.name, graph: graph, driverCount: topology.drivers.total, trips: trips,
-            duration: topology.duration, dispatch: topology.dispatch, riders: riders, drivers: drivers, seed: topology.seed)
-        built.travelTimes = topology.calibration?.file.model
-        built.startSecondOfDay = topology.startSecondOfDay
-        built.day = topology.day
-        scenario = built
+        scenario = Self.scenario(of: topology) { drivers in
+            let riders = RiderBehaviour(
+                patience: topology.riders.patienceSeconds, poolShare: topology.riders.poolShare,
+                scheduledShare: topology.riders.scheduledShare)
+            return Scenario.city(
+                name: topology.name, graph: graph, driverCount: topology.drivers.total, trips: trips,
+                duration: topology.duration, dispatch: topology.dispatch, riders: riders, drivers: drivers, seed: topology.seed)
+        }
         recordReports = reports
         self.leftOut = leftOut
         self.offered = offered
+    }
+
+    /// The topology whose rides another process drew and placed on `graph` (its city, loaded)
+    /// with ``init(_:graph:)`` and handed over (``Scenario/trips``): the same scenario, without
+    /// drawing the demand again. What reading records found and what was left out stay with
+    /// whoever drew it (empty here); `offered` is the rides handed over.
+    public init(_ topology: Topology, graph: RoadGraph, drawnRides rides: [TripDemand]) {
+        self.topology = topology
+        scenario = Self.scenario(of: topology) { drivers in
+            Scenario.city(
+                name: topology.name, graph: graph, driverCount: topology.drivers.total, drawnRides: rides,
+                duration: topology.duration, dispatch: topology.dispatch, drivers: drivers, seed: topology.seed)
+        }
+        recordReports = []
+        leftOut = [:]
+        offered = rides.count
+    }
+
+    /// The city `make` builds with the topology's drivers, on its travel times, day and hours.
+    private static func scenario(of topology: Topology, _ make: (DriverBehaviour) -> Scenario) -> Scenario {
+        var built = make(
+            DriverBehaviour(acceptance: topology.drivers.acceptance, responseSeconds: topology.drivers.responseSeconds))
+        built.travelTimes = topology.calibration?.file.model
+        built.startSecondOfDay = topology.startSecondOfDay
+        built.day = topology.day
+        return built
     }
 }

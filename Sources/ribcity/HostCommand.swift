@@ -34,6 +34,12 @@ struct HostOptions: ParsableArguments {
     @Flag(help: "Print every message in and out, with the simulated time.")
     var trace = false
 
+    @Option(
+        help: ArgumentHelp(
+            "The run's rides as the coordinator drew and placed them, instead of drawing them again "
+                + "(`ribcity launch` writes it in the run directory).", valueName: "file"))
+    var demand: String?
+
     @OptionGroup var virtualTime: VirtualTimeOptions
 
     @OptionGroup var faults: FaultOptions
@@ -57,7 +63,7 @@ func runHost(
     role: Role, options: HostOptions, plan: Topology, settings: AppHost.Settings,
     schedule: (PreparedTopology) -> [ScheduledApp]
 ) async throws {
-    let prepared = try prepareTopology(plan)
+    let prepared = try options.demand.map { try preparedTopology(plan, placedDemand: $0) } ?? prepareTopology(plan)
     let processes = role == .drivers ? plan.drivers.processes : plan.riders.processes
     guard (0..<processes).contains(options.process) else {
         throw ValidationError(

@@ -73,9 +73,15 @@ struct LaunchOptions: ParsableArguments {
         }
         let webPort = web ?? plan.webPort
         let webProgram = try webPort.map { _ in try webMonitorProgram() } ?? ""
+        // The rides are drawn here once and handed to every host, unless some host is another
+        // machine (it draws its own) or the riders draw another demand (the overload search's scale).
+        let demand =
+            plan.hosts.count <= 1 && riderArguments.isEmpty
+            ? try writePlacedDemand(of: plan, to: directory.file("placed-demand.pb")) : []
         let launch = LaunchPlan(
             topology: plan, topologyPath: (topology as NSString).standardizingPath, speed: speed, monitor: !noMonitor,
-            monitorJSON: json, hostArguments: hostArguments, riderArguments: riderArguments, dispatchArguments: dispatchArguments,
+            monitorJSON: json, hostArguments: hostArguments + demand, riderArguments: riderArguments,
+            dispatchArguments: dispatchArguments,
             journal: directory.file("dispatch.journal"),
             recorder: sqlite ? (recorder, directory.file("run.sqlite")) : nil, web: webPort.map { (webProgram, $0) },
             virtual: virtual,

@@ -1,3 +1,4 @@
+import AppHost
 import ArgumentParser
 import City
 import Demand
@@ -33,6 +34,40 @@ func prepareTopology(_ plan: Topology, graph: RoadGraph? = nil) throws -> Prepar
     } catch let error as DemandError {
         throw BadInput(error.description)
     }
+}
+
+/// The run's rides drawn once, for the processes the coordinator starts to read (`--demand`):
+/// written to `path`, with what they must be handed to each host.
+func writePlacedDemand(of plan: Topology, to path: String) throws -> [String] {
+    let prepared = try prepareTopology(plan)
+    let bytes = PlacedDemandFile.encode(
+        rides: prepared.scenario.trips, topologyFingerprint: topologyFingerprint(plan), graph: prepared.scenario.graph)
+    do { try Data(bytes).write(to: URL(fileURLWithPath: path)) } catch {
+        throw BadInput("\(path): cannot write the run's placed demand: \(error.localizedDescription)")
+    }
+    return ["--demand", path]
+}
+
+/// `plan` with the rides another process drew and placed (``writePlacedDemand(of:to:)``), read
+/// from `path`; a file that is not theirs, or for another topology or city, is bad input naming it.
+func preparedTopology(_ plan: Topology, placedDemand path: String) throws -> PreparedTopology {
+    let graph: RoadGraph
+    do { graph = try plan.city.load() } catch let error as CityImportError { throw BadInput(error.description) }
+    let bytes: [UInt8]
+    do { bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
+        throw BadInput("--demand \(path): cannot read it: \(error.localizedDescription)")
+    }
+    do {
+        let rides = try PlacedDemandFile.decode(bytes, topologyFingerprint: topologyFingerprint(plan), graph: graph)
+        return PreparedTopology(plan, graph: graph, drawnRides: rides)
+    } catch {
+        throw BadInput("--demand \(path): \(error.description)")
+    }
+}
+
+/// The same number for the same topology in every process: the CRC-32 of it written out whole.
+private func topologyFingerprint(_ plan: Topology) -> UInt32 {
+    CRC32.of(Array(TopologyWriter.yaml(plan).utf8))
 }
 
 /// `--message-faults SPEC --fault-seed N`: faults in what a role sends (stress mode; none unless asked).

@@ -53,6 +53,21 @@ struct CommandLineTests {
         #expect(run.output.contains("batched every 30 s, seed 1: 20 drivers, "), "\(run.output)")
     }
 
+    @Test("A host handed a demand file that is not one, or not there, says which file and why, and starts nothing")
+    func badPlacedDemand() async throws {
+        let topology = CommandRun.topologies.appendingPathComponent("grid-sumo.yaml").path
+        let garbage = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "garbage-\(UInt32.random(in: 0...UInt32.max)).pb")
+        try Data([0xFF, 0xFF, 0xFF]).write(to: garbage)
+        defer { try? FileManager.default.removeItem(at: garbage) }
+        let run = try await CommandRun.ribcity(["riders", "--topology", topology, "--demand", garbage.path])
+        #expect(run.status == 65, "\(run.output)")
+        #expect(run.output.contains("--demand \(garbage.path): not a placed demand"), "\(run.output)")
+        let missing = try await CommandRun.ribcity(["drivers", "--topology", topology, "--demand", garbage.path + ".gone"])
+        #expect(missing.status == 65, "\(missing.output)")
+        #expect(missing.output.contains("--demand \(garbage.path).gone: cannot read it"), "\(missing.output)")
+    }
+
     @Test("The SUMO reference run refuses options it has no use for, instead of ignoring them")
     func referenceRefusesDrivers() async throws {
         let run = try await CommandRun.ribcity(["simulate", "--drivers", "10"])

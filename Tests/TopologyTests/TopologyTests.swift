@@ -52,6 +52,17 @@ struct TopologyTests {
         #expect(given.drivers == loading.drivers && given.graph.nodeCount == loading.graph.nodeCount)
     }
 
+    @Test("Rides drawn in one process and handed to another make the same scenario there: the same rides and drivers")
+    func preparedFromDrawnRides() throws {
+        let downtown = try TopologyReader.read(path: topologies.appendingPathComponent("downtown.yaml").path)
+        let drawn = try PreparedTopology(downtown).scenario
+        #expect(drawn.trips.contains { $0.product == .pool } && drawn.trips.allSatisfy { $0.patienceSeconds != nil })
+        let handed = PreparedTopology(downtown, graph: drawn.graph, drawnRides: drawn.trips)
+        #expect(handed.scenario.trips == drawn.trips && handed.offered == drawn.trips.count)
+        #expect(handed.scenario.drivers == drawn.drivers && handed.scenario.drivers.count == downtown.drivers.total)
+        #expect(handed.scenario.startSecondOfDay == drawn.startSecondOfDay && handed.scenario.duration == drawn.duration)
+    }
+
     @Test("grid-sumo is SUMO's reference workload")
     func gridSumo() throws {
         let topology = try TopologyReader.read(path: topologies.appendingPathComponent("grid-sumo.yaml").path)

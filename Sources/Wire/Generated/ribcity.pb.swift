@@ -2620,6 +2620,41 @@ public nonisolated struct AppInspection: Sendable {
   public init() {}
 }
 
+/// A run's demand, drawn and placed on the roads once by the coordinator (`placed-demand.pb` in
+/// the run directory) and read by every rider and driver process it starts (`--demand FILE`)
+/// instead of each drawing it again. Not a message on any socket: a file between processes.
+public nonisolated struct PlacedDemand: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// CRC-32 of the topology as the processes read it (written out in full) and of its roads
+  /// (HierarchyFile's fingerprint): a file made for another topology or city is refused.
+  public var topologyFingerprint: UInt32 = 0
+
+  public var graphFingerprint: UInt32 = 0
+
+  /// One entry per ride, in the order drawn, as parallel lists: when it is asked for (simulated
+  /// seconds from the start), its origin and destination road nodes, its product; when it is
+  /// booked ahead, the pickup time asked for, else NaN; how long the rider waits for a pickup
+  /// before cancelling, else NaN (for ever).
+  public var times: [Double] = []
+
+  public var origins: [UInt32] = []
+
+  public var destinations: [UInt32] = []
+
+  public var products: [Product] = []
+
+  public var pickupAt: [Double] = []
+
+  public var patienceSeconds: [Double] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "ribcity.v1"
@@ -6593,6 +6628,71 @@ nonisolated extension AppInspection: SwiftProtobuf.Message, SwiftProtobuf._Messa
     if lhs.processID != rhs.processID {return false}
     if lhs.treeJson != rhs.treeJson {return false}
     if lhs.leaks != rhs.leaks {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension PlacedDemand: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PlacedDemand"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}topology_fingerprint\0\u{3}graph_fingerprint\0\u{1}times\0\u{1}origins\0\u{1}destinations\0\u{1}products\0\u{3}pickup_at\0\u{3}patience_seconds\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.topologyFingerprint) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.graphFingerprint) }()
+      case 3: try { try decoder.decodeRepeatedDoubleField(value: &self.times) }()
+      case 4: try { try decoder.decodeRepeatedUInt32Field(value: &self.origins) }()
+      case 5: try { try decoder.decodeRepeatedUInt32Field(value: &self.destinations) }()
+      case 6: try { try decoder.decodeRepeatedEnumField(value: &self.products) }()
+      case 7: try { try decoder.decodeRepeatedDoubleField(value: &self.pickupAt) }()
+      case 8: try { try decoder.decodeRepeatedDoubleField(value: &self.patienceSeconds) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.topologyFingerprint != 0 {
+      try visitor.visitSingularUInt32Field(value: self.topologyFingerprint, fieldNumber: 1)
+    }
+    if self.graphFingerprint != 0 {
+      try visitor.visitSingularUInt32Field(value: self.graphFingerprint, fieldNumber: 2)
+    }
+    if !self.times.isEmpty {
+      try visitor.visitPackedDoubleField(value: self.times, fieldNumber: 3)
+    }
+    if !self.origins.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.origins, fieldNumber: 4)
+    }
+    if !self.destinations.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.destinations, fieldNumber: 5)
+    }
+    if !self.products.isEmpty {
+      try visitor.visitPackedEnumField(value: self.products, fieldNumber: 6)
+    }
+    if !self.pickupAt.isEmpty {
+      try visitor.visitPackedDoubleField(value: self.pickupAt, fieldNumber: 7)
+    }
+    if !self.patienceSeconds.isEmpty {
+      try visitor.visitPackedDoubleField(value: self.patienceSeconds, fieldNumber: 8)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: PlacedDemand, rhs: PlacedDemand) -> Bool {
+    if lhs.topologyFingerprint != rhs.topologyFingerprint {return false}
+    if lhs.graphFingerprint != rhs.graphFingerprint {return false}
+    if lhs.times != rhs.times {return false}
+    if lhs.origins != rhs.origins {return false}
+    if lhs.destinations != rhs.destinations {return false}
+    if lhs.products != rhs.products {return false}
+    if lhs.pickupAt != rhs.pickupAt {return false}
+    if lhs.patienceSeconds != rhs.patienceSeconds {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
