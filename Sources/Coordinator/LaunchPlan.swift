@@ -32,12 +32,12 @@ public struct LaunchPlan: Sendable {
 
     /// The processes in start order, in stages the coordinator starts together and waits for
     /// together: the dispatch shards as one stage, the driver processes as the next, the rider processes as the next (each loads
-    /// the city and draws the demand, seconds apiece on whole Manhattan, and the machine's cores
-    /// can do that side by side); every other process alone, so that dispatch is up before any
+    /// the city, and draws the demand unless it was handed the rides, seconds apiece on whole
+    /// Manhattan, and the machine's cores can do that side by side); every other process alone, so that dispatch is up before any
     /// host and the hosts before the monitor. Drivers stay ahead of riders: on the wall clock a
     /// rider asking before any driver is online would find nobody. In virtual time nothing
     /// happens before every participant has joined, so dispatch and the hosts start as one stage:
-    /// dispatch builds its routing while the hosts draw the demand (nyc-day: 31 s of loading in
+    /// dispatch builds its routing while the hosts load the city (nyc-day: 31 s of loading in
     /// three stages, one core idle while dispatch loaded alone).
     public var startStages: [[ProcessSpec]] {
         var stages: [[ProcessSpec]] = []
