@@ -260,6 +260,7 @@ let package = Package(
             name: "TransportBench",
             dependencies: [
                 "CZeroMQ",
+                "ProcessSupport",
                 "ZeroMQ",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],

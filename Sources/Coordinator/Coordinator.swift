@@ -36,6 +36,10 @@ public actor Coordinator {
         /// A key directory made beforehand (`ribcity keys`) instead of fresh keys in the run
         /// directory: a city across hosts, where every host holds the same keys.
         public var keys: String?
+        /// Awaited once, after the processes before the first rider or driver process have been
+        /// started and before it is: `ribcity launch` draws the run's rides meanwhile, while
+        /// dispatch loads its roads. Its error fails the run.
+        public var beforeHosts: (@Sendable () async throws -> Void)?
         public init() {}
     }
 
@@ -269,8 +273,10 @@ public actor Coordinator {
     }
 
     private func startAndSupervise(transport: Transport) async throws -> RunOutcome {
+        var beforeHosts = options.beforeHosts
         for stage in plan.startStages {
             for spec in stage {
+                if spec.hostsApps, let waiting = beforeHosts.take() { try await waiting() }
                 try await supervisor.start(
                     spec.name, executable: spec.executable, arguments: startArguments(of: spec), toTerminal: toTerminal(spec))
             }

@@ -1,16 +1,5 @@
 import Foundation
 
-/// Runs blocking work (raw libzmq loops) on a thread of its own, never on the Swift task pool.
-public func onDedicatedThread<T: Sendable>(_ name: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            continuation.resume(with: Result { try body() })
-        }
-        thread.name = name
-        thread.start()
-    }
-}
-
 /// Nanoseconds on the monotonic clock.
 func monotonicNanoseconds() -> UInt64 {
     var now = timespec()

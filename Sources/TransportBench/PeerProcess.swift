@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 
 /// This same executable started with other arguments (a demo or benchmark peer).
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Histogram
+import ProcessSupport
 
 /// Measures ribcity's transport against raw libzmq on the same machine in the same run:
 /// one-way throughput (PUSH → PULL) and request/reply round trips (DEALER ↔ ROUTER echo),

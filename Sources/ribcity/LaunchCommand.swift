@@ -75,9 +75,9 @@ struct LaunchOptions: ParsableArguments {
         let webProgram = try webPort.map { _ in try webMonitorProgram() } ?? ""
         // The rides are drawn here once and handed to every host, unless some host is another
         // machine (it draws its own) or the riders draw another demand (the overload search's scale).
-        let demand =
-            plan.hosts.count <= 1 && riderArguments.isEmpty
-            ? try writePlacedDemand(of: plan, to: directory.file("placed-demand.pb")) : []
+        let handsOverDemand = plan.hosts.count <= 1 && riderArguments.isEmpty
+        let demandFile = directory.file("placed-demand.pb")
+        let demand = handsOverDemand ? ["--demand", demandFile] : []
         let launch = LaunchPlan(
             topology: plan, topologyPath: (topology as NSString).standardizingPath, speed: speed, monitor: !noMonitor,
             monitorJSON: json, hostArguments: hostArguments + demand, riderArguments: riderArguments,
@@ -107,6 +107,13 @@ struct LaunchOptions: ParsableArguments {
                     + "\(topology) --out DIR`, give every host the directory, and launch with --keys DIR")
         }
         options.webLinger = webLinger.map { .milliseconds(Int64($0 * 1_000)) }
+        // Drawn from now on, on a thread of its own, while dispatch starts (seconds of work on whole
+        // Manhattan); the hosts start once it is written.
+        let drawing =
+            handsOverDemand
+            ? Task { [plan] in try await onDedicatedThread("draw-demand") { try writePlacedDemand(of: plan, to: demandFile) } }
+            : nil
+        if let drawing { options.beforeHosts = { try await drawing.value } }
         configure(&options)
         // With the monitor's dashboard on the terminal, the launch's own lines go to launch.log (and
         // to the dashboard's panel of events, as notices on the bus) instead of through the dashboard.

@@ -37,15 +37,14 @@ func prepareTopology(_ plan: Topology, graph: RoadGraph? = nil) throws -> Prepar
 }
 
 /// The run's rides drawn once, for the processes the coordinator starts to read (`--demand`):
-/// written to `path`, with what they must be handed to each host.
-func writePlacedDemand(of plan: Topology, to path: String) throws -> [String] {
+/// written to `path`.
+func writePlacedDemand(of plan: Topology, to path: String) throws {
     let prepared = try prepareTopology(plan)
     let bytes = PlacedDemandFile.encode(
         rides: prepared.scenario.trips, topologyFingerprint: topologyFingerprint(plan), graph: prepared.scenario.graph)
     do { try Data(bytes).write(to: URL(fileURLWithPath: path)) } catch {
         throw BadInput("\(path): cannot write the run's placed demand: \(error.localizedDescription)")
     }
-    return ["--demand", path]
 }
 
 /// `plan` with the rides another process drew and placed (``writePlacedDemand(of:to:)``), read
