@@ -7,6 +7,12 @@ public struct TimedOut: Error, CustomStringConvertible {
     public var description: String { "timed out: \(what)" }
 }
 
+/// How many times slower this run of the tests is than a plain one: `RIBCITY_HANG_GUARD_SCALE`
+/// from the environment (4 under ThreadSanitizer, `Tools/test --tsan` and CI), else 1.
+public var hangGuardScale: Double {
+    max(1, ProcessInfo.processInfo.environment["RIBCITY_HANG_GUARD_SCALE"].flatMap(Double.init) ?? 1)
+}
+
 /// Runs `body`, failing instead of hanging the suite if it takes longer than `seconds` (times
 /// `RIBCITY_HANG_GUARD_SCALE` from the environment: a sanitizer run is several times slower).
 /// A guard against hangs, not a performance assertion.
@@ -19,7 +25,7 @@ public func within<T: Sendable>(
     _ seconds: Double, _ what: String = #function,
     _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    let scale = ProcessInfo.processInfo.environment["RIBCITY_HANG_GUARD_SCALE"].flatMap(Double.init) ?? 1
+    let scale = hangGuardScale
     let race = FirstOutcome<T>()
     let work = Task {
         do { race.finish(.success(try await body())) } catch { race.finish(.failure(error)) }
