@@ -177,6 +177,12 @@ struct LaunchTests {
             print("report screenshot: \(shot.path) (\(size) bytes)")
         }
 
+        // The rides were drawn once, by the launch, and handed to the hosts in a file (about 30
+        // bytes a ride: a time, two nodes, a product, a pickup time and a patience).
+        let placed = run.runDirectory!.appendingPathComponent("placed-demand.pb").path
+        let placedBytes = (try? FileManager.default.attributesOfItem(atPath: placed)[.size] as? Int) ?? 0
+        #expect(placedBytes > requests * 20, "\(placedBytes) bytes for \(requests) requests")
+
         // The run's resolved topology is one a launch takes as it is.
         let resolved = try await CommandRun.ribcity(["topology", run.runDirectory!.appendingPathComponent("resolved.yaml").path])
         #expect(resolved.status == 0 && resolved.output.contains("resolved.yaml: valid"), "\(resolved.output)")
