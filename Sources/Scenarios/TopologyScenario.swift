@@ -88,14 +88,15 @@ public struct PreparedTopology: Sendable {
         }
         let (trips, unplaced) = placement.place(wanted)
         leftOut.merge(unplaced, uniquingKeysWith: +)
-        scenario = Self.scenario(of: topology) { drivers in
-            let riders = RiderBehaviour(
-                patience: topology.riders.patienceSeconds, poolShare: topology.riders.poolShare,
-                scheduledShare: topology.riders.scheduledShare)
-            return Scenario.city(
+        let riders = RiderBehaviour(
+            patience: topology.riders.patienceSeconds, poolShare: topology.riders.poolShare,
+            scheduledShare: topology.riders.scheduledShare)
+        scenario = Self.timed(
+            Scenario.city(
                 name: topology.name, graph: graph, driverCount: topology.drivers.total, trips: trips,
-                duration: topology.duration, dispatch: topology.dispatch, riders: riders, drivers: drivers, seed: topology.seed)
-        }
+                duration: topology.duration, dispatch: topology.dispatch, riders: riders,
+                drivers: Self.drivers(of: topology), seed: topology.seed),
+            by: topology)
         recordReports = reports
         self.leftOut = leftOut
         self.offered = offered
@@ -107,20 +108,24 @@ public struct PreparedTopology: Sendable {
     /// whoever drew it (empty here); `offered` is the rides handed over.
     public init(_ topology: Topology, graph: RoadGraph, drawnRides rides: [TripDemand]) {
         self.topology = topology
-        scenario = Self.scenario(of: topology) { drivers in
+        scenario = Self.timed(
             Scenario.city(
                 name: topology.name, graph: graph, driverCount: topology.drivers.total, drawnRides: rides,
-                duration: topology.duration, dispatch: topology.dispatch, drivers: drivers, seed: topology.seed)
-        }
+                duration: topology.duration, dispatch: topology.dispatch, drivers: Self.drivers(of: topology),
+                seed: topology.seed),
+            by: topology)
         recordReports = []
         leftOut = [:]
         offered = rides.count
     }
 
-    /// The city `make` builds with the topology's drivers, on its travel times, day and hours.
-    private static func scenario(of topology: Topology, _ make: (DriverBehaviour) -> Scenario) -> Scenario {
-        var built = make(
-            DriverBehaviour(acceptance: topology.drivers.acceptance, responseSeconds: topology.drivers.responseSeconds))
+    private static func drivers(of topology: Topology) -> DriverBehaviour {
+        DriverBehaviour(acceptance: topology.drivers.acceptance, responseSeconds: topology.drivers.responseSeconds)
+    }
+
+    /// `scenario` on the topology's travel times, day and hours.
+    private static func timed(_ scenario: Scenario, by topology: Topology) -> Scenario {
+        var built = scenario
         built.travelTimes = topology.calibration?.file.model
         built.startSecondOfDay = topology.startSecondOfDay
         built.day = topology.day

@@ -102,12 +102,7 @@ struct DispatchCommand: AsyncParsableCommand {
         let restorePoint: Task<RestorePoint, any Error>? = journal.map { path in
             Task.detached { [snapshotEvery] in try RestorePoint.load(journal: path, snapshots: snapshotEvery > 0) }
         }
-        let graph: RoadGraph
-        do {
-            graph = try plan.city.load()
-        } catch let error as CityImportError {
-            throw BadInput(error.description)
-        }
+        let graph = try loadCity(of: plan)
         guard (0..<plan.dispatchShards).contains(shard) else {
             throw ValidationError(
                 "--shard \(shard): the topology has \(plan.dispatchShards) dispatch shards (0 to \(plan.dispatchShards - 1))")

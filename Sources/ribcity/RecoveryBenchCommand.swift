@@ -42,8 +42,7 @@ struct RecoveryBenchCommand: ParsableCommand {
 
     func run() throws {
         let plan = try readTopology(topologyFile.path)
-        let graph: RoadGraph
-        do { graph = try plan.city.load() } catch let error as CityImportError { throw BadInput(error.description) }
+        let graph = try loadCity(of: plan)
         let travel = plan.travelTimes(on: graph)
         // The desk the run's dispatch had: its owners, and its shard with the regions kept beside the journal.
         let map = try dispatchShardMap(of: plan, at: topologyFile.path, graph: graph, journal: journal, keepingWeights: false)?

@@ -24,6 +24,11 @@ func scaledTopology(_ path: String, _ factor: Double) throws -> Topology {
     }
 }
 
+/// Loads a topology's road graph; a bad OSM file is bad input naming it.
+func loadCity(of plan: Topology) throws -> RoadGraph {
+    do { return try plan.city.load() } catch let error as CityImportError { throw BadInput(error.description) }
+}
+
 /// Loads a topology's city and demand; a bad OSM or record file is bad input naming it.
 /// `graph`: the plan's city, when the caller has loaded it already.
 func prepareTopology(_ plan: Topology, graph: RoadGraph? = nil) throws -> PreparedTopology {
@@ -50,8 +55,7 @@ func writePlacedDemand(of plan: Topology, to path: String) throws {
 /// `plan` with the rides another process drew and placed (``writePlacedDemand(of:to:)``), read
 /// from `path`; a file that is not theirs, or for another topology or city, is bad input naming it.
 func preparedTopology(_ plan: Topology, placedDemand path: String) throws -> PreparedTopology {
-    let graph: RoadGraph
-    do { graph = try plan.city.load() } catch let error as CityImportError { throw BadInput(error.description) }
+    let graph = try loadCity(of: plan)
     let bytes: [UInt8]
     do { bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
         throw BadInput("--demand \(path): cannot read it: \(error.localizedDescription)")

@@ -70,7 +70,15 @@ struct ServerTests {
             func send(_ body: Envelope.OneOf_Body) async throws {
                 try await dealer.send(Message([WireCodec.encode(Envelope(body, from: stamper.next()))]))
             }
-            func next() async throws -> Envelope { try Frames.direct(await dealer.receive().frames) }
+            // Each wait guarded on its own, so that a hang names the step it stopped at.
+            func next(_ what: String) async throws -> Envelope {
+                try await within(200, "overSockets: the session's \(what)") { try Frames.direct(await dealer.receive().frames) }
+            }
+            func published(_ what: String) async throws -> Frames.Published {
+                try await within(200, "overSockets: the bus's \(what)") {
+                    try Frames.Published(frames: await sub.receive().frames)
+                }
+            }
             func position(_ x: Int, _ y: Int) -> LatLon {
                 let point = graph.positions[city.node(x: x, y: y)]
                 return LatLon.with {
@@ -83,13 +91,13 @@ struct ServerTests {
                     Hello.with {
                         $0.role = .coordinator; $0.sessionID = "tester"; $0.process = "coordinator"
                     }))
-            guard case .welcome? = try await next().body else { Issue.record("no Welcome"); return }
+            guard case .welcome? = try await next("Welcome").body else { Issue.record("no Welcome"); return }
             // A PUB drops what it sends before a subscription reaches it, and the events below are
             // published once: nothing more goes to dispatch until the bus has brought something
             // (the session's event, or the first status about a second in), which proves both
             // subscriptions arrived (they travel in order). Without this wait the test hung for
             // good whenever its first events beat the subscription (a CI run under TSan, 800 s).
-            _ = try Frames.Published(frames: await sub.receive().frames)
+            _ = try await published("first message")
             try await send(
                 .driverOnline(
                     DriverOnline.with {
@@ -102,7 +110,7 @@ struct ServerTests {
                     }))
             var sawReceived = false, offer: Wire.Offer?
             while offer == nil {
-                switch try await next().body {
+                switch try await next("offer").body {
                 case .requestReceived?: sawReceived = true
                 case .offer(let received)?: offer = received
                 default: break
@@ -113,17 +121,19 @@ struct ServerTests {
             var kinds: [DispatchEventKind] = []
             var sequences: [UInt64] = []
             while !kinds.contains(.offerSent) {
-                let published = try Frames.Published(frames: await sub.receive().frames)
-                guard published.topic.hasPrefix(Topic.dispatch) else { continue }
-                sequences.append(published.envelope.sequence)
-                kinds.append(published.envelope.dispatchEvent.kind)
+                let event = try await published("events up to offerSent")
+                guard event.topic.hasPrefix(Topic.dispatch) else { continue }
+                sequences.append(event.envelope.sequence)
+                kinds.append(event.envelope.dispatchEvent.kind)
             }
             #expect(kinds.contains(.requestCreated) && kinds.contains(.driverStateChanged))
             #expect(zip(sequences, sequences.dropFirst()).allSatisfy { $1 == $0 + 1 }, "contiguous: \(sequences)")
 
             try await send(.snapshotRequest(SnapshotRequest()))
             var chunk: SnapshotChunk?
-            while chunk == nil { if case .snapshotChunk(let received)? = try await next().body { chunk = received } }
+            while chunk == nil {
+                if case .snapshotChunk(let received)? = try await next("snapshot chunk").body { chunk = received }
+            }
             #expect(chunk?.last == true && (chunk?.sequenceAt ?? 0) >= sequences.last!)
             #expect(chunk?.state.contains { $0.requestID == "req-1" && $0.tripState == .matching } == true)
             // The run's totals so far, so that a late joiner never counts only what it saw.
@@ -132,7 +142,7 @@ struct ServerTests {
             #expect(totals == (await server.published).mapValues { UInt64($0) })
 
             try await send(.stop(Stop.with { $0.reason = "test over" }))
-            try await serving.value
+            try await within(200, "overSockets: the server's end after Stop") { try await serving.value }
             #expect(await server.counts.malformed == 0)
             await transport.shutdown()
         }
