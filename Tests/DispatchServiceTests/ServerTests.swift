@@ -54,9 +54,14 @@ struct ServerTests {
             let busEndpoint = try await pub.bind("inproc://bus-\(name)")
             let city = GridCity(width: 2_000, height: 2_000, blockLength: 250, speedKmh: 36)
             let graph = city.build()
+            // The test never heartbeats: a session silent for the default 5 s expired whenever
+            // the sanitized suite starved this task that long, every later message was answered
+            // "unknown session", and the loops below waited for good (a CI rehearsal, 800 s).
+            var settings = DispatchDesk.Settings()
+            settings.sessionTimeoutMs = 3_600_000
             let server = DispatchServer(
                 travel: TravelTimeSchedule(postedSpeedsOn: graph),
-                configuration: DispatchConfiguration(),
+                configuration: DispatchConfiguration(), settings: settings,
                 router: router, bus: pub, speed: 1)
             let serving = Task { try await server.run() }
 
@@ -72,7 +77,11 @@ struct ServerTests {
             }
             // Each wait guarded on its own, so that a hang names the step it stopped at.
             func next(_ what: String) async throws -> Envelope {
-                try await within(200, "overSockets: the session's \(what)") { try Frames.direct(await dealer.receive().frames) }
+                let envelope = try await within(200, "overSockets: the session's \(what)") {
+                    try Frames.direct(await dealer.receive().frames)
+                }
+                if case .error(let error)? = envelope.body { throw Refused(what: what, reason: error.reason) }
+                return envelope
             }
             func published(_ what: String) async throws -> Frames.Published {
                 try await within(200, "overSockets: the bus's \(what)") {
@@ -147,4 +156,11 @@ struct ServerTests {
             await transport.shutdown()
         }
     }
+}
+
+/// Dispatch answered a step of a test with an error instead of what the step waits for.
+private struct Refused: Error, CustomStringConvertible {
+    let what: String
+    let reason: String
+    var description: String { "dispatch refused the \(what) step: \(reason)" }
 }
