@@ -90,6 +90,36 @@ struct DriverAppTests {
     }
 
     @Test(
+        "Moving cars report their location on the same instants, multiples of the period from time 0, whenever their legs began (one car's report in every window kept a whole driver process busy in virtual time)"
+    )
+    func reportsOnSharedInstants() async {
+        func reports(_ output: AppOutput) -> Int {
+            output.bodies.filter { if case .locationUpdate = $0 { true } else { false } }.count
+        }
+        var instants: [[Double]] = []
+        for (driver, start) in [("driver-0", 3.0), ("driver-1", 11.5)] {
+            let profile = DriverProfile(id: driver, startNode: 0, acceptance: 1, responseSeconds: 0, locationEvery: 15)
+            let app = DriverApp(profile: profile, graph: grid, at: 0)
+            _ = await app.start(at: 0)
+            _ = await app.receive(offer("offer-1", to: driver, expiresAt: 40), at: start)
+            var output = await app.receive(leg(1, for: driver, stop: .pickup, nodes: [0, 1, 2], from: start, to: 100), at: start)
+            var seen: [Double] = []
+            var time = start
+            while let wake = output.wakeAt, wake < 100 {
+                #expect(wake > time, "a wake later than now")
+                time = wake
+                output = await app.tick(at: time)
+                if reports(output) > 0 { seen.append(time) }
+                // A tick in the same period (something else woke the app) sends no report of its own.
+                #expect(reports(await app.tick(at: time + 7)) == 0, "\(driver) at \(time + 7)")
+            }
+            instants.append(seen)
+        }
+        #expect(instants[0] == [15, 30, 45, 60, 75, 90])
+        #expect(instants[1] == instants[0])
+    }
+
+    @Test(
         "The leg just finished, sent again by dispatch (it never heard LegDone: it was restarted meanwhile), is reported done again"
     )
     func repeatedLegIsReportedAgain() async {
@@ -116,5 +146,29 @@ struct DriverAppTests {
         #expect(await app.tree().children.first?.children.first?.name != "EnRoute", "the leg is not driven twice")
         let older = await app.receive(leg(0, for: "driver-0", stop: .reposition, nodes: [0], from: 0, to: 0), at: 31).bodies
         #expect(older.isEmpty, "an older leg is ignored")
+    }
+}
+
+@Suite("Location cadence: when a moving car reports")
+struct LocationCadenceTests {
+    @Test("Periods start at multiples of the period from time 0; the next report is always later than now")
+    func periods() throws {
+        let cadence = try #require(LocationCadence(every: 15))
+        #expect(cadence.period(of: 0) == 0 && cadence.period(of: 14.999) == 0 && cadence.period(of: 15) == 1)
+        #expect(
+            cadence.nextReport(after: 0) == 15 && cadence.nextReport(after: 14.9) == 15 && cadence.nextReport(after: 15) == 30)
+        #expect(cadence.period(of: -1) == -1, "before time 0: the period before")
+        #expect(LocationCadence(every: nil) == nil && LocationCadence(every: 0) == nil && LocationCadence(every: -3) == nil)
+        #expect(LocationCadence(every: .infinity) == nil)
+        // A period that is no whole number of seconds: a wake at the next start is in the next
+        // period, so a car woken there reports (a wake at the same instant forever otherwise).
+        let fine = try #require(LocationCadence(every: 0.1))
+        var time = 0.0
+        for _ in 0..<1_000 {
+            let next = fine.nextReport(after: time)
+            #expect(next > time && fine.period(of: next) == fine.period(of: time) + 1)
+            time = next
+        }
+        #expect(try #require(LocationCadence(every: 0.0001)).periodMs == 1, "at least a millisecond")
     }
 }

@@ -9,16 +9,17 @@ final class LegFollower: Worker {
     private let link: AppLink
     private let work: WorkService
     private let vehicle: VehicleService
-    /// Simulated seconds between location updates while moving; nil: none.
-    private let locationEvery: Double?
-    private var lastLocation = -Double.infinity
+    /// When location updates go while moving; nil: none.
+    private let cadence: LocationCadence?
+    /// The cadence's period of the last update sent.
+    private var lastReported: Int64?
     private var subscriptions: [Subscription] = []
 
-    init(link: AppLink, work: WorkService, vehicle: VehicleService, locationEvery: Double?) {
+    init(link: AppLink, work: WorkService, vehicle: VehicleService, cadence: LocationCadence?) {
         self.link = link
         self.work = work
         self.vehicle = vehicle
-        self.locationEvery = locationEvery
+        self.cadence = cadence
     }
 
     override func didStart() {
@@ -37,8 +38,8 @@ final class LegFollower: Worker {
         work.expireOffer(at: time)
         guard vehicle.isMoving else { return }
         let arrived = vehicle.move(to: time)
-        if let locationEvery, time - lastLocation >= locationEvery || arrived {
-            lastLocation = time
+        if let cadence, arrived || cadence.period(of: time) != lastReported {
+            lastReported = cadence.period(of: time)
             let here = vehicle.position.value
             link.send(
                 .locationUpdate(

@@ -17,7 +17,7 @@ struct OnlineBuilder: Builder {
         let presenter = OnlinePresenter()
         let follower = LegFollower(
             link: dependency.link, work: dependency.work, vehicle: dependency.vehicle,
-            locationEvery: dependency.profile.locationEvery)
+            cadence: LocationCadence(every: dependency.profile.locationEvery))
         let interactor = OnlineInteractor(presenter: presenter, work: dependency.work, follower: follower)
         interactor.listener = listener
         return OnlineRouter(
