@@ -162,6 +162,7 @@ public actor Coordinator {
             linkOptions.maximumMessageBytes = 1 << 20
             // Dispatch's events come this way too, a matching round's worth at once.
             linkOptions.receiveHighWaterMark = 100_000
+            linkOptions.unixPackets = SocketOptions.isPacketLink(plan.windows)
             let link = try await transport.socket(.router, options: linkOptions)
             _ = try await link.bind(plan.topology.endpoints.listening(on: plan.windows))
             let keeper = TimeKeeper(
@@ -240,8 +241,10 @@ public actor Coordinator {
         await statusLog?.close()
         await proxy.stop()
         // A killed process leaves its ipc socket files behind: the run's are the run's to remove.
-        for endpoint in plan.sessions + [plan.busPublish, plan.busSubscribe, plan.windows] where endpoint.hasPrefix("ipc://") {
-            try? FileManager.default.removeItem(atPath: String(endpoint.dropFirst("ipc://".count)))
+        for endpoint in plan.sessions + [plan.busPublish, plan.busSubscribe, plan.windows] {
+            for scheme in ["ipc://", "unix://"] where endpoint.hasPrefix(scheme) {
+                try? FileManager.default.removeItem(atPath: String(endpoint.dropFirst(scheme.count)))
+            }
         }
         var summary = RunSummary(
             topology: plan.topology.name, outcome: outcome, wallSeconds: (ContinuousClock.now - started) / .seconds(1),

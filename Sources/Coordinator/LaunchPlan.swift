@@ -103,8 +103,7 @@ public struct LaunchPlan: Sendable {
         let allSessions = sessions.flatMap { ["--sessions", $0] }
         busPublish = bus.publish
         busSubscribe = bus.subscribe
-        let windows = topology.endpoints.windows(
-            run: run ?? topology.name, temporaryDirectory: temporaryDirectory, shards: shards)
+        let windows = topology.windowLink(run: run ?? topology.name, temporaryDirectory: temporaryDirectory)
         self.windows = windows
         let common = ["--topology", topologyPath, "--speed", "\(speed)"]
         // Dispatch hears only its sessions; hosts follow the bus (in wall time too: a monitor may

@@ -56,6 +56,16 @@ public struct Topology: Sendable, Equatable {
     /// Whether CURVE is on: as set, or by default over tcp only.
     public var usesCurve: Bool { curve ?? (endpoints.transport == .tcp) }
 
+    /// Where the coordinator's keeper of virtual time serves its window link for run `run`:
+    /// over ipc without CURVE a Unix packet link (`unix://PATH`), which a window's openings and
+    /// reports cross from loop to loop without libzmq's I/O threads (PERFORMANCE.md, session
+    /// 36); otherwise the libzmq endpoint of ``Endpoints/windows(run:temporaryDirectory:shards:)``.
+    public func windowLink(run: String, temporaryDirectory: String) -> String {
+        let endpoint = endpoints.windows(run: run, temporaryDirectory: temporaryDirectory, shards: dispatchShards)
+        guard endpoints.transport == .ipc, !usesCurve, endpoint.hasPrefix("ipc://") else { return endpoint }
+        return "unix://" + endpoint.dropFirst("ipc://".count)
+    }
+
     /// A calibration file and what it holds.
     public struct Calibration: Sendable, Equatable {
         /// The absolute path of the file.

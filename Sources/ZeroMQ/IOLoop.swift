@@ -19,8 +19,8 @@ final class IOLoop {
 
     private final class Entry {
         let core: SocketCore
-        let raw: RawSocket
-        /// The socket's `ZMQ_FD`, which the loop polls.
+        let raw: any LoopSocket
+        /// The socket's `ZMQ_FD` (a packet link's epoll), which the loop polls.
         let signal: Int32
         var monitor: (socket: RawSocket, signal: Int32)?
         /// What the socket could do when libzmq last said (`ZMQ_EVENTS`), and whether it must be
@@ -42,7 +42,7 @@ final class IOLoop {
         var fullPeers: Set<[UInt8]> = []
         var closing: (deadline: ContinuousClock.Instant?, waiters: [CheckedContinuation<Void, Never>])?
 
-        init(core: SocketCore, raw: RawSocket) throws(ZMQError) {
+        init(core: SocketCore, raw: any LoopSocket) throws(ZMQError) {
             self.core = core
             self.raw = raw
             signal = try raw.signalDescriptor()
@@ -156,6 +156,11 @@ final class IOLoop {
         case let .open(socketCore, continuation):
             guard shutdownWaiters == nil else { return refuse(command) }
             do {
+                if socketCore.options.unixPackets {
+                    guard !socketCore.options.monitor else { throw ZMQError.unsupported("a monitor on a packet link") }
+                    entries.append(try Entry(core: socketCore, raw: try PacketSocket(type: socketCore.type)))
+                    return continuation.resume()
+                }
                 let raw = try RawSocket(context: core.context.pointer, type: socketCore.type)
                 do {
                     try raw.apply(socketCore.options)
@@ -401,8 +406,8 @@ final class IOLoop {
             for batch in unsent { batch.confirmation?.fail(error) }
             let lost = unsent.reduce(0) { $0 + $1.messages.count }
             if lost > 0 { entry.core.counters.sendFailures.add(lost, ordering: .relaxed) }
-            if let monitor = entry.monitor?.socket {
-                zmq_socket_monitor(entry.raw.handle, nil, 0)
+            if let monitor = entry.monitor?.socket, let raw = entry.raw as? RawSocket {
+                zmq_socket_monitor(raw.handle, nil, 0)
                 monitor.close()
             }
             entry.raw.close()

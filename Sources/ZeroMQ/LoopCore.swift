@@ -5,7 +5,7 @@ enum Command: Sendable {
     /// Create the libzmq socket for `core` and apply its options.
     case open(SocketCore, CheckedContinuation<Void, any Error>)
     /// Run an operation on a socket's libzmq handle (bind, connect, subscribe, …).
-    case perform(Int, @Sendable (RawSocket) throws -> String?, CheckedContinuation<String?, any Error>)
+    case perform(Int, @Sendable (any LoopSocket) throws -> String?, CheckedContinuation<String?, any Error>)
     /// Stop reading, drain queued sends within LINGER, then close.
     case close(Int, CheckedContinuation<Void, Never>)
     /// Close every socket as above, terminate the context, and end the thread.

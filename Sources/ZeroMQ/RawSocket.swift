@@ -107,19 +107,6 @@ final class RawSocket {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// How a run of sends ended: all sent, or stopped at the message after the last one sent.
-    struct SendRun {
-        enum Stop {
-            /// libzmq's queue for it is full: nothing of it was sent.
-            case full
-            /// It failed (perhaps after its first frames went).
-            case failed(ZMQError)
-        }
-
-        var sent = 0
-        var stop: Stop?
-    }
-
     /// Hands libzmq whole messages from `messages[start...]` without blocking, until `limit` have
     /// gone, the batch ends, or one is refused or fails. The messages are read in place, through a
     /// span: read out of the array, or through a pointer, each frame was retained and released

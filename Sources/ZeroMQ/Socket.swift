@@ -116,7 +116,7 @@ public final class Socket: Sendable {
         }
     }
 
-    private func perform(_ operation: @escaping @Sendable (RawSocket) throws -> String?) async throws -> String? {
+    private func perform(_ operation: @escaping @Sendable (any LoopSocket) throws -> String?) async throws -> String? {
         try await withCheckedThrowingContinuation { continuation in
             if !loop.submit(.perform(core.id, operation, continuation)) {
                 continuation.resume(throwing: ZMQError.closed("socket \(core.id)"))

@@ -27,8 +27,7 @@ struct VirtualTimeOptions: ParsableArguments {
     /// The window link's endpoint: the one given, or the topology's; `nil` in wall-clock time.
     func keeperEndpoint(of plan: Topology) -> String? {
         guard isVirtual(plan) else { return nil }
-        return windowKeeper
-            ?? plan.endpoints.windows(run: plan.name, temporaryDirectory: NSTemporaryDirectory(), shards: plan.dispatchShards)
+        return windowKeeper ?? plan.windowLink(run: plan.name, temporaryDirectory: NSTemporaryDirectory())
     }
 
     /// The participant's life, its lookahead and its window link (a DEALER connected to the
@@ -44,6 +43,7 @@ struct VirtualTimeOptions: ParsableArguments {
         options.linger = .seconds(5)
         // Dispatch sends its window's events here too, a matching round's worth at once.
         options.sendHighWaterMark = 100_000
+        options.unixPackets = SocketOptions.isPacketLink(endpoint)
         let windows = try await transport.socket(.dealer, options: options)
         try await windows.connect(endpoint)
         var stamper = SequenceStamper(sender: name + "-window-hello")

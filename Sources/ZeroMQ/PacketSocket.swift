@@ -1,0 +1,336 @@
+import CRibcity
+import Glibc
+
+/// A Unix packet link (`SOCK_SEQPACKET`, endpoints `unix://PATH`) in a libzmq socket's place in
+/// the I/O loop, for a run's window link on one host: a message goes from one process's loop
+/// to the other's in one system call each way, without libzmq's I/O thread in between, which
+/// took two thread wake-ups out of each direction of every window (PERFORMANCE.md, session 36).
+///
+/// Two shapes, as the window link uses them: a ROUTER binds and takes any number of
+/// connections, each message received comes with its connection's identity as the first frame
+/// and each sent goes to the connection its first frame names (an unknown one fails, as
+/// ROUTER_MANDATORY would); a DEALER connects to one ROUTER. Only processes of this machine's
+/// user are admitted (`SO_PEERCRED`), as a socket file's permissions admit them to an ipc
+/// endpoint. No CURVE (a run with CURVE keeps libzmq for its window link), no reconnection
+/// (a participant started again connects anew, with a new identity).
+///
+/// One datagram per message: the frame count, then each frame's length and bytes (32-bit
+/// little-endian numbers). Used only on the I/O thread that created it.
+final class PacketSocket: LoopSocket {
+    /// The scheme of its endpoints.
+    static let scheme = "unix://"
+    /// The largest message it receives whole; a larger one is dropped and reported.
+    static let receiveCapacity = 1 << 18
+    /// How long ``connect(_:)`` waits for a ROUTER that has not bound yet.
+    static let connectPatience: Duration = .seconds(2)
+
+    private let type: SocketType
+    private let epoll: Int32
+    private var listener: Int32 = -1
+    private var boundPath: String?
+    /// A ROUTER's connections by descriptor, with the identity that names each; a DEALER's one.
+    private var identities: [Int32: [UInt8]] = [:]
+    private var descriptors: [[UInt8]: Int32] = [:]
+    private var nextIdentity: UInt32 = 0
+    /// Connections that may have something to read, in the order they said so.
+    private var maybeReadable: [Int32] = []
+    /// Whether the listener may have connections to accept.
+    private var acceptPending = false
+    /// Connections whose last send would have blocked (watched for writing until they can).
+    private var blocked: Set<Int32> = []
+    private let receiveBuffer: UnsafeMutableRawBufferPointer
+    private var sendBuffer: [UInt8] = []
+    private var isClosed = false
+
+    init(type: SocketType) throws(ZMQError) {
+        guard type == .router || type == .dealer else {
+            throw ZMQError.unsupported("a \(type) over a Unix packet link (only ROUTER and DEALER)")
+        }
+        let epoll = ribcity_epoll_create()
+        guard epoll >= 0 else { throw ZMQError(code: errno, operation: "create the packet link's epoll") }
+        self.type = type
+        self.epoll = epoll
+        receiveBuffer = .allocate(byteCount: Self.receiveCapacity, alignment: 8)
+    }
+
+    deinit {
+        close()
+        receiveBuffer.deallocate()
+    }
+
+    // MARK: LoopSocket
+
+    func signalDescriptor() throws(ZMQError) -> Int32 { epoll }
+
+    func readiness() -> (readable: Bool, writable: Bool) {
+        var fds = [Int32](repeating: 0, count: 64)
+        var flags = [Int32](repeating: 0, count: 64)
+        while true {
+            let count = Int(ribcity_epoll_ready(epoll, &fds, &flags, 64))
+            if count <= 0 { break }
+            for index in 0..<count {
+                let fd = fds[index]
+                if fd == listener {
+                    acceptPending = true
+                    continue
+                }
+                if flags[index] & 1 != 0, !maybeReadable.contains(fd) { maybeReadable.append(fd) }
+                if flags[index] & 2 != 0, blocked.remove(fd) != nil { _ = ribcity_epoll_watch(epoll, fd, 0, 1) }
+            }
+            if count < 64 { break }
+        }
+        let connected = !identities.isEmpty
+        // A ROUTER's sends never wait for a writable signal (the loop retries them on a timer).
+        let writable = type == .router || (connected && blocked.isEmpty)
+        return (acceptPending || !maybeReadable.isEmpty, writable)
+    }
+
+    func tryReceive() throws(ZMQError) -> Message? {
+        if acceptPending { acceptWaiting() }
+        while let fd = maybeReadable.first {
+            let count = recv(fd, receiveBuffer.baseAddress, receiveBuffer.count, Int32(MSG_DONTWAIT) | Int32(MSG_TRUNC))
+            if count < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                if code == EAGAIN || code == EWOULDBLOCK {
+                    maybeReadable.removeFirst()
+                    continue
+                }
+                drop(fd)
+                throw ZMQError(code: code, operation: "receive on a packet link")
+            }
+            // A peer that closed (every message has at least its frame count).
+            if count == 0 {
+                drop(fd)
+                continue
+            }
+            guard count <= receiveBuffer.count else {
+                throw ZMQError(
+                    code: EMSGSIZE, operation: "receive a \(count)-byte message on a packet link (at most \(receiveBuffer.count))"
+                )
+            }
+            let frames = try Self.frames(in: UnsafeRawBufferPointer(rebasing: receiveBuffer[0..<count]))
+            guard type == .router, let identity = identities[fd] else { return Message(frames) }
+            var message = Message(identity)
+            message.rest = frames
+            return message
+        }
+        return nil
+    }
+
+    func trySend(_ messages: [Message], from start: Int, limit: Int) -> SendRun {
+        var run = SendRun()
+        var index = start
+        while index < messages.count, run.sent < limit {
+            let message = messages[index]
+            let fd: Int32
+            if type == .router {
+                guard let peer = descriptors[message.first] else {
+                    run.stop = .failed(ZMQError(code: EHOSTUNREACH, operation: "send on a packet link to an unknown peer"))
+                    return run
+                }
+                fd = peer
+                encode(message.rest)
+            } else {
+                guard let peer = identities.keys.first else {
+                    run.stop = .failed(ZMQError(code: ENOTCONN, operation: "send on a packet link that is not connected"))
+                    return run
+                }
+                fd = peer
+                encode(message.rest.isEmpty ? [message.first] : message.frames)
+            }
+            let sent = sendBuffer.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+            if sent < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                if code == EAGAIN || code == EWOULDBLOCK {
+                    blocked.insert(fd)
+                    _ = ribcity_epoll_watch(epoll, fd, 1, 1)
+                    run.stop = .full
+                } else {
+                    run.stop = .failed(ZMQError(code: code, operation: "send on a packet link"))
+                }
+                return run
+            }
+            run.sent += 1
+            index += 1
+        }
+        return run
+    }
+
+    func bind(_ endpoint: String) throws(ZMQError) -> String {
+        guard type == .router else { throw ZMQError.unsupported("bind a \(type) packet link (a ROUTER binds)") }
+        let path = try Self.path(of: endpoint)
+        let fd = try Self.unixSocket(for: "bind \(endpoint)")
+        unlink(path)
+        do throws(ZMQError) {
+            try Self.withAddress(path, operation: "bind \(endpoint)") { address, size in Glibc.bind(fd, address, size) }
+            guard listen(fd, 128) == 0 else { throw ZMQError(code: errno, operation: "listen on \(endpoint)") }
+            guard ribcity_epoll_watch(epoll, fd, 0, 0) == 0 else { throw ZMQError(code: errno, operation: "watch \(endpoint)") }
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        listener = fd
+        boundPath = path
+        acceptPending = true
+        return endpoint
+    }
+
+    /// Connects, waiting up to ``connectPatience`` for a ROUTER that has not bound yet (the
+    /// coordinator binds its window link before it starts any participant, so in a run this
+    /// does not wait).
+    func connect(_ endpoint: String) throws(ZMQError) {
+        guard type == .dealer else { throw ZMQError.unsupported("connect a \(type) packet link (a DEALER connects)") }
+        guard identities.isEmpty else { throw ZMQError.unsupported("a second connection on a DEALER packet link") }
+        let path = try Self.path(of: endpoint)
+        let fd = try Self.unixSocket(for: "connect \(endpoint)")
+        let deadline = ContinuousClock.now.advanced(by: Self.connectPatience)
+        while true {
+            do throws(ZMQError) {
+                try Self.withAddress(path, operation: "connect \(endpoint)") { address, size in Glibc.connect(fd, address, size) }
+                break
+            } catch {
+                let waitable = [ENOENT, ECONNREFUSED, EAGAIN, EINTR].contains(error.code)
+                guard waitable, ContinuousClock.now < deadline else {
+                    Glibc.close(fd)
+                    throw error
+                }
+                usleep(2_000)
+            }
+        }
+        guard ribcity_epoll_watch(epoll, fd, 0, 0) == 0 else {
+            let error = ZMQError(code: errno, operation: "watch \(endpoint)")
+            Glibc.close(fd)
+            throw error
+        }
+        identities[fd] = []
+        maybeReadable.append(fd)
+    }
+
+    func disconnect(_ endpoint: String) throws(ZMQError) { throw ZMQError.unsupported("disconnect a packet link") }
+    func unbind(_ endpoint: String) throws(ZMQError) { throw ZMQError.unsupported("unbind a packet link") }
+    func subscribe(_ prefix: [UInt8]) throws(ZMQError) { throw ZMQError.unsupported("subscribe on a packet link") }
+    func unsubscribe(_ prefix: [UInt8]) throws(ZMQError) { throw ZMQError.unsupported("unsubscribe on a packet link") }
+    func useCurve(_ curve: CurveRole) throws(ZMQError) {
+        throw ZMQError.unsupported("CURVE on a Unix packet link (a run with CURVE keeps libzmq for its window link)")
+    }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        for fd in identities.keys { Glibc.close(fd) }
+        identities = [:]
+        descriptors = [:]
+        maybeReadable = []
+        if listener >= 0 { Glibc.close(listener) }
+        if let boundPath { unlink(boundPath) }
+        Glibc.close(epoll)
+    }
+
+    // MARK: Connections
+
+    private func acceptWaiting() {
+        acceptPending = false
+        while true {
+            let fd = ribcity_accept(listener)
+            if fd < 0 {
+                if errno == EINTR { continue }
+                // EAGAIN: none left; anything else (a connection that went away first): next time.
+                return
+            }
+            var uid: UInt32 = 0
+            guard ribcity_peer_uid(fd, &uid) == 0, uid == getuid(), ribcity_epoll_watch(epoll, fd, 0, 0) == 0 else {
+                Glibc.close(fd)
+                continue
+            }
+            nextIdentity += 1
+            let identity = withUnsafeBytes(of: nextIdentity.bigEndian) { Array($0) }
+            identities[fd] = identity
+            descriptors[identity] = fd
+            maybeReadable.append(fd)
+        }
+    }
+
+    private func drop(_ fd: Int32) {
+        maybeReadable.removeAll { $0 == fd }
+        blocked.remove(fd)
+        if let identity = identities.removeValue(forKey: fd) { descriptors[identity] = nil }
+        _ = ribcity_epoll_forget(epoll, fd)
+        Glibc.close(fd)
+    }
+
+    // MARK: Datagrams
+
+    private func encode(_ frames: [[UInt8]]) {
+        sendBuffer.removeAll(keepingCapacity: true)
+        Self.append(UInt32(frames.count), to: &sendBuffer)
+        for frame in frames {
+            Self.append(UInt32(frame.count), to: &sendBuffer)
+            sendBuffer.append(contentsOf: frame)
+        }
+    }
+
+    private static func append(_ value: UInt32, to buffer: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
+    }
+
+    /// The frames of one datagram; a malformed one (a count or length past its end) is refused.
+    static func frames(in datagram: UnsafeRawBufferPointer) throws(ZMQError) -> [[UInt8]] {
+        func malformed(_ why: String) -> ZMQError {
+            ZMQError(code: EPROTO, operation: "read a \(datagram.count)-byte packet-link message: \(why)")
+        }
+        var offset = 0
+        func number() -> UInt32? {
+            guard datagram.count - offset >= 4 else { return nil }
+            defer { offset += 4 }
+            return UInt32(littleEndian: datagram.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        }
+        guard let count = number(), count >= 1 else { throw malformed("no frame count") }
+        // Each frame takes at least its length: a count larger than that cannot be honest.
+        guard Int(count) <= (datagram.count - offset) / 4 else { throw malformed("\(count) frames cannot fit") }
+        var frames: [[UInt8]] = []
+        frames.reserveCapacity(Int(count))
+        for index in 0..<Int(count) {
+            guard let length = number() else { throw malformed("frame \(index + 1) has no length") }
+            guard Int(length) <= datagram.count - offset else { throw malformed("frame \(index + 1) runs past the end") }
+            frames.append([UInt8](UnsafeRawBufferPointer(rebasing: datagram[offset..<offset + Int(length)])))
+            offset += Int(length)
+        }
+        guard offset == datagram.count else { throw malformed("\(datagram.count - offset) bytes after the last frame") }
+        return frames
+    }
+
+    // MARK: Addresses
+
+    private static func path(of endpoint: String) throws(ZMQError) -> String {
+        guard endpoint.hasPrefix(scheme), endpoint.count > scheme.count else {
+            throw ZMQError.unsupported("\(endpoint): a packet link's endpoint is unix://PATH")
+        }
+        return String(endpoint.dropFirst(scheme.count))
+    }
+
+    private static func unixSocket(for operation: String) throws(ZMQError) -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw ZMQError(code: errno, operation: operation) }
+        return fd
+    }
+
+    private static func withAddress(
+        _ path: String, operation: String, _ call: (UnsafePointer<sockaddr>, socklen_t) -> Int32
+    ) throws(ZMQError) {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else {
+            throw ZMQError(
+                code: ENAMETOOLONG, operation: "\(operation): the path is \(bytes.count) bytes (at most \(capacity - 1))")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { call($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else { throw ZMQError(code: errno, operation: operation) }
+    }
+}

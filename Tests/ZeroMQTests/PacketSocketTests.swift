@@ -1,0 +1,171 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ZeroMQ
+
+@Suite("Unix packet link: a ROUTER and its DEALERs without libzmq")
+struct PacketSocketTests {
+    /// A fresh socket path under the temporary directory.
+    private func endpoint(_ name: String) -> String {
+        "unix://" + NSTemporaryDirectory() + "ribcity-packet-\(name)-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    private var packets: SocketOptions {
+        var options = SocketOptions()
+        options.unixPackets = true
+        return options
+    }
+
+    @Test(
+        "Two DEALERs (each on a transport of its own) and a ROUTER: every frame arrives whole, under its sender's identity, and each answer reaches only its addressee"
+    )
+    func routesByIdentity() async throws {
+        try await within(20) {
+            let server = try Transport(name: "packet-server")
+            let clients = [try Transport(name: "packet-a"), try Transport(name: "packet-b")]
+            let address = endpoint("route")
+            let router = try await server.socket(.router, options: packets)
+            #expect(try await router.bind(address) == address)
+            var dealers: [Socket] = []
+            for (index, transport) in clients.enumerated() {
+                let dealer = try await transport.socket(.dealer, options: packets)
+                try await dealer.connect(address)
+                try await dealer.send(Message([Array("hello".utf8), [], Array(repeating: UInt8(index), count: 3_000)]))
+                dealers.append(dealer)
+            }
+            var identities: [UInt8: [UInt8]] = [:]
+            for _ in 0..<2 {
+                let message = try await router.receive()
+                #expect(message.frameCount == 4, "the identity, then the three frames sent")
+                #expect(message.rest[0] == Array("hello".utf8) && message.rest[1].isEmpty && message.rest[2].count == 3_000)
+                identities[message.rest[2][0]] = message.first
+            }
+            #expect(identities.count == 2 && identities[0] != identities[1])
+            for index: UInt8 in [1, 0] {
+                try await router.send(Message([identities[index]!, [index, 42]]))
+            }
+            for (index, dealer) in dealers.enumerated() {
+                #expect(try await dealer.receive().frames == [[UInt8(index), 42]])
+            }
+            #expect(router.statistics().sent == 2 && router.statistics().received == 2)
+            for transport in clients { await transport.shutdown() }
+            await server.shutdown()
+            #expect(
+                !FileManager.default.fileExists(atPath: String(address.dropFirst("unix://".count))),
+                "the socket file is removed on close")
+        }
+    }
+
+    @Test(
+        "A message to an identity the ROUTER does not know fails (as with ROUTER_MANDATORY); so does one to a DEALER that has gone"
+    )
+    func unknownAndGonePeers() async throws {
+        try await within(20) {
+            let server = try Transport(name: "packet-server")
+            let client = try Transport(name: "packet-client")
+            let address = endpoint("gone")
+            let router = try await server.socket(.router, options: packets)
+            try await router.bind(address)
+            let error = await #expect(throws: ZMQError.self) {
+                try await router.sendConfirmed(Message([[0, 0, 0, 99], Array("lost".utf8)]))
+            }
+            #expect(error?.isHostUnreachable == true)
+
+            let dealer = try await client.socket(.dealer, options: packets)
+            try await dealer.connect(address)
+            try await dealer.send(Message(Array("hi".utf8)))
+            let identity = try await router.receive().first
+            await client.shutdown()
+            // The ROUTER learns of the close when it next reads; until then a send may still go.
+            var failure: ZMQError?
+            while failure == nil {
+                do {
+                    try await router.sendConfirmed(Message([identity, Array("anyone?".utf8)]))
+                    try await Task.sleep(for: .milliseconds(5))
+                } catch let error as ZMQError {
+                    failure = error
+                }
+            }
+            #expect(failure?.isHostUnreachable == true, "\(String(describing: failure))")
+            await server.shutdown()
+        }
+    }
+
+    @Test(
+        "A reader slower than its writer: the writer waits for room (the socket's buffer fills) and every message arrives once, in order"
+    )
+    func backPressure() async throws {
+        try await within(60) {
+            let server = try Transport(name: "packet-server")
+            let client = try Transport(name: "packet-client")
+            let address = endpoint("slow")
+            var slow = packets
+            slow.inboundCapacity = 16
+            let router = try await server.socket(.router, options: slow)
+            try await router.bind(address)
+            let dealer = try await client.socket(.dealer, options: packets)
+            try await dealer.connect(address)
+            let count = 20_000
+            let payload = [UInt8](repeating: 7, count: 1_000)
+            let sending = Task {
+                for start in stride(from: 0, to: count, by: 500) {
+                    let batch = (start..<start + 500).map { index in
+                        Message([withUnsafeBytes(of: UInt32(index).littleEndian) { Array($0) }, payload])
+                    }
+                    try await dealer.send(contentsOf: batch)
+                }
+            }
+            var next: UInt32 = 0
+            for try await batch in router.batches(limit: 8) {
+                for message in batch {
+                    let index = message.rest[0].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+                    #expect(UInt32(littleEndian: index) == next && message.rest[1] == payload)
+                    next += 1
+                }
+                if next == UInt32(count) { break }
+                if next % 2_000 < 8 { try await Task.sleep(for: .milliseconds(2)) }
+            }
+            try await sending.value
+            #expect(next == UInt32(count))
+            #expect(dealer.statistics().sendFailures == 0)
+            await client.shutdown()
+            await server.shutdown()
+        }
+    }
+
+    @Test("Endpoints and calls a packet link does not take are refused with the reason")
+    func refusals() async throws {
+        try await within(20) {
+            let transport = try Transport(name: "packet-refusals")
+            let router = try await transport.socket(.router, options: packets)
+            await #expect(throws: ZMQError.self) { try await router.bind("ipc:///tmp/not-a-packet-link") }
+            let long = "unix:///tmp/" + String(repeating: "x", count: 200)
+            let tooLong = await #expect(throws: ZMQError.self) { try await router.bind(long) }
+            #expect(tooLong?.description.contains("at most") == true, "\(String(describing: tooLong))")
+            await #expect(throws: ZMQError.self) { try await router.subscribe("topic") }
+            let pub = await #expect(throws: ZMQError.self) { _ = try await transport.socket(.pub, options: packets) }
+            #expect(pub?.description.contains("only ROUTER and DEALER") == true)
+            await transport.shutdown()
+        }
+    }
+
+    @Test(
+        "A datagram is read as its frames; a count or length that runs past its end, or bytes left over, are refused, never read out of bounds"
+    )
+    func datagrams() throws {
+        func datagram(_ numbers: [UInt32], _ tail: [UInt8] = []) -> [UInt8] {
+            numbers.flatMap { withUnsafeBytes(of: $0.littleEndian) { Array($0) } } + tail
+        }
+        let good = datagram([2, 3], [1, 2, 3] + datagram([0]))
+        #expect(try good.withUnsafeBytes { try PacketSocket.frames(in: $0) } == [[1, 2, 3], []])
+        for (bytes, why) in [
+            ([UInt8](), "no frame count"), (datagram([0]), "no frame count"),
+            (datagram([1_000_000]), "cannot fit"), (datagram([1, 9], [1, 2]), "runs past the end"),
+            (datagram([1, 1], [1, 2]), "after the last frame"), (datagram([2, 4], [9, 9, 9, 9]), "has no length"),
+        ] {
+            let error = #expect(throws: ZMQError.self) { try bytes.withUnsafeBytes { try PacketSocket.frames(in: $0) } }
+            #expect(error?.description.contains(why) == true, "\(String(describing: error)) should say \(why)")
+        }
+    }
+}
