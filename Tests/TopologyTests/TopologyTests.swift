@@ -266,6 +266,17 @@ struct TopologyTests {
         #expect(tcp.windows(run: "x", temporaryDirectory: "/t", shards: 1) == "tcp://10.0.0.1:6004")
     }
 
+    @Test("The window link is a Unix packet link over ipc without CURVE, and libzmq's otherwise (CURVE needs it)")
+    func windowLinkKind() throws {
+        let base = "city: { grid: {} }\ndrivers: {}\nriders: { demand: { synthetic: { peak_per_hour: 5 } } }\n"
+        func link(_ extra: String) throws -> String {
+            try TopologyReader.parse(base + extra, file: "t.yaml", directory: "/").windowLink(run: "x", temporaryDirectory: "/t")
+        }
+        #expect(try link("") == "unix:///t/ribcity-x-windows")
+        #expect(try link("security: { curve: on }\n") == "ipc:///t/ribcity-x-windows")
+        #expect(try link("endpoints: { transport: tcp, host: 10.0.0.1, base_port: 6000 }\n") == "tcp://10.0.0.1:6004")
+    }
+
     @Test("Missing pieces and broken YAML are errors too")
     func structuralErrors() {
         let cases: [(String, String)] = [
