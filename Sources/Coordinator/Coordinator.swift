@@ -162,7 +162,6 @@ public actor Coordinator {
             linkOptions.maximumMessageBytes = 1 << 20
             // Dispatch's events come this way too, a matching round's worth at once.
             linkOptions.receiveHighWaterMark = 100_000
-            linkOptions.unixPackets = SocketOptions.isPacketLink(plan.windows)
             let link = try await transport.socket(.router, options: linkOptions)
             _ = try await link.bind(plan.topology.endpoints.listening(on: plan.windows))
             let keeper = TimeKeeper(

@@ -134,8 +134,9 @@ public final class DispatchDesk {
             return [error(to: peer, envelope, .unknownSession, "say Hello first")]
         }
         sessions[sessionID]?.lastHeard = time
-        // Without a message id a request cannot be told from its retry: it is simply done.
-        let key = envelope.messageID.isEmpty ? nil : sessionID + "/" + envelope.messageID
+        // Without a message id a request cannot be told from its retry: it is simply done. What
+        // nothing answers and nothing changes by needs no replay either (see `isReplayed`).
+        let key = envelope.messageID.isEmpty || !Self.isReplayed(envelope.body) ? nil : sessionID + "/" + envelope.messageID
         if let key, let replies = memory.replies(to: key) {
             // A retry may come over a new socket (Lazy Pirate): the answer goes where it came from.
             return replies.map { reply in
@@ -158,6 +159,17 @@ public final class DispatchDesk {
         }
         if let key { memory.remember(key, replies) }
         return replies + translate(engine.takeEvents())
+    }
+
+    /// Whether the replies to a message are remembered for its retries. Not a location report's
+    /// or a heartbeat's: they have no reply and change nothing, so one handled twice is handled
+    /// alike — and a fleet's reports (350,000 in a metro hour, two thirds of what dispatch
+    /// hears) pushed the replies that retries of real requests need out of the memory.
+    static func isReplayed(_ body: Envelope.OneOf_Body?) -> Bool {
+        switch body {
+        case .locationUpdate?, .heartbeat?: false
+        default: true
+        }
     }
 
     /// Advances the engine's timers to `time` and expires silent sessions.

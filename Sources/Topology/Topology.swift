@@ -56,12 +56,19 @@ public struct Topology: Sendable, Equatable {
     /// Whether CURVE is on: as set, or by default over tcp only.
     public var usesCurve: Bool { curve ?? (endpoints.transport == .tcp) }
 
-    /// Where the coordinator's keeper of virtual time serves its window link for run `run`:
-    /// over ipc without CURVE a Unix packet link (`unix://PATH`), which a window's openings and
-    /// reports cross from loop to loop without libzmq's I/O threads (PERFORMANCE.md, session
-    /// 36); otherwise the libzmq endpoint of ``Endpoints/windows(run:temporaryDirectory:shards:)``.
+    /// Where the coordinator's keeper of virtual time serves its window link for run `run`: a
+    /// Unix packet link (`unix://PATH`) over ipc without CURVE, else the libzmq endpoint of
+    /// ``Endpoints/windows(run:temporaryDirectory:shards:)``.
     public func windowLink(run: String, temporaryDirectory: String) -> String {
-        let endpoint = endpoints.windows(run: run, temporaryDirectory: temporaryDirectory, shards: dispatchShards)
+        overPackets(endpoints.windows(run: run, temporaryDirectory: temporaryDirectory, shards: dispatchShards))
+    }
+
+    /// Over ipc without CURVE (the default on one machine), the window link is a Unix packet
+    /// link (`unix://PATH`): its messages go from one process's I/O loop to the other's without
+    /// libzmq's I/O threads (PERFORMANCE.md, session 36). It is internal to a run; dispatch's
+    /// sessions and the bus, which other tools and other languages' clients use, stay libzmq,
+    /// and so does everything over tcp or with CURVE.
+    private func overPackets(_ endpoint: String) -> String {
         guard endpoints.transport == .ipc, !usesCurve, endpoint.hasPrefix("ipc://") else { return endpoint }
         return "unix://" + endpoint.dropFirst("ipc://".count)
     }

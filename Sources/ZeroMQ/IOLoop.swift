@@ -19,9 +19,11 @@ final class IOLoop {
 
     private final class Entry {
         let core: SocketCore
-        let raw: any LoopSocket
+        /// A libzmq socket until its first bind or connect to a `unix://` endpoint makes it a
+        /// packet link (``Command/usePackets``).
+        var raw: any LoopSocket
         /// The socket's `ZMQ_FD` (a packet link's epoll), which the loop polls.
-        let signal: Int32
+        var signal: Int32
         var monitor: (socket: RawSocket, signal: Int32)?
         /// What the socket could do when libzmq last said (`ZMQ_EVENTS`), and whether it must be
         /// asked again: its descriptor was readable, or a call on it may have taken in a change
@@ -98,6 +100,14 @@ final class IOLoop {
             var wakeAt: ContinuousClock.Instant?
             var due = core.hasCommands
             for entry in entries {
+                if let retryAt = entry.raw.retryAt {
+                    if retryAt <= now {
+                        entry.raw.retry()
+                        entry.unsure = true
+                    } else {
+                        wakeAt = min(wakeAt ?? retryAt, retryAt)
+                    }
+                }
                 if entry.isDue(at: now) { due = true }
                 if entry.hasOutbound, let retryAt = entry.retryAt, retryAt > now { wakeAt = min(wakeAt ?? retryAt, retryAt) }
                 if let deadline = entry.closing?.deadline { wakeAt = min(wakeAt ?? deadline, deadline) }
@@ -156,11 +166,6 @@ final class IOLoop {
         case let .open(socketCore, continuation):
             guard shutdownWaiters == nil else { return refuse(command) }
             do {
-                if socketCore.options.unixPackets {
-                    guard !socketCore.options.monitor else { throw ZMQError.unsupported("a monitor on a packet link") }
-                    entries.append(try Entry(core: socketCore, raw: try PacketSocket(type: socketCore.type)))
-                    return continuation.resume()
-                }
                 let raw = try RawSocket(context: core.context.pointer, type: socketCore.type)
                 do {
                     try raw.apply(socketCore.options)
@@ -186,6 +191,22 @@ final class IOLoop {
             continuation.resume(with: Result { try operation(entry.raw) })
             // Binding, connecting or subscribing may take in a change that the descriptor will not show.
             entry.unsure = true
+        case let .usePackets(id, continuation):
+            guard let entry = entries.first(where: { $0.core.id == id }), entry.closing == nil else {
+                return continuation.resume(throwing: ZMQError.closed("socket \(id)"))
+            }
+            if entry.raw is PacketSocket { return continuation.resume() }
+            do {
+                guard entry.monitor == nil else { throw ZMQError.unsupported("a monitor on a packet link") }
+                let packets = try PacketSocket(type: entry.core.type)
+                entry.signal = try packets.signalDescriptor()
+                entry.raw.close()
+                entry.raw = packets
+                entry.unsure = true
+                continuation.resume()
+            } catch {
+                continuation.resume(throwing: error)
+            }
         case let .close(id, continuation):
             guard let entry = entries.first(where: { $0.core.id == id }) else { return continuation.resume() }
             beginClosing(entry, waiter: continuation)
@@ -199,6 +220,7 @@ final class IOLoop {
         switch command {
         case let .open(_, continuation): continuation.resume(throwing: ZMQError.closed("open socket"))
         case let .perform(id, _, continuation): continuation.resume(throwing: ZMQError.closed("socket \(id)"))
+        case let .usePackets(id, continuation): continuation.resume(throwing: ZMQError.closed("socket \(id)"))
         case let .close(_, continuation): continuation.resume()
         case let .shutdown(continuation): continuation?.resume()
         }

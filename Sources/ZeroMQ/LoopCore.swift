@@ -6,6 +6,8 @@ enum Command: Sendable {
     case open(SocketCore, CheckedContinuation<Void, any Error>)
     /// Run an operation on a socket's libzmq handle (bind, connect, subscribe, …).
     case perform(Int, @Sendable (any LoopSocket) throws -> String?, CheckedContinuation<String?, any Error>)
+    /// Make a socket a Unix packet link (its first bind or connect is to a `unix://` endpoint).
+    case usePackets(Int, CheckedContinuation<Void, any Error>)
     /// Stop reading, drain queued sends within LINGER, then close.
     case close(Int, CheckedContinuation<Void, Never>)
     /// Close every socket as above, terminate the context, and end the thread.

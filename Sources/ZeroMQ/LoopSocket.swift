@@ -19,6 +19,11 @@ protocol LoopSocket: AnyObject {
     func subscribe(_ prefix: [UInt8]) throws(ZMQError)
     func unsubscribe(_ prefix: [UInt8]) throws(ZMQError)
     func useCurve(_ curve: CurveRole) throws(ZMQError)
+    /// When the socket wants ``retry()`` called (a packet link's DEALER waiting to connect
+    /// again); nil for never. libzmq reconnects on its own thread.
+    var retryAt: ContinuousClock.Instant? { get }
+    /// Tries again what ``retryAt`` waits for.
+    func retry()
     func close()
 }
 
@@ -35,4 +40,7 @@ struct SendRun {
     var stop: Stop?
 }
 
-extension RawSocket: LoopSocket {}
+extension RawSocket: LoopSocket {
+    var retryAt: ContinuousClock.Instant? { nil }
+    func retry() {}
+}

@@ -9,20 +9,29 @@ import Glibc
 /// Two shapes, as the window link uses them: a ROUTER binds and takes any number of
 /// connections, each message received comes with its connection's identity as the first frame
 /// and each sent goes to the connection its first frame names (an unknown one fails, as
-/// ROUTER_MANDATORY would); a DEALER connects to one ROUTER. Only processes of this machine's
-/// user are admitted (`SO_PEERCRED`), as a socket file's permissions admit them to an ipc
-/// endpoint. No CURVE (a run with CURVE keeps libzmq for its window link), no reconnection
-/// (a participant started again connects anew, with a new identity).
+/// ROUTER_MANDATORY would); a DEALER connects to one ROUTER, waits for it if it has not bound
+/// yet, and connects again when it goes away (a dispatch started again), as libzmq's DEALER
+/// does, holding what it sends meanwhile. Only processes of this machine's user are admitted
+/// (`SO_PEERCRED`), as a socket file's permissions admit them to an ipc endpoint. No CURVE (a
+/// run with CURVE keeps libzmq for its links).
 ///
 /// One datagram per message: the frame count, then each frame's length and bytes (32-bit
 /// little-endian numbers). Used only on the I/O thread that created it.
 final class PacketSocket: LoopSocket {
     /// The scheme of its endpoints.
     static let scheme = "unix://"
-    /// The largest message it receives whole; a larger one is dropped and reported.
-    static let receiveCapacity = 1 << 18
-    /// How long ``connect(_:)`` waits for a ROUTER that has not bound yet.
-    static let connectPatience: Duration = .seconds(2)
+    /// The largest message it receives whole (as large as the largest it can send, see
+    /// ``bufferBytes``); a larger one is dropped and reported. Only the pages a message touches
+    /// are ever taken from the system.
+    static let receiveCapacity = 8 << 20
+    /// A DEALER's first wait before connecting again, doubled up to ``reconnectIntervalMax``
+    /// (libzmq's as ribcity sets it for peers started alongside).
+    static let reconnectInterval: Duration = .milliseconds(5)
+    static let reconnectIntervalMax: Duration = .milliseconds(100)
+    /// Each socket's kernel buffers: a datagram is at most as large as the send buffer, and a
+    /// snapshot chunk of a thousand events is larger than the default (208 KiB). The kernel caps
+    /// it at `net.core.wmem_max`.
+    static let bufferBytes: Int32 = 4 << 20
 
     private let type: SocketType
     private let epoll: Int32
@@ -32,6 +41,10 @@ final class PacketSocket: LoopSocket {
     private var identities: [Int32: [UInt8]] = [:]
     private var descriptors: [[UInt8]: Int32] = [:]
     private var nextIdentity: UInt32 = 0
+    /// A DEALER's ROUTER, once asked to connect: where it connects (again) when not connected.
+    private var target: (path: String, endpoint: String)?
+    private(set) var retryAt: ContinuousClock.Instant?
+    private var retryInterval = PacketSocket.reconnectInterval
     /// Connections that may have something to read, in the order they said so.
     private var maybeReadable: [Int32] = []
     /// Whether the listener may have connections to accept.
@@ -40,6 +53,9 @@ final class PacketSocket: LoopSocket {
     private var blocked: Set<Int32> = []
     private let receiveBuffer: UnsafeMutableRawBufferPointer
     private var sendBuffer: [UInt8] = []
+    /// Where ``readiness()`` takes epoll's events: descriptors, and what each can do.
+    private var fds = [Int32](repeating: 0, count: 64)
+    private var flags = [Int32](repeating: 0, count: 64)
     private var isClosed = false
 
     init(type: SocketType) throws(ZMQError) {
@@ -63,8 +79,6 @@ final class PacketSocket: LoopSocket {
     func signalDescriptor() throws(ZMQError) -> Int32 { epoll }
 
     func readiness() -> (readable: Bool, writable: Bool) {
-        var fds = [Int32](repeating: 0, count: 64)
-        var flags = [Int32](repeating: 0, count: 64)
         while true {
             let count = Int(ribcity_epoll_ready(epoll, &fds, &flags, 64))
             if count <= 0 { break }
@@ -133,7 +147,10 @@ final class PacketSocket: LoopSocket {
                 encode(message.rest)
             } else {
                 guard let peer = identities.keys.first else {
-                    run.stop = .failed(ZMQError(code: ENOTCONN, operation: "send on a packet link that is not connected"))
+                    // Held until the DEALER connects (again), as libzmq's would be.
+                    run.stop =
+                        target == nil
+                        ? .failed(ZMQError(code: ENOTCONN, operation: "send on a packet link that is not connected")) : .full
                     return run
                 }
                 fd = peer
@@ -146,6 +163,10 @@ final class PacketSocket: LoopSocket {
                 if code == EAGAIN || code == EWOULDBLOCK {
                     blocked.insert(fd)
                     _ = ribcity_epoll_watch(epoll, fd, 1, 1)
+                    run.stop = .full
+                } else if type == .dealer, [EPIPE, ECONNRESET, ENOTCONN].contains(code) {
+                    // The ROUTER went away before the loop noticed: held for the next one.
+                    drop(fd)
                     run.stop = .full
                 } else {
                     run.stop = .failed(ZMQError(code: code, operation: "send on a packet link"))
@@ -160,6 +181,7 @@ final class PacketSocket: LoopSocket {
 
     func bind(_ endpoint: String) throws(ZMQError) -> String {
         guard type == .router else { throw ZMQError.unsupported("bind a \(type) packet link (a ROUTER binds)") }
+        guard listener < 0 else { throw ZMQError.unsupported("a second bind on a ROUTER packet link") }
         let path = try Self.path(of: endpoint)
         let fd = try Self.unixSocket(for: "bind \(endpoint)")
         unlink(path)
@@ -177,33 +199,38 @@ final class PacketSocket: LoopSocket {
         return endpoint
     }
 
-    /// Connects, waiting up to ``connectPatience`` for a ROUTER that has not bound yet (the
-    /// coordinator binds its window link before it starts any participant, so in a run this
-    /// does not wait).
+    /// Connects now, or, if the ROUTER has not bound yet, on the loop's later turns (``retryAt``).
     func connect(_ endpoint: String) throws(ZMQError) {
         guard type == .dealer else { throw ZMQError.unsupported("connect a \(type) packet link (a DEALER connects)") }
-        guard identities.isEmpty else { throw ZMQError.unsupported("a second connection on a DEALER packet link") }
-        let path = try Self.path(of: endpoint)
-        let fd = try Self.unixSocket(for: "connect \(endpoint)")
-        let deadline = ContinuousClock.now.advanced(by: Self.connectPatience)
-        while true {
-            do throws(ZMQError) {
-                try Self.withAddress(path, operation: "connect \(endpoint)") { address, size in Glibc.connect(fd, address, size) }
-                break
-            } catch {
-                let waitable = [ENOENT, ECONNREFUSED, EAGAIN, EINTR].contains(error.code)
-                guard waitable, ContinuousClock.now < deadline else {
-                    Glibc.close(fd)
-                    throw error
-                }
-                usleep(2_000)
+        guard target == nil else { throw ZMQError.unsupported("a second connection on a DEALER packet link") }
+        target = (try Self.path(of: endpoint), endpoint)
+        try connectNow()
+    }
+
+    func retry() {
+        retryAt = nil
+        try? connectNow()
+    }
+
+    /// One attempt; a ROUTER not there (yet, or any more) is tried again later, doubling the wait.
+    private func connectNow() throws(ZMQError) {
+        guard let target, identities.isEmpty, !isClosed else { return }
+        let fd = try Self.unixSocket(for: "connect \(target.endpoint)")
+        do throws(ZMQError) {
+            try Self.withAddress(target.path, operation: "connect \(target.endpoint)") { address, size in
+                Glibc.connect(fd, address, size)
             }
-        }
-        guard ribcity_epoll_watch(epoll, fd, 0, 0) == 0 else {
-            let error = ZMQError(code: errno, operation: "watch \(endpoint)")
+            guard ribcity_epoll_watch(epoll, fd, 0, 0) == 0 else {
+                throw ZMQError(code: errno, operation: "watch \(target.endpoint)")
+            }
+        } catch {
             Glibc.close(fd)
-            throw error
+            guard [ENOENT, ECONNREFUSED, EAGAIN, EINTR].contains(error.code) else { throw error }
+            retryAt = ContinuousClock.now.advanced(by: retryInterval)
+            retryInterval = min(retryInterval * 2, Self.reconnectIntervalMax)
+            return
         }
+        retryInterval = Self.reconnectInterval
         identities[fd] = []
         maybeReadable.append(fd)
     }
@@ -244,6 +271,7 @@ final class PacketSocket: LoopSocket {
                 Glibc.close(fd)
                 continue
             }
+            Self.enlargeBuffers(fd)
             nextIdentity += 1
             let identity = withUnsafeBytes(of: nextIdentity.bigEndian) { Array($0) }
             identities[fd] = identity
@@ -258,6 +286,8 @@ final class PacketSocket: LoopSocket {
         if let identity = identities.removeValue(forKey: fd) { descriptors[identity] = nil }
         _ = ribcity_epoll_forget(epoll, fd)
         Glibc.close(fd)
+        // A DEALER whose ROUTER went away connects again, to whoever binds its path next.
+        if type == .dealer, target != nil, retryAt == nil { retryAt = ContinuousClock.now.advanced(by: retryInterval) }
     }
 
     // MARK: Datagrams
@@ -313,7 +343,16 @@ final class PacketSocket: LoopSocket {
     private static func unixSocket(for operation: String) throws(ZMQError) -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ZMQError(code: errno, operation: operation) }
+        enlargeBuffers(fd)
         return fd
+    }
+
+    /// Best effort: a smaller buffer only limits the largest message, and says so when sent.
+    private static func enlargeBuffers(_ fd: Int32) {
+        var bytes = bufferBytes
+        for option in [SO_SNDBUF, SO_RCVBUF] {
+            _ = setsockopt(fd, SOL_SOCKET, option, &bytes, socklen_t(MemoryLayout<Int32>.size))
+        }
     }
 
     private static func withAddress(

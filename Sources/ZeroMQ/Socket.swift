@@ -19,10 +19,12 @@ public final class Socket: Sendable {
         self.executor = executor
     }
 
-    /// Binds to an endpoint (`tcp://127.0.0.1:*` picks a free port).
+    /// Binds to an endpoint (`tcp://127.0.0.1:*` picks a free port; `unix://PATH` makes a ROUTER
+    /// a Unix packet link, see ``usePacketsIfAsked(by:)``).
     /// - Returns: the endpoint actually bound, with the chosen port.
     @discardableResult
     public func bind(_ endpoint: String) async throws -> String {
+        try await usePacketsIfAsked(by: endpoint)
         let curve = loop.security.withLock { $0 }?.binding(endpoint)
         return try await perform { raw in
             if let curve { try raw.useCurve(curve) }
@@ -30,8 +32,10 @@ public final class Socket: Sendable {
         } ?? endpoint
     }
 
-    /// Connects to an endpoint; libzmq completes the connection (and reconnects) in the background.
+    /// Connects to an endpoint; libzmq completes the connection (and reconnects) in the background
+    /// (`unix://PATH` makes a DEALER a Unix packet link, which does the same itself).
     public func connect(_ endpoint: String) async throws {
+        try await usePacketsIfAsked(by: endpoint)
         let curve = loop.security.withLock { $0 }?.connecting(endpoint)
         _ = try await perform { raw in
             if let curve { try raw.useCurve(curve) }
@@ -113,6 +117,18 @@ public final class Socket: Sendable {
     public func close() async {
         await withCheckedContinuation { continuation in
             if !loop.submit(.close(core.id, continuation)) { continuation.resume() }
+        }
+    }
+
+    /// A socket whose first bind or connect is to a `unix://` endpoint is a Unix packet link
+    /// from then on (`PacketSocket`: ROUTER and DEALER only, one machine, no CURVE, no monitor;
+    /// libzmq's options do not apply), with the same calls as a libzmq socket.
+    private func usePacketsIfAsked(by endpoint: String) async throws {
+        guard endpoint.hasPrefix(PacketSocket.scheme) else { return }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            if !loop.submit(.usePackets(core.id, continuation)) {
+                continuation.resume(throwing: ZMQError.closed("socket \(core.id)"))
+            }
         }
     }
 

@@ -49,10 +49,6 @@ public struct SocketOptions: Sendable {
     public var maximumMessageBytes: Int64?
     /// Whether to publish socket monitor events (connected, disconnected, …) on `Socket.events`.
     public var monitor: Bool = false
-    /// A Unix packet link (`unix://PATH` endpoints, one host, no CURVE) instead of a libzmq
-    /// socket: a ROUTER that binds or a DEALER that connects, with the same calls. The libzmq
-    /// options above do not apply to it. See ``SocketOptions/isPacketLink(_:)``.
-    public var unixPackets = false
 
     public init() {}
 
@@ -96,9 +92,4 @@ extension SocketOptions {
         options.reconnectIntervalMax = .milliseconds(100)
         return options
     }
-}
-
-extension SocketOptions {
-    /// Whether `endpoint` names a Unix packet link (`unix://PATH`) rather than a libzmq endpoint.
-    public static func isPacketLink(_ endpoint: String) -> Bool { endpoint.hasPrefix(PacketSocket.scheme) }
 }

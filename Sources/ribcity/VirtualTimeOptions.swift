@@ -43,7 +43,6 @@ struct VirtualTimeOptions: ParsableArguments {
         options.linger = .seconds(5)
         // Dispatch sends its window's events here too, a matching round's worth at once.
         options.sendHighWaterMark = 100_000
-        options.unixPackets = SocketOptions.isPacketLink(endpoint)
         let windows = try await transport.socket(.dealer, options: options)
         try await windows.connect(endpoint)
         var stamper = SequenceStamper(sender: name + "-window-hello")

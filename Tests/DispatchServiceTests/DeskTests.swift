@@ -321,6 +321,43 @@ struct DeskTests {
         #expect(fixture.desk.engine.unfinishedRequests.count == 1)
     }
 
+    /// Found profiling metro (session 36): every location report was remembered for a retry that
+    /// never comes, and two thirds of what dispatch hears are reports — they pushed the replies
+    /// that retries of real requests need out of the memory.
+    @Test("A fleet's location reports and heartbeats are not remembered: a ride request's reply outlives a flood of them")
+    func reportsAreNotRemembered() {
+        var settings = DispatchDesk.Settings()
+        settings.rememberedReplies = 4
+        var fixture = DeskFixture(settings: settings)
+        fixture.openSessions()
+        _ = fixture.driver(
+            .driverOnline(
+                DriverOnline.with {
+                    $0.driverID = "d-1"; $0.location = fixture.at(0, 0)
+                }), at: 1)
+        let ride = Envelope(
+            .rideRequest(
+                Wire.RideRequest.with {
+                    $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 1); $0.dropoff = fixture.at(5, 5)
+                }), from: fixture.riders.next())
+        let first = fixture.desk.receive(ride, from: DeskFixture.ridersPeer, at: 2)
+        let remembered = fixture.desk.memory.count
+        for second in 0..<20 {
+            let report = fixture.driver(
+                .locationUpdate(
+                    LocationUpdate.with {
+                        $0.driverID = "d-1"; $0.location = fixture.at(0, 0)
+                    }), at: 3 + Double(second) / 10)
+            #expect(report.isEmpty, "a report is answered by nothing")
+            _ = fixture.driver(.heartbeat(Heartbeat()), at: 3 + Double(second) / 10)
+        }
+        #expect(fixture.desk.memory.count == remembered, "nothing remembered for reports and heartbeats")
+        #expect(fixture.desk.memory.replies(to: "riders-1/" + ride.messageID) != nil)
+        let again = fixture.desk.receive(ride, from: DeskFixture.ridersPeer, at: 6)
+        #expect(bodies(again, to: DeskFixture.ridersPeer) == bodies(first, to: DeskFixture.ridersPeer))
+        #expect(published(again).isEmpty, "answered from memory: nothing happened the second time")
+    }
+
     /// Found while writing the Lazy Pirate client: a retry over a new socket was answered to the
     /// old socket's identity, which no longer exists.
     @Test("A retry over a new socket, after Hello again, is answered to the new socket")

@@ -11,12 +11,6 @@ struct PacketSocketTests {
         "unix://" + NSTemporaryDirectory() + "ribcity-packet-\(name)-\(UInt32.random(in: 0...UInt32.max))"
     }
 
-    private var packets: SocketOptions {
-        var options = SocketOptions()
-        options.unixPackets = true
-        return options
-    }
-
     @Test(
         "Two DEALERs (each on a transport of its own) and a ROUTER: every frame arrives whole, under its sender's identity, and each answer reaches only its addressee"
     )
@@ -25,11 +19,11 @@ struct PacketSocketTests {
             let server = try Transport(name: "packet-server")
             let clients = [try Transport(name: "packet-a"), try Transport(name: "packet-b")]
             let address = endpoint("route")
-            let router = try await server.socket(.router, options: packets)
+            let router = try await server.socket(.router, options: SocketOptions())
             #expect(try await router.bind(address) == address)
             var dealers: [Socket] = []
             for (index, transport) in clients.enumerated() {
-                let dealer = try await transport.socket(.dealer, options: packets)
+                let dealer = try await transport.socket(.dealer, options: SocketOptions())
                 try await dealer.connect(address)
                 try await dealer.send(Message([Array("hello".utf8), [], Array(repeating: UInt8(index), count: 3_000)]))
                 dealers.append(dealer)
@@ -65,14 +59,14 @@ struct PacketSocketTests {
             let server = try Transport(name: "packet-server")
             let client = try Transport(name: "packet-client")
             let address = endpoint("gone")
-            let router = try await server.socket(.router, options: packets)
+            let router = try await server.socket(.router, options: SocketOptions())
             try await router.bind(address)
             let error = await #expect(throws: ZMQError.self) {
                 try await router.sendConfirmed(Message([[0, 0, 0, 99], Array("lost".utf8)]))
             }
             #expect(error?.isHostUnreachable == true)
 
-            let dealer = try await client.socket(.dealer, options: packets)
+            let dealer = try await client.socket(.dealer, options: SocketOptions())
             try await dealer.connect(address)
             try await dealer.send(Message(Array("hi".utf8)))
             let identity = try await router.receive().first
@@ -100,11 +94,11 @@ struct PacketSocketTests {
             let server = try Transport(name: "packet-server")
             let client = try Transport(name: "packet-client")
             let address = endpoint("slow")
-            var slow = packets
+            var slow = SocketOptions()
             slow.inboundCapacity = 16
             let router = try await server.socket(.router, options: slow)
             try await router.bind(address)
-            let dealer = try await client.socket(.dealer, options: packets)
+            let dealer = try await client.socket(.dealer, options: SocketOptions())
             try await dealer.connect(address)
             let count = 20_000
             let payload = [UInt8](repeating: 7, count: 1_000)
@@ -134,18 +128,53 @@ struct PacketSocketTests {
         }
     }
 
+    @Test(
+        "A DEALER connects to a ROUTER that binds after it, holds what it sends meanwhile, and connects again to the next ROUTER on its path when the first goes away (a dispatch started again)"
+    )
+    func connectsAndReconnects() async throws {
+        try await within(20) {
+            let client = try Transport(name: "packet-client")
+            let address = endpoint("again")
+            let dealer = try await client.socket(.dealer)
+            try await dealer.connect(address)
+            try await dealer.send(Message(Array("before anyone listened".utf8)))
+            for life in 1...2 {
+                let server = try Transport(name: "packet-server-\(life)")
+                let router = try await server.socket(.router)
+                try await router.bind(address)
+                if life == 2 { try await dealer.send(Message(Array("after the first went".utf8))) }
+                let heard = try await router.receive()
+                #expect(heard.rest == [Array((life == 1 ? "before anyone listened" : "after the first went").utf8)])
+                try await router.send(Message([heard.first, [UInt8(life)]]))
+                #expect(try await dealer.receive().frames == [[UInt8(life)]])
+                await server.shutdown()
+            }
+            #expect(dealer.statistics().sendFailures == 0)
+            await client.shutdown()
+        }
+    }
+
     @Test("Endpoints and calls a packet link does not take are refused with the reason")
     func refusals() async throws {
         try await within(20) {
             let transport = try Transport(name: "packet-refusals")
-            let router = try await transport.socket(.router, options: packets)
-            await #expect(throws: ZMQError.self) { try await router.bind("ipc:///tmp/not-a-packet-link") }
+            let router = try await transport.socket(.router, options: SocketOptions())
             let long = "unix:///tmp/" + String(repeating: "x", count: 200)
             let tooLong = await #expect(throws: ZMQError.self) { try await router.bind(long) }
             #expect(tooLong?.description.contains("at most") == true, "\(String(describing: tooLong))")
+            // The first bind made it a packet link: libzmq's endpoints and calls are not its own.
+            await #expect(throws: ZMQError.self) { try await router.bind("ipc:///tmp/not-a-packet-link") }
+            try await router.bind(endpoint("first"))
+            let second = await #expect(throws: ZMQError.self) { try await router.bind(endpoint("second")) }
+            #expect(second?.description.contains("second") == true, "\(String(describing: second))")
             await #expect(throws: ZMQError.self) { try await router.subscribe("topic") }
-            let pub = await #expect(throws: ZMQError.self) { _ = try await transport.socket(.pub, options: packets) }
-            #expect(pub?.description.contains("only ROUTER and DEALER") == true)
+            let pub = try await transport.socket(.pub)
+            let refused = await #expect(throws: ZMQError.self) { try await pub.bind(endpoint("pub")) }
+            #expect(refused?.description.contains("only ROUTER and DEALER") == true)
+            var watched = SocketOptions()
+            watched.monitor = true
+            let monitored = try await transport.socket(.dealer, options: watched)
+            await #expect(throws: ZMQError.self) { try await monitored.connect(endpoint("monitored")) }
             await transport.shutdown()
         }
     }
