@@ -49,6 +49,16 @@ struct DeskFixture {
             })
     }
 
+    /// Rider r-1's request req-1 from (1, 1) to (5, 5), stamped by the riders' session: sent
+    /// once, it can be sent again as its own retry.
+    mutating func rideRequestFromR1() -> Envelope {
+        Envelope(
+            .rideRequest(
+                Wire.RideRequest.with {
+                    $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = at(1, 1); $0.dropoff = at(5, 5)
+                }), from: riders.next())
+    }
+
     mutating func openSessions() {
         _ = rider(
             DeskFixture.hello(.riders, "riders-1"), at: 0)
@@ -306,11 +316,7 @@ struct DeskTests {
     func idempotent() {
         var fixture = DeskFixture()
         fixture.openSessions()
-        let ride = Envelope(
-            .rideRequest(
-                Wire.RideRequest.with {
-                    $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 1); $0.dropoff = fixture.at(5, 5)
-                }), from: fixture.riders.next())
+        let ride = fixture.rideRequestFromR1()
         let first = fixture.desk.receive(ride, from: DeskFixture.ridersPeer, at: 1)
         let again = fixture.desk.receive(ride, from: DeskFixture.ridersPeer, at: 2)
         #expect(bodies(again, to: DeskFixture.ridersPeer).count == 1 && bodies(first, to: DeskFixture.ridersPeer).count == 1)
@@ -335,11 +341,7 @@ struct DeskTests {
                 DriverOnline.with {
                     $0.driverID = "d-1"; $0.location = fixture.at(0, 0)
                 }), at: 1)
-        let ride = Envelope(
-            .rideRequest(
-                Wire.RideRequest.with {
-                    $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 1); $0.dropoff = fixture.at(5, 5)
-                }), from: fixture.riders.next())
+        let ride = fixture.rideRequestFromR1()
         let first = fixture.desk.receive(ride, from: DeskFixture.ridersPeer, at: 2)
         let remembered = fixture.desk.memory.count
         for second in 0..<20 {
@@ -364,11 +366,7 @@ struct DeskTests {
     func retryAfterReconnect() {
         var fixture = DeskFixture()
         fixture.openSessions()
-        let ride = Envelope(
-            .rideRequest(
-                Wire.RideRequest.with {
-                    $0.requestID = "req-1"; $0.riderID = "r-1"; $0.pickup = fixture.at(1, 1); $0.dropoff = fixture.at(5, 5)
-                }), from: fixture.riders.next())
+        let ride = fixture.rideRequestFromR1()
         _ = fixture.desk.receive(ride, from: DeskFixture.ridersPeer, at: 1)
         let newPeer: [UInt8] = [9]
         _ = fixture.desk.receive(
