@@ -10,8 +10,8 @@ import Glibc
 /// connections, each message received comes with its connection's identity as the first frame
 /// and each sent goes to the connection its first frame names (an unknown one fails, as
 /// ROUTER_MANDATORY would); a DEALER connects to one ROUTER, waits for it if it has not bound
-/// yet, and connects again when it goes away (a dispatch started again), as libzmq's DEALER
-/// does, holding what it sends meanwhile. Only processes of this machine's user are admitted
+/// yet, and connects again when it goes away (its process started again binds the same path),
+/// as libzmq's DEALER does, holding what it sends meanwhile. Only processes of this machine's user are admitted
 /// (`SO_PEERCRED`), as a socket file's permissions admit them to an ipc endpoint. No CURVE (a
 /// run with CURVE keeps libzmq for its links).
 ///
@@ -209,7 +209,12 @@ final class PacketSocket: LoopSocket {
 
     func retry() {
         retryAt = nil
-        try? connectNow()
+        do {
+            try connectNow()
+        } catch {
+            // Not a ROUTER missing but something else (permissions, say): tried again all the same.
+            retryAt = ContinuousClock.now.advanced(by: Self.reconnectIntervalMax)
+        }
     }
 
     /// One attempt; a ROUTER not there (yet, or any more) is tried again later, doubling the wait.
