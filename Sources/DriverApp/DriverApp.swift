@@ -43,7 +43,7 @@ public actor DriverApp: HostedApp {
         person.act(on: app.root, at: time)
         // While the car moves: its arrival, and its next location update.
         let vehicle = component.vehicle
-        let report = vehicle.isMoving ? LocationCadence(every: component.profile.locationEvery)?.nextReport(after: time) : nil
+        let report = vehicle.isMoving ? component.profile.locationCadence?.nextReport(after: time) : nil
         let wake = [person.nextAction(after: time), vehicle.arrival, report].compactMap { $0 }.min()
         return app.output(wakeAt: wake)
     }

@@ -15,6 +15,9 @@ public struct DriverProfile: Sendable, Equatable {
     /// Simulated seconds between the app's location reports while the car moves; nil: none.
     public var locationEvery: Double?
 
+    /// When the app's location reports go (nil: none).
+    var locationCadence: LocationCadence? { LocationCadence(every: locationEvery) }
+
     public init(
         id: String, startNode: Int, shiftStart: Double = 0, shiftEnd: Double = .infinity,
         acceptance: Double = 1, responseSeconds: Double = 0, seed: UInt64 = 1, locationEvery: Double? = 15

@@ -20,7 +20,7 @@ final class IOLoop {
     private final class Entry {
         let core: SocketCore
         /// A libzmq socket until its first bind or connect to a `unix://` endpoint makes it a
-        /// packet link (``Command/usePackets``).
+        /// packet link (``Command/perform(_:packets:_:_:)``).
         var raw: any LoopSocket
         /// The socket's `ZMQ_FD` (a packet link's epoll), which the loop polls.
         var signal: Int32
@@ -184,29 +184,17 @@ final class IOLoop {
             } catch {
                 continuation.resume(throwing: error)
             }
-        case let .perform(id, operation, continuation):
+        case let .perform(id, packets, operation, continuation):
             guard let entry = entries.first(where: { $0.core.id == id }), entry.closing == nil else {
                 return continuation.resume(throwing: ZMQError.closed("socket \(id)"))
             }
-            continuation.resume(with: Result { try operation(entry.raw) })
+            continuation.resume(
+                with: Result {
+                    if packets { try usePackets(entry) }
+                    return try operation(entry.raw)
+                })
             // Binding, connecting or subscribing may take in a change that the descriptor will not show.
             entry.unsure = true
-        case let .usePackets(id, continuation):
-            guard let entry = entries.first(where: { $0.core.id == id }), entry.closing == nil else {
-                return continuation.resume(throwing: ZMQError.closed("socket \(id)"))
-            }
-            if entry.raw is PacketSocket { return continuation.resume() }
-            do {
-                guard entry.monitor == nil else { throw ZMQError.unsupported("a monitor on a packet link") }
-                let packets = try PacketSocket(type: entry.core.type)
-                entry.signal = try packets.signalDescriptor()
-                entry.raw.close()
-                entry.raw = packets
-                entry.unsure = true
-                continuation.resume()
-            } catch {
-                continuation.resume(throwing: error)
-            }
         case let .close(id, continuation):
             guard let entry = entries.first(where: { $0.core.id == id }) else { return continuation.resume() }
             beginClosing(entry, waiter: continuation)
@@ -216,11 +204,20 @@ final class IOLoop {
         }
     }
 
+    /// Makes the entry's socket a Unix packet link, unless it is one already.
+    private func usePackets(_ entry: Entry) throws(ZMQError) {
+        if entry.raw is PacketSocket { return }
+        guard entry.monitor == nil else { throw ZMQError.unsupported("a monitor on a packet link") }
+        let packets = try PacketSocket(type: entry.core.type)
+        entry.signal = try packets.signalDescriptor()
+        entry.raw.close()
+        entry.raw = packets
+    }
+
     private func refuse(_ command: Command) {
         switch command {
         case let .open(_, continuation): continuation.resume(throwing: ZMQError.closed("open socket"))
-        case let .perform(id, _, continuation): continuation.resume(throwing: ZMQError.closed("socket \(id)"))
-        case let .usePackets(id, continuation): continuation.resume(throwing: ZMQError.closed("socket \(id)"))
+        case let .perform(id, _, _, continuation): continuation.resume(throwing: ZMQError.closed("socket \(id)"))
         case let .close(_, continuation): continuation.resume()
         case let .shutdown(continuation): continuation?.resume()
         }

@@ -4,10 +4,9 @@ import Synchronization
 enum Command: Sendable {
     /// Create the libzmq socket for `core` and apply its options.
     case open(SocketCore, CheckedContinuation<Void, any Error>)
-    /// Run an operation on a socket's libzmq handle (bind, connect, subscribe, …).
-    case perform(Int, @Sendable (any LoopSocket) throws -> String?, CheckedContinuation<String?, any Error>)
-    /// Make a socket a Unix packet link (its first bind or connect is to a `unix://` endpoint).
-    case usePackets(Int, CheckedContinuation<Void, any Error>)
+    /// Run an operation on a socket (bind, connect, subscribe, …); with `packets`, first make it a
+    /// Unix packet link if it is not one (its first bind or connect is to a `unix://` endpoint).
+    case perform(Int, packets: Bool, @Sendable (any LoopSocket) throws -> String?, CheckedContinuation<String?, any Error>)
     /// Stop reading, drain queued sends within LINGER, then close.
     case close(Int, CheckedContinuation<Void, Never>)
     /// Close every socket as above, terminate the context, and end the thread.

@@ -20,9 +20,9 @@ import Glibc
 final class PacketSocket: LoopSocket {
     /// The scheme of its endpoints.
     static let scheme = "unix://"
-    /// The largest message it receives whole (as large as the largest it can send, see
-    /// ``bufferBytes``); a larger one is dropped and reported. Only the pages a message touches
-    /// are ever taken from the system.
+    /// The largest message it receives whole: as large as the largest a peer can send, the
+    /// kernel's send buffer (``bufferBytes``, which the kernel doubles). A larger one is dropped
+    /// and reported. Only the pages a message touches are ever taken from the system.
     static let receiveCapacity = 8 << 20
     /// A DEALER's first wait before connecting again, doubled up to ``reconnectIntervalMax``
     /// (libzmq's as ribcity sets it for peers started alongside).
@@ -154,7 +154,7 @@ final class PacketSocket: LoopSocket {
                     return run
                 }
                 fd = peer
-                encode(message.rest.isEmpty ? [message.first] : message.frames)
+                encode(message.frames)
             }
             let sent = sendBuffer.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
             if sent < 0 {

@@ -20,13 +20,12 @@ public final class Socket: Sendable {
     }
 
     /// Binds to an endpoint (`tcp://127.0.0.1:*` picks a free port; `unix://PATH` makes a ROUTER
-    /// a Unix packet link, see ``usePacketsIfAsked(by:)``).
+    /// a Unix packet link, see ``perform(packetsFor:_:)``).
     /// - Returns: the endpoint actually bound, with the chosen port.
     @discardableResult
     public func bind(_ endpoint: String) async throws -> String {
-        try await usePacketsIfAsked(by: endpoint)
         let curve = loop.security.withLock { $0 }?.binding(endpoint)
-        return try await perform { raw in
+        return try await perform(packetsFor: endpoint) { raw in
             if let curve { try raw.useCurve(curve) }
             return try raw.bind(endpoint)
         } ?? endpoint
@@ -35,9 +34,8 @@ public final class Socket: Sendable {
     /// Connects to an endpoint; libzmq completes the connection (and reconnects) in the background
     /// (`unix://PATH` makes a DEALER a Unix packet link, which does the same itself).
     public func connect(_ endpoint: String) async throws {
-        try await usePacketsIfAsked(by: endpoint)
         let curve = loop.security.withLock { $0 }?.connecting(endpoint)
-        _ = try await perform { raw in
+        _ = try await perform(packetsFor: endpoint) { raw in
             if let curve { try raw.useCurve(curve) }
             try raw.connect(endpoint)
             return nil
@@ -120,25 +118,21 @@ public final class Socket: Sendable {
         }
     }
 
-    /// A socket whose first bind or connect is to a `unix://` endpoint is a Unix packet link
-    /// from then on (`PacketSocket`: ROUTER and DEALER only, one machine, no CURVE, no monitor;
-    /// libzmq's options do not apply), with the same calls as a libzmq socket.
-    private func usePacketsIfAsked(by endpoint: String) async throws {
-        guard endpoint.hasPrefix(PacketSocket.scheme) else { return }
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            if !loop.submit(.usePackets(core.id, continuation)) {
+    /// Runs `operation` on the I/O thread. A socket whose first bind or connect is to a
+    /// `unix://` endpoint (`packetsFor`) is a Unix packet link from then on (`PacketSocket`: ROUTER
+    /// and DEALER only, one machine, no CURVE, no monitor; libzmq's options do not apply), with
+    /// the same calls as a libzmq socket.
+    private func perform(
+        packetsFor endpoint: String? = nil, _ operation: @escaping @Sendable (any LoopSocket) throws -> String?
+    ) async throws -> String? {
+        let packets = endpoint?.hasPrefix(PacketSocket.scheme) ?? false
+        return try await withCheckedThrowingContinuation { continuation in
+            if !loop.submit(.perform(core.id, packets: packets, operation, continuation)) {
                 continuation.resume(throwing: ZMQError.closed("socket \(core.id)"))
             }
         }
     }
 
-    private func perform(_ operation: @escaping @Sendable (any LoopSocket) throws -> String?) async throws -> String? {
-        try await withCheckedThrowingContinuation { continuation in
-            if !loop.submit(.perform(core.id, operation, continuation)) {
-                continuation.resume(throwing: ZMQError.closed("socket \(core.id)"))
-            }
-        }
-    }
 }
 
 /// The batches of messages a socket receives, as an async sequence that ends when the socket closes.

@@ -11,6 +11,28 @@ struct PacketSocketTests {
         "unix://" + NSTemporaryDirectory() + "ribcity-packet-\(name)-\(UInt32.random(in: 0...UInt32.max))"
     }
 
+    /// A ROUTER bound to a fresh path on a transport of its own, and a DEALER connected to it on another.
+    private struct Link {
+        let server: Transport
+        let client: Transport
+        let router: Socket
+        let dealer: Socket
+
+        init(_ address: String, router routerOptions: SocketOptions = SocketOptions()) async throws {
+            server = try Transport(name: "packet-server")
+            client = try Transport(name: "packet-client")
+            router = try await server.socket(.router, options: routerOptions)
+            try await router.bind(address)
+            dealer = try await client.socket(.dealer)
+            try await dealer.connect(address)
+        }
+
+        func shutdown() async {
+            await client.shutdown()
+            await server.shutdown()
+        }
+    }
+
     @Test(
         "Two DEALERs (each on a transport of its own) and a ROUTER: every frame arrives whole, under its sender's identity, and each answer reaches only its addressee"
     )
@@ -56,21 +78,16 @@ struct PacketSocketTests {
     )
     func unknownAndGonePeers() async throws {
         try await within(20) {
-            let server = try Transport(name: "packet-server")
-            let client = try Transport(name: "packet-client")
-            let address = endpoint("gone")
-            let router = try await server.socket(.router, options: SocketOptions())
-            try await router.bind(address)
+            let link = try await Link(endpoint("gone"))
+            let router = link.router
             let error = await #expect(throws: ZMQError.self) {
                 try await router.sendConfirmed(Message([[0, 0, 0, 99], Array("lost".utf8)]))
             }
             #expect(error?.isHostUnreachable == true)
 
-            let dealer = try await client.socket(.dealer, options: SocketOptions())
-            try await dealer.connect(address)
-            try await dealer.send(Message(Array("hi".utf8)))
+            try await link.dealer.send(Message(Array("hi".utf8)))
             let identity = try await router.receive().first
-            await client.shutdown()
+            await link.client.shutdown()
             // The ROUTER learns of the close when it next reads; until then a send may still go.
             var failure: ZMQError?
             while failure == nil {
@@ -82,7 +99,7 @@ struct PacketSocketTests {
                 }
             }
             #expect(failure?.isHostUnreachable == true, "\(String(describing: failure))")
-            await server.shutdown()
+            await link.server.shutdown()
         }
     }
 
@@ -91,15 +108,10 @@ struct PacketSocketTests {
     )
     func backPressure() async throws {
         try await within(60) {
-            let server = try Transport(name: "packet-server")
-            let client = try Transport(name: "packet-client")
-            let address = endpoint("slow")
             var slow = SocketOptions()
             slow.inboundCapacity = 16
-            let router = try await server.socket(.router, options: slow)
-            try await router.bind(address)
-            let dealer = try await client.socket(.dealer, options: SocketOptions())
-            try await dealer.connect(address)
+            let link = try await Link(endpoint("slow"), router: slow)
+            let (router, dealer) = (link.router, link.dealer)
             let count = 20_000
             let payload = [UInt8](repeating: 7, count: 1_000)
             let sending = Task {
@@ -123,13 +135,12 @@ struct PacketSocketTests {
             try await sending.value
             #expect(next == UInt32(count))
             #expect(dealer.statistics().sendFailures == 0)
-            await client.shutdown()
-            await server.shutdown()
+            await link.shutdown()
         }
     }
 
     @Test(
-        "A DEALER connects to a ROUTER that binds after it, holds what it sends meanwhile, and connects again to the next ROUTER on its path when the first goes away (a dispatch started again)"
+        "A DEALER connects to a ROUTER that binds after it, holds what it sends meanwhile, and connects again to the next ROUTER on its path when the first goes away (its process started again)"
     )
     func connectsAndReconnects() async throws {
         try await within(20) {

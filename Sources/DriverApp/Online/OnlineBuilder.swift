@@ -17,7 +17,7 @@ struct OnlineBuilder: Builder {
         let presenter = OnlinePresenter()
         let follower = LegFollower(
             link: dependency.link, work: dependency.work, vehicle: dependency.vehicle,
-            cadence: LocationCadence(every: dependency.profile.locationEvery))
+            cadence: dependency.profile.locationCadence)
         let interactor = OnlineInteractor(presenter: presenter, work: dependency.work, follower: follower)
         interactor.listener = listener
         return OnlineRouter(
