@@ -108,7 +108,9 @@ public final class Socket: Sendable {
     /// One consumer; the newest 1024 are kept if it falls behind.
     public var events: AsyncStream<SocketEvent> { core.events }
 
-    /// Traffic so far.
+    /// Traffic so far. The I/O thread counts a pass of sends after it, so a peer can already hold
+    /// a message that ``SocketStatistics/sent`` does not count yet; after ``close()`` or the
+    /// transport's shutdown the counts are final.
     public func statistics() -> SocketStatistics { core.statistics }
 
     /// Stops receiving, lets queued sends drain within LINGER, then closes. Idempotent.
