@@ -54,6 +54,8 @@ final class VirtualHost {
     let attempts: Int
     var faults: FaultInjector
     var now: Double
+    /// The apps' location updates of the instant, sent together.
+    var heldLocations = HeldLocations()
 
     init(
         participant: WindowParticipant<Envelope>, stamper: SequenceStamper, reports: SequenceStamper, shards: [String],
@@ -277,6 +279,7 @@ extension AppHost {
             released?.check()
             totals.leaks = appLeaks + (released?.leakCount ?? 0)
         }
+        await sendHeldLocations()
         let reached = max(virtual?.now ?? 0, window.start.seconds)
         virtual?.now = reached
         let leaving = settings.endWhenAllFinished && finishedEverything
@@ -378,6 +381,7 @@ extension AppHost {
         pending.attempt += 1
         pending.deadline = (now ?? 0) + (virtual?.timeout ?? 1)
         virtual?.pending.add(pending, id: id)
+        await sendHeldLocations()
         await transmit(
             Envelope(pending.body, from: pending.stamp, simTimeMs: SimTime(seconds: now ?? 0).wireMilliseconds), to: pending.shard
         )
@@ -387,6 +391,11 @@ extension AppHost {
     /// worked on. `handover`: the host's own DriverOnline for a handed-over driver.
     func sendInWindow(_ message: AppMessage, app: String?, shard: Int, handover: Bool = false) async {
         guard let state = virtual else { return }
+        if case .message(.locationUpdate(let update)) = message {
+            await send(state.heldLocations.hold(update, for: shard, at: state.now))
+            return
+        }
+        await sendHeldLocations()
         let stamp = state.stamper.next()
         let now = state.now
         let time = SimTime(seconds: now).wireMilliseconds
@@ -403,6 +412,21 @@ extension AppHost {
             await transmit(Envelope(body, from: stamp, simTimeMs: time), to: shard)
         }
         totals.messagesOut += 1
+    }
+
+    /// Sends the location updates held back (``VirtualHost/heldLocations``).
+    private func sendHeldLocations() async {
+        guard let state = virtual, !state.heldLocations.isEmpty else { return }
+        await send(state.heldLocations.release())
+    }
+
+    private func send(_ released: [HeldLocations.Release]) async {
+        guard let state = virtual else { return }
+        for message in released {
+            let time = SimTime(seconds: message.time).wireMilliseconds
+            await transmit(Envelope(message.body, from: state.stamper.next(), simTimeMs: time), to: message.shard)
+            totals.messagesOut += 1
+        }
     }
 
     /// Numbers the envelope on the link to dispatch shard `shard`'s current life and sends it,

@@ -30,6 +30,8 @@ extension DispatchDesk {
             try check(driver: online.driverID, for: session)
         case .driverOffline(let message)?: try check(holding: message.driverID, for: session)
         case .locationUpdate(let update)?: try check(holding: update.driverID, for: session)
+        case .locationReports(let reports)?:
+            for update in reports.updates { try check(holding: update.driverID, for: session) }
         case .acceptOffer(let answer)?: try check(holding: answer.driverID, for: session)
         case .declineOffer(let answer)?: try check(holding: answer.driverID, for: session)
         case .legDone(let done)?: try check(holding: done.driverID, for: session)

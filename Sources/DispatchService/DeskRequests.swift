@@ -19,7 +19,7 @@ extension DispatchDesk {
         case .splitAnswer(let message)?: return try answer(message, reply, at: time)
         case .driverOnline(let message)?: return try online(message, session: session, reply, at: time)
         case .driverOffline(let message)?: return try offline(message, reply, at: time)
-        case .locationUpdate?:
+        case .locationUpdate?, .locationReports?:
             // Positions follow from the legs dispatch hands out: a report, checked for its sender
             // (see DeskAuthority), changes nothing. It is the load a fleet's pings put on dispatch.
             return []

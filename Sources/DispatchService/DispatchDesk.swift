@@ -167,7 +167,7 @@ public final class DispatchDesk {
     /// hears) pushed the replies that retries of real requests need out of the memory.
     static func isReplayed(_ body: Envelope.OneOf_Body?) -> Bool {
         switch body {
-        case .locationUpdate?, .heartbeat?: false
+        case .locationUpdate?, .locationReports?, .heartbeat?: false
         default: true
         }
     }

@@ -93,6 +93,17 @@ struct DeskAuthorityTests {
                     })
             ),
             (
+                "another's driver among a fleet's reports",
+                .locationReports(
+                    LocationReports.with {
+                        $0.updates = [
+                            LocationUpdate.with {
+                                $0.driverID = "d-1"; $0.location = position
+                            }
+                        ]
+                    })
+            ),
+            (
                 "a ride in a victim's name",
                 .rideRequest(
                     Wire.RideRequest.with {
@@ -153,6 +164,36 @@ struct DeskAuthorityTests {
         // The real driver is still d-1's session's: its pickup is accepted from there.
         let done = city.pickupDone()
         #expect(acks(done, to: DeskFixture.driversPeer).count == 1)
+    }
+
+    @Test(
+        "A host's location reports of one instant in one message: answered by nothing from the session holding every driver named; one driver not its own refuses the whole message"
+    )
+    func reportsTogether() throws {
+        var city = try #require(ForgeryFixture())
+        func reports(_ drivers: [String]) -> Envelope.OneOf_Body {
+            .locationReports(
+                LocationReports.with {
+                    $0.updates = drivers.map { driver in
+                        LocationUpdate.with {
+                            $0.driverID = driver; $0.location = city.fixture.at(4, 0)
+                        }
+                    }
+                })
+        }
+        // d-7 online on the stranger's session: another session's driver.
+        let online = city.fromStranger(
+            .driverOnline(
+                DriverOnline.with {
+                    $0.driverID = "d-7"; $0.location = city.fixture.at(8, 8)
+                }), at: 3.5)
+        #expect(refusal(online, to: ForgeryFixture.strangerPeer) == nil, "\(online)")
+        let before = city.state
+        #expect(city.fixture.driver(reports(["d-1", "d-1"]), at: 4).isEmpty)
+        let mixed = city.fixture.driver(reports(["d-1", "d-7"]), at: 5)
+        #expect(refusal(mixed, to: DeskFixture.driversPeer) == .forbidden, "\(mixed)")
+        #expect(city.fixture.desk.forbiddenCount == 1)
+        #expect(city.state == before)
     }
 
     @Test("A Hello for another's session id without its token, or with a wrong one, is refused; the session stays where it was")

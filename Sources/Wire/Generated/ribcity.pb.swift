@@ -849,6 +849,14 @@ public nonisolated struct Envelope: @unchecked Sendable {
     set {_uniqueStorage()._body = .legDone(newValue)}
   }
 
+  public var locationReports: LocationReports {
+    get {
+      if case .locationReports(let v)? = _storage._body {return v}
+      return LocationReports()
+    }
+    set {_uniqueStorage()._body = .locationReports(newValue)}
+  }
+
   /// Event bus and late joiners (Clone pattern).
   public var dispatchEvent: DispatchEvent {
     get {
@@ -1017,6 +1025,7 @@ public nonisolated struct Envelope: @unchecked Sendable {
     case droppedOff(DroppedOff)
     case driveTo(DriveTo)
     case legDone(LegDone)
+    case locationReports(LocationReports)
     /// Event bus and late joiners (Clone pattern).
     case dispatchEvent(DispatchEvent)
     case snapshotRequest(SnapshotRequest)
@@ -1767,6 +1776,22 @@ public nonisolated struct LocationUpdate: Sendable {
   public init() {}
 
   fileprivate var _location: LatLon? = nil
+}
+
+/// The location updates a host's drivers made at one simulated instant, in one message (a fleet
+/// reporting on shared instants: one message per host and instant, not one per car). Each update
+/// is checked for its driver as a LocationUpdate alone would be; one that is not the session's
+/// refuses the whole message.
+public nonisolated struct LocationReports: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var updates: [LocationUpdate] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 public nonisolated struct Offer: Sendable {
@@ -2693,7 +2718,7 @@ nonisolated extension DispatchEventKind: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Envelope"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{3}sender_life\0\u{3}receiver_life\0\u{1}link\0\u{1}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{1}ack\0\u{4}\u{5}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{3}share_eta\0\u{3}shared_eta\0\u{3}split_fare_invite\0\u{3}split_invitation\0\u{3}split_answer\0\u{3}fare_split\0\u{4}\u{8}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{4}\u{a}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{2}\u{12}stop\0\u{1}ready\0\u{3}window_open\0\u{3}window_done\0\u{1}notice\0\u{3}inspect_app\0\u{3}app_inspection\0\u{3}join_request\0\u{3}join_reply\0\u{3}process_exit\0\u{3}window_hello\0\u{4}\u{9}shard_frame\0\u{b}clock_tick\0\u{c}P\u{1}\u{1}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}protocol_version\0\u{3}message_id\0\u{1}sender\0\u{1}sequence\0\u{3}sim_time_ms\0\u{3}in_reply_to\0\u{3}sender_life\0\u{3}receiver_life\0\u{1}link\0\u{1}hello\0\u{1}welcome\0\u{1}heartbeat\0\u{1}goodbye\0\u{1}error\0\u{1}ack\0\u{4}\u{5}quote_request\0\u{1}quote\0\u{3}ride_request\0\u{3}request_received\0\u{3}cancel_ride\0\u{3}rate_trip\0\u{3}trip_update\0\u{3}share_eta\0\u{3}shared_eta\0\u{3}split_fare_invite\0\u{3}split_invitation\0\u{3}split_answer\0\u{3}fare_split\0\u{4}\u{8}driver_online\0\u{3}driver_offline\0\u{3}location_update\0\u{1}offer\0\u{3}accept_offer\0\u{3}decline_offer\0\u{3}arrived_at_pickup\0\u{3}picked_up\0\u{3}dropped_off\0\u{3}drive_to\0\u{3}leg_done\0\u{3}location_reports\0\u{4}\u{9}dispatch_event\0\u{3}snapshot_request\0\u{3}snapshot_chunk\0\u{3}process_status\0\u{2}\u{12}stop\0\u{1}ready\0\u{3}window_open\0\u{3}window_done\0\u{1}notice\0\u{3}inspect_app\0\u{3}app_inspection\0\u{3}join_request\0\u{3}join_reply\0\u{3}process_exit\0\u{3}window_hello\0\u{4}\u{9}shard_frame\0\u{b}clock_tick\0\u{c}P\u{1}\u{1}")
 
   fileprivate class _StorageClass {
     var _protocolVersion: UInt32 = 0
@@ -3143,6 +3168,19 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
             _storage._body = .legDone(v)
           }
         }()
+        case 51: try {
+          var v: LocationReports?
+          var hadOneofValue = false
+          if let current = _storage._body {
+            hadOneofValue = true
+            if case .locationReports(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._body = .locationReports(v)
+          }
+        }()
         case 60: try {
           var v: DispatchEvent?
           var hadOneofValue = false
@@ -3510,6 +3548,10 @@ nonisolated extension Envelope: SwiftProtobuf.Message, SwiftProtobuf._MessageImp
       case .legDone?: try {
         guard case .legDone(let v)? = _storage._body else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 50)
+      }()
+      case .locationReports?: try {
+        guard case .locationReports(let v)? = _storage._body else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 51)
       }()
       case .dispatchEvent?: try {
         guard case .dispatchEvent(let v)? = _storage._body else { preconditionFailure() }
@@ -5068,6 +5110,36 @@ nonisolated extension LocationUpdate: SwiftProtobuf.Message, SwiftProtobuf._Mess
     if lhs._location != rhs._location {return false}
     if lhs.headingDeg != rhs.headingDeg {return false}
     if lhs.speedMps != rhs.speedMps {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension LocationReports: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".LocationReports"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}updates\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.updates) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.updates.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.updates, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: LocationReports, rhs: LocationReports) -> Bool {
+    if lhs.updates != rhs.updates {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
