@@ -163,8 +163,9 @@ public final class DispatchDesk {
 
     /// Whether the replies to a message are remembered for its retries. Not a location report's
     /// or a heartbeat's: they have no reply and change nothing, so one handled twice is handled
-    /// alike — and a fleet's reports (350,000 in a metro hour, two thirds of what dispatch
-    /// hears) pushed the replies that retries of real requests need out of the memory.
+    /// alike — and a fleet's reports (two thirds of what dispatch heard in a metro hour, before
+    /// hosts sent an instant's reports together) pushed the replies that retries of real
+    /// requests need out of the memory.
     static func isReplayed(_ body: Envelope.OneOf_Body?) -> Bool {
         switch body {
         case .locationUpdate?, .locationReports?, .heartbeat?: false
