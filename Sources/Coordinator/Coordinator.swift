@@ -240,7 +240,7 @@ public actor Coordinator {
         await statusLog?.close()
         await proxy.stop()
         // A killed process leaves its ipc socket files behind: the run's are the run's to remove.
-        for endpoint in plan.sessions + [plan.busPublish, plan.busSubscribe, plan.windows] {
+        for endpoint in plan.sessions + plan.localSessions + [plan.busPublish, plan.busSubscribe, plan.windows] {
             for scheme in ["ipc://", "unix://"] where endpoint.hasPrefix(scheme) {
                 try? FileManager.default.removeItem(atPath: String(endpoint.dropFirst(scheme.count)))
             }

@@ -13,6 +13,9 @@ public struct LaunchPlan: Sendable {
     /// Where each dispatch shard serves sessions (one endpoint unless the topology shards
     /// dispatch), and the bus proxy's two sides (hosted by the coordinator).
     public let sessions: [String]
+    /// Virtual time on one machine without CURVE: where each shard also serves the run's own
+    /// hosts over a Unix packet link (``Topology/localSessions(of:)``); empty otherwise.
+    public let localSessions: [String]
     public let busPublish: String
     public let busSubscribe: String
     /// Virtual time: the coordinator's window link (a ROUTER the participants' DEALERs connect to).
@@ -99,8 +102,12 @@ public struct LaunchPlan: Sendable {
         let sessions = topology.endpoints.shardSessions(shards, run: run ?? topology.name, temporaryDirectory: temporaryDirectory)
         let bus = topology.endpoints.bus(run: run ?? topology.name, temporaryDirectory: temporaryDirectory)
         self.sessions = sessions
+        let localSessions = self.virtual ? sessions.compactMap(topology.localSessions(of:)) : []
+        self.localSessions = localSessions.count == sessions.count ? localSessions : []
         // Every client of dispatch is told each shard's endpoint, in shard order.
         let allSessions = sessions.flatMap { ["--sessions", $0] }
+        // The run's hosts on this machine reach each shard over its packet link.
+        let hostSessions = allSessions + self.localSessions.flatMap { ["--local-sessions", $0] }
         busPublish = bus.publish
         busSubscribe = bus.subscribe
         let windows = topology.windowLink(run: run ?? topology.name, temporaryDirectory: temporaryDirectory)
@@ -127,6 +134,7 @@ public struct LaunchPlan: Sendable {
                 ProcessSpec(
                     name: WireIDs.dispatchProcess(shard: shard, of: shards), role: .dispatch,
                     arguments: ["dispatch"] + common + participant + ["--sessions", sessions[shard], "--publish-to", bus.publish]
+                        + (self.localSessions.isEmpty ? [] : ["--local-sessions", self.localSessions[shard]])
                         + (shards > 1 ? ["--shard", "\(shard)"] + sessions.flatMap { ["--shard-sessions", $0] } : [])
                         + (journal.map { ["--journal", Self.journal($0, shard: shard, of: shards)] } ?? []) + dispatchArguments,
                     restart: journal == nil ? .never : .supervised))
@@ -138,7 +146,7 @@ public struct LaunchPlan: Sendable {
                 name: WireIDs.driverProcess(index), role: .drivers,
                 arguments: ["drivers"] + common + follower + [
                     "--process", "\(index)", "--publish-to", bus.publish,
-                ] + allSessions + hostArguments,
+                ] + (elsewhere(topology.hostOfDrivers(index)) == nil ? hostSessions : allSessions) + hostArguments,
                 restart: .supervised)
             spec.host = elsewhere(topology.hostOfDrivers(index))
             processes.append(spec)
@@ -149,7 +157,8 @@ public struct LaunchPlan: Sendable {
                 arguments: ["riders"] + common + follower + [
                     "--process", "\(index)", "--publish-to", bus.publish,
                 ]
-                    + allSessions + hostArguments + riderArguments,
+                    + (elsewhere(topology.hostOfRiders(index)) == nil ? hostSessions : allSessions) + hostArguments
+                    + riderArguments,
                 restart: .supervised, finishesRun: true,
                 restartArguments: { time in ["--after", "\(time)"] })
             spec.host = elsewhere(topology.hostOfRiders(index))

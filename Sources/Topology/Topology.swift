@@ -63,11 +63,20 @@ public struct Topology: Sendable, Equatable {
         overPackets(endpoints.windows(run: run, temporaryDirectory: temporaryDirectory, shards: dispatchShards))
     }
 
+    /// Where a dispatch whose sessions endpoint is `sessions` also serves the run's own hosts
+    /// over a Unix packet link (`unix://PATH.local`), beside that endpoint: over ipc without
+    /// CURVE; nil otherwise (PERFORMANCE.md, session 37).
+    public func localSessions(of sessions: String) -> String? {
+        let local = overPackets(sessions)
+        return local == sessions ? nil : local + ".local"
+    }
+
     /// Over ipc without CURVE (the default on one machine), the window link is a Unix packet
     /// link (`unix://PATH`): its messages go from one process's I/O loop to the other's without
-    /// libzmq's I/O threads (PERFORMANCE.md, session 36). It is internal to a run; dispatch's
-    /// sessions and the bus, which other tools and other languages' clients use, stay libzmq,
-    /// and so does everything over tcp or with CURVE.
+    /// libzmq's I/O threads (PERFORMANCE.md, session 36). It is internal to a run, and so are
+    /// the packet links of dispatch's sessions for the run's own hosts (``localSessions(of:)``);
+    /// dispatch's sessions endpoint and the bus, which other tools and other languages' clients
+    /// use, stay libzmq, and so does everything over tcp or with CURVE.
     private func overPackets(_ endpoint: String) -> String {
         guard endpoints.transport == .ipc, !usesCurve, endpoint.hasPrefix("ipc://") else { return endpoint }
         return "unix://" + endpoint.dropFirst("ipc://".count)

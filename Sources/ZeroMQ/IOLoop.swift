@@ -204,11 +204,19 @@ final class IOLoop {
         }
     }
 
-    /// Makes the entry's socket a Unix packet link, unless it is one already.
+    /// Makes the entry's socket a Unix packet link, unless it is one already; a ROUTER bound over
+    /// libzmq already serves a packet link beside (``SplitRouter``).
     private func usePackets(_ entry: Entry) throws(ZMQError) {
-        if entry.raw is PacketSocket { return }
+        if entry.raw is PacketSocket || entry.raw is SplitRouter { return }
+        if entry.core.type == .router, let zmq = entry.raw as? RawSocket, zmq.isBound {
+            let split = try SplitRouter(zmq: zmq, packets: PacketSocket(type: .router))
+            entry.signal = try split.signalDescriptor()
+            entry.raw = split
+            entry.unsure = true
+            return
+        }
         guard entry.monitor == nil else { throw ZMQError.unsupported("a monitor on a packet link") }
-        let packets = try PacketSocket(type: entry.core.type)
+        let packets = try PacketSocket(type: entry.core.type, routingID: entry.core.options.routingID)
         entry.signal = try packets.signalDescriptor()
         entry.raw.close()
         entry.raw = packets
@@ -358,6 +366,9 @@ final class IOLoop {
             }
             blockedSince = nil
             failed += 1
+            // Counted before anyone can learn of it (the confirmation, the event), unlike the
+            // messages sent, which are counted after the pass (see `Socket.statistics()`).
+            entry.core.counters.sendFailures.add(1, ordering: .relaxed)
             if let confirmation = batch.confirmation {
                 confirmation.fail(failure)
                 current = nil
@@ -373,7 +384,6 @@ final class IOLoop {
         entry.currentIndex = index
         entry.retryAt = retry && entry.core.type == .router ? clock.now.advanced(by: Self.routerRetry) : nil
         if sent > 0 { entry.core.counters.sent.add(sent, ordering: .relaxed) }
-        if failed > 0 { entry.core.counters.sendFailures.add(failed, ordering: .relaxed) }
         return retry
     }
 
@@ -425,7 +435,7 @@ final class IOLoop {
             for batch in unsent { batch.confirmation?.fail(error) }
             let lost = unsent.reduce(0) { $0 + $1.messages.count }
             if lost > 0 { entry.core.counters.sendFailures.add(lost, ordering: .relaxed) }
-            if let monitor = entry.monitor?.socket, let raw = entry.raw as? RawSocket {
+            if let monitor = entry.monitor?.socket, let raw = (entry.raw as? RawSocket) ?? (entry.raw as? SplitRouter)?.zmq {
                 zmq_socket_monitor(raw.handle, nil, 0)
                 monitor.close()
             }

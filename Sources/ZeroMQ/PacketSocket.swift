@@ -11,12 +11,16 @@ import Glibc
 /// and each sent goes to the connection its first frame names (an unknown one fails, as
 /// ROUTER_MANDATORY would); a DEALER connects to one ROUTER, waits for it if it has not bound
 /// yet, and connects again when it goes away (its process started again binds the same path),
-/// as libzmq's DEALER does, holding what it sends meanwhile. Only processes of this machine's user are admitted
+/// as libzmq's DEALER does, holding what it sends meanwhile. A DEALER with a routing id
+/// (``SocketOptions/routingID``) names itself with it first thing on each connection, and its
+/// ROUTER knows it by that name (one already taken is refused, as libzmq refuses it without
+/// ROUTER_HANDOVER); without one, a ROUTER names each connection itself. Only processes of this machine's user are admitted
 /// (`SO_PEERCRED`), as a socket file's permissions admit them to an ipc endpoint. No CURVE (a
 /// run with CURVE keeps libzmq for its links).
 ///
 /// One datagram per message: the frame count, then each frame's length and bytes (32-bit
-/// little-endian numbers). Used only on the I/O thread that created it.
+/// little-endian numbers); a DEALER's greeting is a frame count of 0 and its routing id. Used
+/// only on the I/O thread that created it.
 final class PacketSocket: LoopSocket {
     /// The scheme of its endpoints.
     static let scheme = "unix://"
@@ -34,6 +38,8 @@ final class PacketSocket: LoopSocket {
     static let bufferBytes: Int32 = 4 << 20
 
     private let type: SocketType
+    /// A DEALER's name for itself, said first on each connection.
+    private let routingID: [UInt8]?
     private let epoll: Int32
     private var listener: Int32 = -1
     private var boundPath: String?
@@ -58,13 +64,14 @@ final class PacketSocket: LoopSocket {
     private var flags = [Int32](repeating: 0, count: 64)
     private var isClosed = false
 
-    init(type: SocketType) throws(ZMQError) {
+    init(type: SocketType, routingID: [UInt8]? = nil) throws(ZMQError) {
         guard type == .router || type == .dealer else {
             throw ZMQError.unsupported("a \(type) over a Unix packet link (only ROUTER and DEALER)")
         }
         let epoll = ribcity_epoll_create()
         guard epoll >= 0 else { throw ZMQError(code: errno, operation: "create the packet link's epoll") }
         self.type = type
+        self.routingID = routingID.flatMap { $0.isEmpty ? nil : $0 }
         self.epoll = epoll
         receiveBuffer = .allocate(byteCount: Self.receiveCapacity, alignment: 8)
     }
@@ -123,7 +130,12 @@ final class PacketSocket: LoopSocket {
                     code: EMSGSIZE, operation: "receive a \(count)-byte message on a packet link (at most \(receiveBuffer.count))"
                 )
             }
-            let frames = try Self.frames(in: UnsafeRawBufferPointer(rebasing: receiveBuffer[0..<count]))
+            let datagram = UnsafeRawBufferPointer(rebasing: receiveBuffer[0..<count])
+            if type == .router, let name = Self.greeting(in: datagram) {
+                named(fd, name)
+                continue
+            }
+            let frames = try Self.frames(in: datagram)
             guard type == .router, let identity = identities[fd] else { return Message(frames) }
             var message = Message(identity)
             message.rest = frames
@@ -235,9 +247,38 @@ final class PacketSocket: LoopSocket {
             retryInterval = min(retryInterval * 2, Self.reconnectIntervalMax)
             return
         }
+        if let routingID {
+            encode([routingID])
+            // A greeting's frame count is 0 (no message has fewer than one frame).
+            sendBuffer.replaceSubrange(0..<4, with: [0, 0, 0, 0])
+            let sent = sendBuffer.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+            guard sent == sendBuffer.count else {
+                // A connection that cannot take its first datagram: tried again as one that failed.
+                Glibc.close(fd)
+                retryAt = ContinuousClock.now.advanced(by: retryInterval)
+                return
+            }
+        }
         retryInterval = Self.reconnectInterval
         identities[fd] = []
         maybeReadable.append(fd)
+    }
+
+    /// Whether a ROUTER has a connection by this name (``SplitRouter`` sends its peers' messages
+    /// here, the rest to libzmq).
+    func knows(_ identity: [UInt8]) -> Bool { descriptors[identity] != nil }
+
+    /// A greeting names a new connection: its DEALER's routing id, unless another connection has
+    /// it (then the newcomer is refused, as libzmq refuses a routing id in use).
+    private func named(_ fd: Int32, _ name: [UInt8]) {
+        guard let given = identities[fd], given != name else { return }
+        guard !name.isEmpty, descriptors[name] == nil else {
+            drop(fd)
+            return
+        }
+        descriptors[given] = nil
+        identities[fd] = name
+        descriptors[name] = fd
     }
 
     func disconnect(_ endpoint: String) throws(ZMQError) { throw ZMQError.unsupported("disconnect a packet link") }
@@ -308,6 +349,15 @@ final class PacketSocket: LoopSocket {
 
     private static func append(_ value: UInt32, to buffer: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
+    }
+
+    /// A DEALER's greeting's routing id, if the datagram is one: a frame count of 0, then the
+    /// name's length and bytes.
+    static func greeting(in datagram: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard datagram.count >= 8, datagram.loadUnaligned(as: UInt32.self) == 0 else { return nil }
+        let length = Int(UInt32(littleEndian: datagram.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
+        guard length == datagram.count - 8 else { return [] }
+        return Array(datagram[8...])
     }
 
     /// The frames of one datagram; a malformed one (a count or length past its end) is refused.

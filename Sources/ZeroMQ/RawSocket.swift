@@ -11,6 +11,8 @@ final class RawSocket {
     /// Reused for every receive so that a message costs one copy and no libzmq allocation churn.
     private let scratch: UnsafeMutablePointer<zmq_msg_t>
     private var isClosed = false
+    /// Whether it has bound an endpoint (a ROUTER that then binds a packet link serves both).
+    private(set) var isBound = false
     /// A CURVE server: each message is tagged with its sender's ZAP User-Id.
     private var readsUserID = false
 
@@ -85,6 +87,7 @@ final class RawSocket {
     /// Binds and returns the endpoint actually bound (the port chosen for `tcp://host:*`).
     func bind(_ endpoint: String) throws(ZMQError) -> String {
         guard zmq_bind(handle, endpoint) == 0 else { throw ZMQError.last("bind \(endpoint)") }
+        isBound = true
         return lastEndpoint ?? endpoint
     }
 

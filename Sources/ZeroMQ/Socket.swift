@@ -109,8 +109,9 @@ public final class Socket: Sendable {
     public var events: AsyncStream<SocketEvent> { core.events }
 
     /// Traffic so far. The I/O thread counts a pass of sends after it, so a peer can already hold
-    /// a message that ``SocketStatistics/sent`` does not count yet; after ``close()`` or the
-    /// transport's shutdown the counts are final.
+    /// a message that ``SocketStatistics/sent`` does not count yet (a failure is counted before
+    /// its event or its confirmation's error); after ``close()`` or the transport's shutdown the
+    /// counts are final.
     public func statistics() -> SocketStatistics { core.statistics }
 
     /// Stops receiving, lets queued sends drain within LINGER, then closes. Idempotent.

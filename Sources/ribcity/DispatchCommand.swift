@@ -27,6 +27,14 @@ struct DispatchCommand: AsyncParsableCommand {
     @Option(help: "Endpoint for sessions (default: from the topology).")
     var sessions: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also serve sessions over a Unix packet link here (unix://PATH), beside --sessions.",
+            discussion:
+                "For a run's own hosts on this machine: their messages reach dispatch without libzmq's threads. ribcity launch gives one in virtual time over ipc without CURVE; every other client uses --sessions."
+        ))
+    var localSessions: String?
+
     @Option(help: "Sharded dispatch (dispatch: {shards: N} in the topology): the shard this process is, from 0.")
     var shard = 0
 
@@ -135,6 +143,12 @@ struct DispatchCommand: AsyncParsableCommand {
             let router = try await transport.socket(.router, options: options)
             let pub = try await transport.socket(.pub, options: .eventBus)
             let sessionsAt = try await router.bind(plan.endpoints.listening(on: sessions ?? ownSessions))
+            if let localSessions {
+                guard localSessions.hasPrefix("unix://") else {
+                    throw ValidationError("--local-sessions: \(localSessions) is not a unix://PATH endpoint")
+                }
+                _ = try await router.bind(localSessions)
+            }
             if publishTo != nil, bus != nil {
                 throw ValidationError("--bus binds dispatch's own PUB; --publish-to connects it to a proxy: not both")
             }

@@ -25,6 +25,12 @@ struct HostOptions: ParsableArguments {
     )
     var sessions: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "Virtual time: dispatch's packet link for this machine's hosts (its --local-sessions), once per shard in shard order, used instead of --sessions.",
+            valueName: "unix://PATH"))
+    var localSessions: [String] = []
+
     @Option(help: "The bus proxy's publisher endpoint, for health reports (default: from the topology).")
     var publishTo: String?
 
@@ -128,8 +134,13 @@ func runHost(
             // Every process of a virtual run starts at once: dispatch may not have bound yet.
             var dealerOptions = SocketOptions.connectingToPeerStartedAlongside
             dealerOptions.routingID = Array(WireIDs.session(ofProcess: name, life: clock.life).utf8)
+            guard options.localSessions.isEmpty || options.localSessions.count == shardSessions.count else {
+                throw ValidationError(
+                    "--local-sessions given \(options.localSessions.count) times; dispatch has \(shardSessions.count) shards: one for each, in order"
+                )
+            }
             var dealers: [Socket] = []
-            for endpoint in shardSessions {
+            for endpoint in options.localSessions.isEmpty ? shardSessions : options.localSessions {
                 let dealer = try await transport.socket(.dealer, options: dealerOptions)
                 try await dealer.connect(endpoint)
                 dealers.append(dealer)

@@ -155,6 +155,17 @@ struct LaunchPlanShardsTests {
             #expect(told == [.dispatch, .drivers, .riders].contains(spec.role), "\(spec.name): \(spec.arguments)")
         }
         #expect(!wall.processes.contains { $0.arguments.contains("--window-keeper") })
+        // In virtual time each shard also serves the run's hosts over a packet link, and they use it.
+        #expect(virtual.localSessions == virtual.sessions.map { "unix://" + $0.dropFirst("ipc://".count) + ".local" })
+        for spec in virtual.processes {
+            let given = zip(spec.arguments, spec.arguments.dropFirst()).filter { $0.0 == "--local-sessions" }.map(\.1)
+            switch spec.role {
+            case .dispatch: #expect(given == [virtual.localSessions[WireIDs.shard(ofDispatchProcess: spec.name) ?? 0]])
+            case .drivers, .riders: #expect(given == virtual.localSessions, "\(spec.name)")
+            default: #expect(given.isEmpty, "\(spec.name)")
+            }
+        }
+        #expect(wall.localSessions.isEmpty && !wall.processes.contains { $0.arguments.contains("--local-sessions") })
         let single = try TopologyReader.parse(
             text.replacingOccurrences(of: "shards: 2", with: "shards: 1"), file: "one.yaml", directory: "/")
         let one = LaunchPlan(topology: single, topologyPath: "/x/one.yaml", speed: nil, monitor: false)

@@ -275,6 +275,14 @@ struct TopologyTests {
         #expect(try link("") == "unix:///t/ribcity-x-windows")
         #expect(try link("security: { curve: on }\n") == "ipc:///t/ribcity-x-windows")
         #expect(try link("endpoints: { transport: tcp, host: 10.0.0.1, base_port: 6000 }\n") == "tcp://10.0.0.1:6004")
+        // Dispatch's packet link for the run's own hosts, beside its sessions endpoint: the same rule.
+        func local(_ extra: String) throws -> String? {
+            let topology = try TopologyReader.parse(base + extra, file: "t.yaml", directory: "/")
+            return topology.localSessions(of: topology.endpoints.shardSessions(1, run: "x", temporaryDirectory: "/t")[0])
+        }
+        #expect(try local("") == "unix:///t/ribcity-x-dispatch.local")
+        #expect(try local("security: { curve: on }\n") == nil)
+        #expect(try local("endpoints: { transport: tcp, host: 10.0.0.1, base_port: 6000 }\n") == nil)
     }
 
     @Test("Missing pieces and broken YAML are errors too")

@@ -76,6 +76,59 @@ struct PacketSocketTests {
     }
 
     @Test(
+        "A ROUTER bound over libzmq that also binds a packet link serves both: each DEALER known by its routing id, each answer back the way its peer came, a second packet DEALER with a name in use refused"
+    )
+    func servesBothKinds() async throws {
+        try await within(20) {
+            let server = try Transport(name: "split-server")
+            let clients = [try Transport(name: "split-zmq"), try Transport(name: "split-packets")]
+            let local = endpoint("split")
+            let libzmqAddress = "ipc://" + String(local.dropFirst("unix://".count)) + ".zmq"
+            let router = try await server.socket(.router, options: SocketOptions())
+            _ = try await router.bind(libzmqAddress)
+            #expect(try await router.bind(local) == local)
+            func dealer(_ name: String, on transport: Transport, at address: String) async throws -> Socket {
+                var options = SocketOptions()
+                options.routingID = Array(name.utf8)
+                let dealer = try await transport.socket(.dealer, options: options)
+                try await dealer.connect(address)
+                try await dealer.send(Message(Array("hello from \(name)".utf8)))
+                return dealer
+            }
+            let overZMQ = try await dealer("riders-0:1", on: clients[0], at: libzmqAddress)
+            let overPackets = try await dealer("drivers-0:1", on: clients[1], at: local)
+            var heard: [String: String] = [:]
+            for _ in 0..<2 {
+                let message = try await router.receive()
+                heard[String(decoding: message.first, as: UTF8.self)] = String(decoding: message.rest[0], as: UTF8.self)
+            }
+            #expect(heard == ["riders-0:1": "hello from riders-0:1", "drivers-0:1": "hello from drivers-0:1"])
+            // One batch for both sides, interleaved: each message leaves by its peer's side, in order.
+            try await router.send(contentsOf: [
+                Message([Array("drivers-0:1".utf8), [1]]), Message([Array("riders-0:1".utf8), [2]]),
+                Message([Array("drivers-0:1".utf8), [3]]), Message([Array("riders-0:1".utf8), [4]]),
+            ])
+            #expect(try await overPackets.receive().frames == [[1]])
+            #expect(try await overPackets.receive().frames == [[3]])
+            #expect(try await overZMQ.receive().frames == [[2]])
+            #expect(try await overZMQ.receive().frames == [[4]])
+
+            // A third process naming itself as the packet DEALER already connected is not let in.
+            let intruder = try await dealer("drivers-0:1", on: clients[0], at: local)
+            try await Task.sleep(for: .milliseconds(50))
+            try await overPackets.send(Message(Array("still me".utf8)))
+            let next = try await router.receive()
+            #expect(String(decoding: next.first, as: UTF8.self) == "drivers-0:1")
+            #expect(next.rest == [Array("still me".utf8)], "the intruder's hello never arrives")
+            try await router.send(Message([Array("drivers-0:1".utf8), [5]]))
+            #expect(try await overPackets.receive().frames == [[5]])
+            _ = intruder
+            for transport in clients { await transport.shutdown() }
+            await server.shutdown()
+        }
+    }
+
+    @Test(
         "A message to an identity the ROUTER does not know fails (as with ROUTER_MANDATORY); so does one to a DEALER that has gone"
     )
     func unknownAndGonePeers() async throws {
