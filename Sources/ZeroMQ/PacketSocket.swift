@@ -18,7 +18,8 @@ import Glibc
 /// (`SO_PEERCRED`), as a socket file's permissions admit them to an ipc endpoint. No CURVE (a
 /// run with CURVE keeps libzmq for its links).
 ///
-/// One datagram per message: the frame count, then each frame's length and bytes (32-bit
+/// A datagram carries one or more whole messages for one connection (those sent together, up to
+/// ``batchBytes``), each as its frame count, then each frame's length and bytes (32-bit
 /// little-endian numbers); a DEALER's greeting is a frame count of 0 and its routing id. Used
 /// only on the I/O thread that created it.
 final class PacketSocket: LoopSocket {
@@ -36,6 +37,9 @@ final class PacketSocket: LoopSocket {
     /// snapshot chunk of a thousand events is larger than the default (208 KiB). The kernel caps
     /// it at `net.core.wmem_max`.
     static let bufferBytes: Int32 = 4 << 20
+    /// The size up to which messages for one connection are sent together in one datagram (a
+    /// larger message goes alone).
+    static let batchBytes = 64 << 10
 
     private let type: SocketType
     /// A DEALER's name for itself, said first on each connection.
@@ -59,6 +63,9 @@ final class PacketSocket: LoopSocket {
     private var blocked: Set<Int32> = []
     private let receiveBuffer: UnsafeMutableRawBufferPointer
     private var sendBuffer: [UInt8] = []
+    /// The messages of the last datagram read that were not taken yet, from ``receivedNext`` on.
+    private var received: [Message] = []
+    private var receivedNext = 0
     /// Where ``readiness()`` takes epoll's events: descriptors, and what each can do.
     private var fds = [Int32](repeating: 0, count: 64)
     private var flags = [Int32](repeating: 0, count: 64)
@@ -103,10 +110,14 @@ final class PacketSocket: LoopSocket {
         let connected = !identities.isEmpty
         // A ROUTER's sends never wait for a writable signal (the loop retries them on a timer).
         let writable = type == .router || (connected && blocked.isEmpty)
-        return (acceptPending || !maybeReadable.isEmpty, writable)
+        return (acceptPending || !maybeReadable.isEmpty || receivedNext < received.count, writable)
     }
 
     func tryReceive() throws(ZMQError) -> Message? {
+        if receivedNext < received.count {
+            defer { receivedNext += 1 }
+            return received[receivedNext]
+        }
         if acceptPending { acceptWaiting() }
         while let fd = maybeReadable.first {
             let count = recv(fd, receiveBuffer.baseAddress, receiveBuffer.count, Int32(MSG_DONTWAIT) | Int32(MSG_TRUNC))
@@ -135,11 +146,18 @@ final class PacketSocket: LoopSocket {
                 named(fd, name)
                 continue
             }
-            let frames = try Self.frames(in: datagram)
-            guard type == .router, let identity = identities[fd] else { return Message(frames) }
-            var message = Message(identity)
-            message.rest = frames
-            return message
+            let messages = try Self.messages(in: datagram)
+            if type == .router, let identity = identities[fd] {
+                received = messages.map { frames in
+                    var message = Message(identity)
+                    message.rest = frames
+                    return message
+                }
+            } else {
+                received = messages.map { Message($0) }
+            }
+            receivedNext = 1
+            return received[0]
         }
         return nil
     }
@@ -156,7 +174,6 @@ final class PacketSocket: LoopSocket {
                     return run
                 }
                 fd = peer
-                encode(message.rest)
             } else {
                 guard let peer = identities.keys.first else {
                     // Held until the DEALER connects (again), as libzmq's would be.
@@ -166,7 +183,19 @@ final class PacketSocket: LoopSocket {
                     return run
                 }
                 fd = peer
-                encode(message.frames)
+            }
+            // The messages that follow for the same connection go in the same datagram, up to
+            // ``batchBytes``: one system call for a window's worth of them.
+            sendBuffer.removeAll(keepingCapacity: true)
+            encodeNext(message)
+            var count = 1
+            while index + count < messages.count, run.sent + count < limit {
+                let next = messages[index + count]
+                guard type == .dealer || descriptors[next.first] == fd,
+                    sendBuffer.count + encodedSize(next) <= Self.batchBytes
+                else { break }
+                encodeNext(next)
+                count += 1
             }
             let sent = sendBuffer.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
             if sent < 0 {
@@ -185,8 +214,8 @@ final class PacketSocket: LoopSocket {
                 }
                 return run
             }
-            run.sent += 1
-            index += 1
+            run.sent += count
+            index += count
         }
         return run
     }
@@ -296,6 +325,7 @@ final class PacketSocket: LoopSocket {
         identities = [:]
         descriptors = [:]
         maybeReadable = []
+        received = []
         if listener >= 0 { Glibc.close(listener) }
         if let boundPath { unlink(boundPath) }
         Glibc.close(epoll)
@@ -340,11 +370,28 @@ final class PacketSocket: LoopSocket {
 
     private func encode(_ frames: [[UInt8]]) {
         sendBuffer.removeAll(keepingCapacity: true)
+        encodeNext(frames)
+    }
+
+    /// Adds a message to the datagram being built.
+    private func encodeNext(_ frames: [[UInt8]]) {
         Self.append(UInt32(frames.count), to: &sendBuffer)
         for frame in frames {
             Self.append(UInt32(frame.count), to: &sendBuffer)
             sendBuffer.append(contentsOf: frame)
         }
+    }
+
+    /// Adds a message to the datagram being built: a ROUTER's without its first frame (the
+    /// connection's identity).
+    private func encodeNext(_ message: Message) {
+        encodeNext(type == .router ? message.rest : message.frames)
+    }
+
+    /// The bytes ``encodeNext(_:)`` adds for a message.
+    private func encodedSize(_ message: Message) -> Int {
+        let size = message.rest.reduce(4) { $0 + 4 + $1.count }
+        return type == .router ? size : size + 4 + message.first.count
     }
 
     private static func append(_ value: UInt32, to buffer: inout [UInt8]) {
@@ -360,10 +407,11 @@ final class PacketSocket: LoopSocket {
         return Array(datagram[8...])
     }
 
-    /// The frames of one datagram; a malformed one (a count or length past its end) is refused.
-    static func frames(in datagram: UnsafeRawBufferPointer) throws(ZMQError) -> [[UInt8]] {
+    /// The messages of one datagram, each as its frames, in order; a malformed datagram (a count
+    /// or length past its end, bytes left over) is refused whole.
+    static func messages(in datagram: UnsafeRawBufferPointer) throws(ZMQError) -> [[[UInt8]]] {
         func malformed(_ why: String) -> ZMQError {
-            ZMQError(code: EPROTO, operation: "read a \(datagram.count)-byte packet-link message: \(why)")
+            ZMQError(code: EPROTO, operation: "read a \(datagram.count)-byte packet-link datagram: \(why)")
         }
         var offset = 0
         func number() -> UInt32? {
@@ -371,19 +419,24 @@ final class PacketSocket: LoopSocket {
             defer { offset += 4 }
             return UInt32(littleEndian: datagram.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
         }
-        guard let count = number(), count >= 1 else { throw malformed("no frame count") }
-        // Each frame takes at least its length: a count larger than that cannot be honest.
-        guard Int(count) <= (datagram.count - offset) / 4 else { throw malformed("\(count) frames cannot fit") }
-        var frames: [[UInt8]] = []
-        frames.reserveCapacity(Int(count))
-        for index in 0..<Int(count) {
-            guard let length = number() else { throw malformed("frame \(index + 1) has no length") }
-            guard Int(length) <= datagram.count - offset else { throw malformed("frame \(index + 1) runs past the end") }
-            frames.append([UInt8](UnsafeRawBufferPointer(rebasing: datagram[offset..<offset + Int(length)])))
-            offset += Int(length)
-        }
-        guard offset == datagram.count else { throw malformed("\(datagram.count - offset) bytes after the last frame") }
-        return frames
+        var messages: [[[UInt8]]] = []
+        repeat {
+            guard let count = number(), count >= 1 else { throw malformed("no frame count") }
+            // Each frame takes at least its length: a count larger than that cannot be honest.
+            guard Int(count) <= (datagram.count - offset) / 4 else { throw malformed("\(count) frames cannot fit") }
+            var frames: [[UInt8]] = []
+            frames.reserveCapacity(Int(count))
+            for index in 0..<Int(count) {
+                guard let length = number() else { throw malformed("frame \(index + 1) has no length") }
+                guard Int(length) <= datagram.count - offset else { throw malformed("frame \(index + 1) runs past the end") }
+                frames.append([UInt8](UnsafeRawBufferPointer(rebasing: datagram[offset..<offset + Int(length)])))
+                offset += Int(length)
+            }
+            messages.append(frames)
+            let left = datagram.count - offset
+            if left > 0, left < 4 { throw malformed("\(left) bytes after the last frame") }
+        } while offset < datagram.count
+        return messages
     }
 
     // MARK: Addresses

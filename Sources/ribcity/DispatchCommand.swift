@@ -234,7 +234,8 @@ struct DispatchCommand: AsyncParsableCommand {
             // The replayed entries are done with: their memory goes back before the run goes on.
             point = nil
             print(
-                "\(name) pid \(getpid()) ready: \(graph.nodeCount) road nodes; sessions on \(sessionsAt), events on \(busAt); "
+                "\(name) pid \(getpid()) ready: \(graph.nodeCount) road nodes; sessions on \(sessionsAt)"
+                    + (localSessions.map { " and \($0)" } ?? "") + ", events on \(busAt); "
                     + "\(server.speed)× wall time"
             )
             let readiness = ReadinessAnnouncer(role: .dispatch, processID: name, endpoints: [sessionsAt], publisher: pub)

@@ -146,7 +146,9 @@ func runHost(
                 dealers.append(dealer)
             }
             let speed = options.speed ?? plan.speed
-            print("\(name) runs in virtual time: life \(clock.life), latency \(clock.latency.wireMilliseconds) ms")
+            print(
+                "\(name) runs in virtual time: life \(clock.life), latency \(clock.latency.wireMilliseconds) ms"
+                    + (options.localSessions.isEmpty ? "" : "; dispatch over \(options.localSessions.joined(separator: ", "))"))
             try await host.runVirtual(
                 AppHost.VirtualClock(
                     life: clock.life, latency: clock.latency, heartbeat: speed, timeout: 3 * speed,

@@ -125,6 +125,7 @@ struct PacketSocketTests {
             _ = intruder
             for transport in clients { await transport.shutdown() }
             await server.shutdown()
+            try? FileManager.default.removeItem(atPath: String(libzmqAddress.dropFirst("ipc://".count)))
         }
     }
 
@@ -246,20 +247,22 @@ struct PacketSocketTests {
     }
 
     @Test(
-        "A datagram is read as its frames; a count or length that runs past its end, or bytes left over, are refused, never read out of bounds"
+        "A datagram is read as its messages' frames; a count or length that runs past its end, or bytes left over, are refused, never read out of bounds"
     )
     func datagrams() throws {
         func datagram(_ numbers: [UInt32], _ tail: [UInt8] = []) -> [UInt8] {
             numbers.flatMap { withUnsafeBytes(of: $0.littleEndian) { Array($0) } } + tail
         }
         let good = datagram([2, 3], [1, 2, 3] + datagram([0]))
-        #expect(try good.withUnsafeBytes { try PacketSocket.frames(in: $0) } == [[1, 2, 3], []])
+        #expect(try good.withUnsafeBytes { try PacketSocket.messages(in: $0) } == [[[1, 2, 3], []]])
+        let two = good + datagram([1, 1], [7])
+        #expect(try two.withUnsafeBytes { try PacketSocket.messages(in: $0) } == [[[1, 2, 3], []], [[7]]])
         for (bytes, why) in [
             ([UInt8](), "no frame count"), (datagram([0]), "no frame count"),
             (datagram([1_000_000]), "cannot fit"), (datagram([1, 9], [1, 2]), "runs past the end"),
             (datagram([1, 1], [1, 2]), "after the last frame"), (datagram([2, 4], [9, 9, 9, 9]), "has no length"),
         ] {
-            let error = #expect(throws: ZMQError.self) { try bytes.withUnsafeBytes { try PacketSocket.frames(in: $0) } }
+            let error = #expect(throws: ZMQError.self) { try bytes.withUnsafeBytes { try PacketSocket.messages(in: $0) } }
             #expect(error?.description.contains(why) == true, "\(String(describing: error)) should say \(why)")
         }
     }
