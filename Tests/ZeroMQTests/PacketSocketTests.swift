@@ -257,6 +257,10 @@ struct PacketSocketTests {
         #expect(try good.withUnsafeBytes { try PacketSocket.messages(in: $0) } == [[[1, 2, 3], []]])
         let two = good + datagram([1, 1], [7])
         #expect(try two.withUnsafeBytes { try PacketSocket.messages(in: $0) } == [[[1, 2, 3], []], [[7]]])
+        // A DEALER's greeting: a frame count of 0, then its routing id; one whose length lies names nobody.
+        #expect(datagram([0, 3], [1, 2, 3]).withUnsafeBytes { PacketSocket.greeting(in: $0) } == [1, 2, 3])
+        #expect(datagram([0, 5], [1]).withUnsafeBytes { PacketSocket.greeting(in: $0) } == [])
+        #expect(good.withUnsafeBytes { PacketSocket.greeting(in: $0) } == nil)
         for (bytes, why) in [
             ([UInt8](), "no frame count"), (datagram([0]), "no frame count"),
             (datagram([1_000_000]), "cannot fit"), (datagram([1, 9], [1, 2]), "runs past the end"),
