@@ -24,7 +24,9 @@ final class IOLoop {
         var raw: any LoopSocket
         /// The socket's `ZMQ_FD` (a packet link's epoll), which the loop polls.
         var signal: Int32
-        var monitor: (socket: RawSocket, signal: Int32)?
+        /// The monitor's socket and descriptor, and the libzmq socket it watches (which stays the
+        /// libzmq side when a ROUTER also serves a packet link).
+        var monitor: (socket: RawSocket, signal: Int32, watched: RawSocket)?
         /// What the socket could do when libzmq last said (`ZMQ_EVENTS`), and whether it must be
         /// asked again: its descriptor was readable, or a call on it may have taken in a change
         /// that the descriptor will not show.
@@ -172,7 +174,7 @@ final class IOLoop {
                     let entry = try Entry(core: socketCore, raw: raw)
                     if socketCore.options.monitor {
                         let monitor = try startMonitor(raw, id: socketCore.id)
-                        entry.monitor = (monitor, try monitor.signalDescriptor())
+                        entry.monitor = (monitor, try monitor.signalDescriptor(), raw)
                         entry.monitorUnsure = true
                     }
                     entries.append(entry)
@@ -212,7 +214,6 @@ final class IOLoop {
             let split = try SplitRouter(zmq: zmq, packets: PacketSocket(type: .router))
             entry.signal = try split.signalDescriptor()
             entry.raw = split
-            entry.unsure = true
             return
         }
         guard entry.monitor == nil else { throw ZMQError.unsupported("a monitor on a packet link") }
@@ -435,9 +436,9 @@ final class IOLoop {
             for batch in unsent { batch.confirmation?.fail(error) }
             let lost = unsent.reduce(0) { $0 + $1.messages.count }
             if lost > 0 { entry.core.counters.sendFailures.add(lost, ordering: .relaxed) }
-            if let monitor = entry.monitor?.socket, let raw = (entry.raw as? RawSocket) ?? (entry.raw as? SplitRouter)?.zmq {
-                zmq_socket_monitor(raw.handle, nil, 0)
-                monitor.close()
+            if let monitor = entry.monitor {
+                zmq_socket_monitor(monitor.watched.handle, nil, 0)
+                monitor.socket.close()
             }
             entry.raw.close()
             entry.core.inbound.finish()

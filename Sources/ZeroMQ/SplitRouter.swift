@@ -12,8 +12,7 @@ import Glibc
 /// with its routing id), else to libzmq. The loop polls one descriptor, an epoll of both sides'.
 /// Used only on the I/O thread that created it.
 final class SplitRouter: LoopSocket {
-    /// The libzmq side (its monitor, if any, watches it).
-    let zmq: RawSocket
+    private let zmq: RawSocket
     private let packets: PacketSocket
     private let epoll: Int32
     /// Which side is read first next: they take turns, so that neither starves the other.

@@ -134,13 +134,11 @@ func runHost(
             // Every process of a virtual run starts at once: dispatch may not have bound yet.
             var dealerOptions = SocketOptions.connectingToPeerStartedAlongside
             dealerOptions.routingID = Array(WireIDs.session(ofProcess: name, life: clock.life).utf8)
-            guard options.localSessions.isEmpty || options.localSessions.count == shardSessions.count else {
-                throw ValidationError(
-                    "--local-sessions given \(options.localSessions.count) times; dispatch has \(shardSessions.count) shards: one for each, in order"
-                )
-            }
+            let dispatchAt =
+                options.localSessions.isEmpty
+                ? shardSessions : try shardSessionEndpoints(options.localSessions, of: plan, option: "--local-sessions")
             var dealers: [Socket] = []
-            for endpoint in options.localSessions.isEmpty ? shardSessions : options.localSessions {
+            for endpoint in dispatchAt {
                 let dealer = try await transport.socket(.dealer, options: dealerOptions)
                 try await dealer.connect(endpoint)
                 dealers.append(dealer)
