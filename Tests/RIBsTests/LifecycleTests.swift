@@ -14,6 +14,10 @@ final class NodeRouter: Router<RecordingInteractor> {
     override func didLoad() { loads += 1 }
 }
 
+/// Routers whose names test the rule: a generic one, and one without the usual suffix.
+final class ListRouter<Element>: Router<RecordingInteractor> {}
+final class Switchboard: Router<RecordingInteractor> {}
+
 func node() -> NodeRouter { NodeRouter(interactor: RecordingInteractor()) }
 
 /// An active root with a child and a grandchild attached.
@@ -135,10 +139,12 @@ struct LifecycleTests {
         #expect(!child.interactable.isActive)
     }
 
-    @Test("Router names come from their type")
+    @Test("Router names come from their type: without \"Router\" at the end, nor generic arguments")
     func names() {
         #expect(node().name == "Node")
         #expect(LoggedInRouter(interactor: LoggedInInteractor(session: ModelStream(nil))).name == "LoggedIn")
+        #expect(ListRouter<Int>(interactor: RecordingInteractor()).name == "List")
+        #expect(Switchboard(interactor: RecordingInteractor()).name == "Switchboard")
     }
 
     @Test("show(_:) keeps one exclusive child: the one shown before is detached, the same type is not built again")

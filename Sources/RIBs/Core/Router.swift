@@ -71,9 +71,16 @@ open class Router<InteractorType>: Routing {
     open var name: String {
         // The runtime's name of the type, not `String(describing:)`, which first looks for the
         // metatype's conformances to the printing protocols (a lookup each, on every detach).
-        var base = Substring(_typeName(type(of: self), qualified: false))
-        if let angle = base.firstIndex(of: "<") { base = base[..<angle] }
-        return String(base.hasSuffix("Router") && base != "Router" ? base.dropLast(6) : base)
+        // Cut by its UTF-8 bytes, not by characters, which grapheme breaking would find (a
+        // name is made at every detach, for the leak detector's path).
+        let full = _typeName(type(of: self), qualified: false)
+        let end = full.utf8.firstIndex(of: UInt8(ascii: "<")) ?? full.utf8.endIndex
+        let base = full.utf8[..<end]
+        let suffix = "Router".utf8
+        guard base.count > suffix.count, base.suffix(suffix.count).elementsEqual(suffix) else {
+            return end == full.utf8.endIndex ? full : String(Substring(base))
+        }
+        return String(Substring(base.dropLast(suffix.count)))
     }
 
     public final func load() {
