@@ -382,7 +382,9 @@ public actor DispatchServer {
         if let tracer {
             for message in routed { if let sent = try? Frames.Routed(frames: message.frames) { tracer(.sent(sent.envelope)) } }
         }
-        if !routed.isEmpty { try await router.send(contentsOf: routed) }
+        // Each session's together: a batch in event order goes to a host over a packet link as a
+        // datagram per run of its messages (four or five a window in metro), not one.
+        if !routed.isEmpty { try await router.send(contentsOf: routed.groupedByPeer()) }
         if !out.toShards.isEmpty { toShards(out.toShards) }
     }
 
@@ -403,11 +405,9 @@ public actor DispatchServer {
             let events = publishQueue, reports = reportQueue
             publishQueue = []
             reportQueue = []
-            if !events.isEmpty {
-                try await bus.send(contentsOf: events)
-                try await windowLink?.send(contentsOf: events)
-            }
-            if !reports.isEmpty { try await windowLink?.send(contentsOf: reports) }
+            if !events.isEmpty { try await bus.send(contentsOf: events) }
+            // One batch: the events and the report after them go to the keeper in one datagram.
+            if !events.isEmpty || !reports.isEmpty { try await windowLink?.send(contentsOf: events + reports) }
         }
     }
 
