@@ -139,6 +139,20 @@ struct LifecycleTests {
         #expect(!child.interactable.isActive)
     }
 
+    @Test("A router says whether its interactor is active, as the interactor does, through attach and detach")
+    func routerIsActive() {
+        let (root, child, grandchild) = activeTree()
+        let routers: [any Routing] = [root, child, grandchild]
+        #expect(routers.map(\.isActive) == [true, true, true])
+        root.detachChild(child)
+        #expect(routers.map(\.isActive) == [true, false, false])
+        #expect(routers.map(\.isActive) == routers.map(\.interactable.isActive))
+        let loose = node()
+        #expect(!loose.isActive)
+        loose.interactable.activate()
+        #expect(loose.isActive)
+    }
+
     @Test("Router names come from their type: without \"Router\" at the end, nor generic arguments")
     func names() {
         #expect(node().name == "Node")

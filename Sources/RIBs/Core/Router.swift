@@ -2,6 +2,10 @@
 public protocol Routing: AnyObject {
     /// The RIB's interactor.
     var interactable: any Interactable { get }
+    /// Whether the RIB's interactor is active: what `interactable.isActive` says, without
+    /// handing out the interactor (a retain, through its side table when something holds it
+    /// weakly — on every walk of the tree, each tick of a simulated person).
+    var isActive: Bool { get }
     /// The attached children, in attachment order.
     var children: [any Routing] { get }
     /// A short name for the RIB (the type name without "Router" by default), for paths and trees.
@@ -63,6 +67,8 @@ open class Router<InteractorType>: Routing {
         }
         children.removeAll()
     }
+
+    public final var isActive: Bool { interactable.isActive }
 
     public var path: String { (parent?.path ?? "") + "/" + name }
 

@@ -30,7 +30,7 @@ public struct ActiveViews {
     }
 
     private mutating func gather(_ router: any Routing) {
-        guard router.interactable.isActive else { return }
+        guard router.isActive else { return }
         if let view = router.view { found.append((ObjectIdentifier(Swift.type(of: view)), view)) }
         for child in router.children { gather(child) }
     }
