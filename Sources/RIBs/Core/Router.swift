@@ -80,13 +80,10 @@ open class Router<InteractorType>: Routing {
         // Cut by its UTF-8 bytes, not by characters, which grapheme breaking would find (a
         // name is made at every detach, for the leak detector's path).
         let full = _typeName(type(of: self), qualified: false)
-        let end = full.utf8.firstIndex(of: UInt8(ascii: "<")) ?? full.utf8.endIndex
-        let base = full.utf8[..<end]
+        var base = full.utf8[..<(full.utf8.firstIndex(of: UInt8(ascii: "<")) ?? full.utf8.endIndex)]
         let suffix = "Router".utf8
-        guard base.count > suffix.count, base.suffix(suffix.count).elementsEqual(suffix) else {
-            return end == full.utf8.endIndex ? full : String(Substring(base))
-        }
-        return String(Substring(base.dropLast(suffix.count)))
+        if base.count > suffix.count, base.suffix(suffix.count).elementsEqual(suffix) { base = base.dropLast(suffix.count) }
+        return String(Substring(base))
     }
 
     public final func load() {
