@@ -10,6 +10,17 @@ public struct MonitorBoard: Sendable {
     public private(set) var openRequests: [String: TripState] = [:]
     /// Events of each kind over the whole run.
     public private(set) var totals: [DispatchEventKind: Int] = [:]
+    /// Each bus sender's share of `totals` (one sender per dispatch shard): a shard's snapshot
+    /// replaces its own share.
+    private var totalsBySender: [String: [DispatchEventKind: Int]] = [:]
+    /// The dispatch events applied lately, by sender, oldest first. A snapshot comes on another
+    /// socket than the bus, current to a sequence the bus may already have passed: the events
+    /// after that sequence are applied again on top of it.
+    private var lately: [String: Deque<(sequence: UInt64, event: Wire.DispatchEvent)>] = [:]
+    /// The sequence of the newest event each sender's ``lately`` no longer keeps.
+    private var latelyDroppedThrough: [String: UInt64] = [:]
+    /// How many events of each sender ``lately`` keeps (a snapshot lags the bus by a window or two).
+    public static let latelyKept = 8_192
     /// What riders' optional features did (shares, splits); `switchedOff` is filled by the report.
     public private(set) var features = FeatureCounts()
     /// Pickup waits in seconds of every trip started.
@@ -71,7 +82,8 @@ public struct MonitorBoard: Sendable {
             if notices.count > Self.noticesKept { notices.removeFirst(notices.count - Self.noticesKept) }
         }
         guard case .dispatchEvent(let event)? = envelope.body else { return }
-        totals[event.kind, default: 0] += 1
+        keepLately(event, sequence: envelope.sequence, from: envelope.sender)
+        count(event, from: envelope.sender)
         features.record(event)
         let minute = envelope.simTimeMs / 60_000
         if event.kind == .requestCreated {
@@ -83,24 +95,15 @@ public struct MonitorBoard: Sendable {
         recent.append((envelope.simTimeMs, event.kind))
         dropOlderThanAMinute()
         switch event.kind {
-        case .requestCreated: openRequests[event.requestID] = .matching
-        case .offerAccepted: openRequests[event.requestID] = .driverAssigned
         case .tripStarted:
-            openRequests[event.requestID] = .onTrip
             pickupWaits.add(Double(event.pickupWaitS))
         case .tripCompleted, .requestCancelled, .requestRejected:
-            openRequests[event.requestID] = nil
             countedAt[event.requestID] = nil
         case .requestHandedOver:
-            // Still open; the shard it went to counts it again as it arrives.
-            totals[.requestCreated, default: 0] -= 1
             if let counted = countedAt.removeValue(forKey: event.requestID) {
                 minutes[counted.minute, default: (0, 0)].requests -= 1
                 if !counted.zone.isEmpty { zoneRequests[counted.zone, default: 0] -= 1 }
             }
-        case .driverStateChanged:
-            drivers[event.driverID] = event.driverState
-            if event.hasLocation { driverPositions[event.driverID] = event.location }
         case .surgeUpdated:
             surge[event.zone] = event.surgeMultiplier
             if event.surgeMultiplier > peakSurge?.multiplier ?? 1 {
@@ -125,8 +128,12 @@ public struct MonitorBoard: Sendable {
             snapshotAt = [:]
         }
         if !totals.isEmpty {
-            let shard = Dictionary(totals.map { ($0.kind, Int(clamping: $0.count)) }, uniquingKeysWith: +)
-            self.totals = merging ? self.totals.merging(shard, uniquingKeysWith: +) : shard
+            var share = Dictionary(totals.map { ($0.kind, Int(clamping: $0.count)) }, uniquingKeysWith: +)
+            // As on the bus: a request handed to another shard is counted where it ends.
+            share[.requestCreated, default: 0] -= share[.requestHandedOver] ?? 0
+            for (kind, count) in totalsBySender[sender] ?? [:] { self.totals[kind, default: 0] -= count }
+            for (kind, count) in share { self.totals[kind, default: 0] += count }
+            totalsBySender[sender] = share
         }
         for event in events {
             switch event.kind {
@@ -135,8 +142,43 @@ public struct MonitorBoard: Sendable {
             default: break
             }
         }
+        // The bus may have run ahead of the snapshot: what it told since is applied again.
+        for (sequence, event) in lately[sender] ?? [] where sequence > sequenceAt { count(event, from: sender) }
+        if let dropped = latelyDroppedThrough[sender], dropped > sequenceAt {
+            // At most this many: some of them may have been missed on the bus already.
+            sequences.lose(dropped - sequenceAt, from: sender)
+        }
         snapshotAt[sender] = sequenceAt
         sequences.resume(sender: sender, after: sequenceAt)
+    }
+
+    /// What a snapshot stands for, moved on by one dispatch event of `sender`: the totals, the
+    /// open requests and the drivers' states.
+    private mutating func count(_ event: Wire.DispatchEvent, from sender: String) {
+        add(1, event.kind, from: sender)
+        switch event.kind {
+        case .requestCreated: openRequests[event.requestID] = .matching
+        case .offerAccepted: openRequests[event.requestID] = .driverAssigned
+        case .tripStarted: openRequests[event.requestID] = .onTrip
+        case .tripCompleted, .requestCancelled, .requestRejected: openRequests[event.requestID] = nil
+        case .requestHandedOver:
+            // Still open; the shard it went to counts it again as it arrives.
+            add(-1, .requestCreated, from: sender)
+        case .driverStateChanged:
+            drivers[event.driverID] = event.driverState
+            if event.hasLocation { driverPositions[event.driverID] = event.location }
+        default: break
+        }
+    }
+
+    private mutating func add(_ count: Int, _ kind: DispatchEventKind, from sender: String) {
+        totals[kind, default: 0] += count
+        totalsBySender[sender, default: [:]][kind, default: 0] += count
+    }
+
+    private mutating func keepLately(_ event: Wire.DispatchEvent, sequence: UInt64, from sender: String) {
+        lately[sender, default: []].append((sequence, event))
+        if lately[sender]!.count > Self.latelyKept { latelyDroppedThrough[sender] = lately[sender]!.removeFirst().sequence }
     }
 
     /// Events of `kind` in the simulated minute before the latest event.

@@ -50,8 +50,15 @@ public struct SequenceTracker: Sendable {
         return .gap(missing: (last + 1)...(sequence - 1))
     }
 
-    /// Starts following a sender from a known point (e.g. a snapshot's `sequence_at`).
+    /// Starts following a sender from a known point (e.g. a snapshot's `sequence_at`), unless
+    /// later messages of it were seen already (the snapshot came after them, on another socket).
     public mutating func resume(sender: String, after sequence: UInt64) {
-        lastSeen[sender] = sequence
+        lastSeen[sender] = max(lastSeen[sender] ?? 0, sequence)
+    }
+
+    /// Counts `count` messages of `sender` as lost although they arrived: what they told could
+    /// not be kept (a snapshot came too late to be brought up to date with them).
+    public mutating func lose(_ count: UInt64, from sender: String) {
+        missed[sender, default: 0] += count
     }
 }

@@ -184,6 +184,84 @@ struct MonitorBoardTests {
         #expect(totals["requests"] == 3 && totals["completed"] == 2, "\(totals)")
     }
 
+    @Test(
+        "Events after the snapshot's sequence that came on the bus before the snapshot (another socket) are counted once and their state kept: the page showed matched 53 of summary.json's 54"
+    )
+    mutating func eventsBeforeTheirSnapshot() {
+        var board = MonitorBoard()
+        _ = envelope(.requestCreated, at: 1) { $0.requestID = "r-1" }
+        _ = envelope(.driverStateChanged, at: 1) {
+            $0.driverID = "d-1"; $0.driverState = .idle
+        }
+        let snapshotAt = stamper.lastSequence
+        let accepted = envelope(.offerAccepted, at: 2) {
+            $0.requestID = "r-1"; $0.driverID = "d-1"
+        }
+        let enRoute = envelope(.driverStateChanged, at: 2) {
+            $0.driverID = "d-1"; $0.driverState = .enRoute
+        }
+        board.apply(accepted)
+        board.apply(enRoute)
+        board.apply(
+            snapshot: [
+                Wire.DispatchEvent.with {
+                    $0.kind = .requestCreated; $0.requestID = "r-1"; $0.tripState = .matching
+                },
+                Wire.DispatchEvent.with {
+                    $0.kind = .driverStateChanged; $0.driverID = "d-1"; $0.driverState = .idle
+                },
+            ],
+            sequenceAt: snapshotAt,
+            totals: [
+                EventCount.with {
+                    $0.kind = .requestCreated; $0.count = 1
+                },
+                EventCount.with {
+                    $0.kind = .driverStateChanged; $0.count = 1
+                },
+            ])
+        #expect(board.totals[.offerAccepted] == 1 && board.totals[.requestCreated] == 1)
+        #expect(board.totals[.driverStateChanged] == 2)
+        #expect(board.openRequests["r-1"] == .driverAssigned && board.drivers["d-1"] == .enRoute)
+        let started = envelope(.tripStarted, at: 3) { $0.requestID = "r-1" }
+        board.apply(started)
+        #expect(board.sequences.totalMissed == 0 && board.sequences.duplicates.isEmpty)
+        #expect(board.openRequests["r-1"] == .onTrip && board.totals[.tripStarted] == 1)
+    }
+
+    @Test(
+        "Each dispatch shard's snapshot replaces that shard's share of the totals: what another shard told stays, and nothing is counted twice"
+    )
+    func shardSnapshotsReplaceTheirShare() {
+        var board = MonitorBoard()
+        var shard0 = SequenceStamper(sender: "dispatch-0-bus")
+        var shard1 = SequenceStamper(sender: "dispatch-1-bus")
+        let created = { (stamp: SenderStamp, request: String) in
+            Envelope(
+                .dispatchEvent(
+                    Wire.DispatchEvent.with {
+                        $0.kind = .requestCreated; $0.requestID = request
+                    }), from: stamp, simTimeMs: 1_000)
+        }
+        let count = { (created: UInt64) in
+            [
+                EventCount.with {
+                    $0.kind = .requestCreated; $0.count = created
+                }
+            ]
+        }
+        // Shard 1's two requests come on the bus before either snapshot; shard 0's snapshot
+        // (first, not merging) counts one request, shard 1's (current to its first) one.
+        let firstOfShard1 = shard1.next()
+        board.apply(created(firstOfShard1, "r-b1"))
+        board.apply(created(shard1.next(), "r-b2"))
+        board.apply(snapshot: [], sequenceAt: shard0.next().sequence, totals: count(1), sender: "dispatch-0-bus")
+        #expect(board.totals[.requestCreated] == 3)
+        board.apply(
+            snapshot: [], sequenceAt: firstOfShard1.sequence, totals: count(1), sender: "dispatch-1-bus", merging: true)
+        #expect(board.totals[.requestCreated] == 3, "\(board.totals)")
+    }
+
     @Test("The run's highest surge is reported with its zone and time, not the surge left at the end")
     mutating func peakSurge() {
         var board = MonitorBoard()
