@@ -196,7 +196,9 @@ public actor Coordinator {
                 }
             } catch {}
         }
-        let reader = Task(executorPreference: transport.executor) { [board, readiness, supervisor] () -> RunTables in
+        // Off the I/O thread, where the window keeper answers reports: a window's opening never
+        // waits behind the tables.
+        let reader = Task(executorPreference: globalConcurrentExecutor) { [board, readiness, supervisor] () -> RunTables in
             var tables = tables
             for await envelopes in feed {
                 await board.apply(envelopes)

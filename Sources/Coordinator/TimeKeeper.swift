@@ -22,8 +22,15 @@ actor TimeKeeper {
     /// Where each participant's current life is on the link (its ROUTER identity), from its hello.
     private var peers: [String: (life: UInt32, identity: [UInt8])] = [:]
     private var stamper = SequenceStamper(sender: "coordinator-window")
-    private var held: [Envelope] = []
-    private let record: @Sendable ([Envelope]) async -> Void
+    /// Dispatch's events since the last opening, still encoded: decoding, ordering and recording
+    /// them is the orderer's, off this thread, so a window's last report and the next opening never
+    /// wait behind them.
+    private var held: [[UInt8]] = []
+    private let flushes: AsyncStream<(encoded: [[UInt8]], before: SimTime?)>.Continuation
+    /// The orderer, which ends with how many of dispatch's messages it refused (not a dispatch
+    /// event once decoded).
+    private let orderer: Task<Int, Never>
+    private var refusedEvents = 0
     private var lastProgress = ContinuousClock.now
     private(set) var finishedAt: SimTime?
     /// Wall time the keeper started, and the simulated time reached, for the rate.
@@ -37,7 +44,8 @@ actor TimeKeeper {
     /// Messages on the link the keeper refused: not a participant's hello, report or (from
     /// dispatch) event, or, over CURVE, a report or hello in another process's name or events
     /// from a process that is not dispatch.
-    private(set) var refused = 0
+    private var refusedHere = 0
+    var refused: Int { refusedHere + refusedEvents }
 
     /// - Parameters:
     ///   - settings: the windows' settings, with the processes whose leaving ends the run (the
@@ -52,7 +60,17 @@ actor TimeKeeper {
         keeper = WindowKeeper(participants: participants, settings: settings)
         self.link = link
         self.leaveGrace = leaveGrace
-        self.record = record
+        let (flushed, flushes) = AsyncStream.makeStream(of: (encoded: [[UInt8]], before: SimTime?).self)
+        self.flushes = flushes
+        orderer = Task(executorPreference: globalConcurrentExecutor) {
+            var order = WindowEventOrder()
+            for await flush in flushed {
+                order.add(flush.encoded)
+                let due = order.take(before: flush.before)
+                if !due.isEmpty { await record(due) }
+            }
+            return order.refused
+        }
     }
 
     var statistics: WindowKeeper.Statistics { keeper.statistics }
@@ -86,8 +104,17 @@ actor TimeKeeper {
     }
 
     private func heard(_ message: Message) async {
+        // Dispatch's events are only looked at by topic here (who may send them over CURVE).
+        if message.frameCount == 3, let topic = UTF8Text.validated(message.rest[0]), topic.hasPrefix(Topic.dispatch) {
+            guard message.userID.map({ BusPolicy.refusal(publisher: $0, topic: topic) { nil } == nil }) ?? true else {
+                return refusedHere += 1
+            }
+            // After the end nothing more is part of the run (the processes' stopping is not).
+            if finishedAt == nil { held.append(message.rest[1]) }
+            return
+        }
         guard message.frameCount == 3, let published = try? Frames.Published(frames: message.rest) else {
-            return refused += 1
+            return refusedHere += 1
         }
         let identity = message.first
         let envelope = published.envelope
@@ -103,15 +130,10 @@ actor TimeKeeper {
                 await send(opening, to: [hello.processID])
             }
         case .windowDone(let done)? where isOwn(done.processID):
-            guard let report = done.report else { return refused += 1 }
+            guard let report = done.report else { return refusedHere += 1 }
             await carryOut(keeper.reported(report))
-        // Over CURVE the bus's rule for who may publish dispatch's events holds here too.
-        case .dispatchEvent?
-        where message.userID.map({ BusPolicy.refusal(publisher: $0, topic: published.topic) { envelope } == nil }) ?? true:
-            // After the end nothing more is part of the run (the processes' stopping is not).
-            if finishedAt == nil { held.append(envelope) }
         default:
-            refused += 1
+            refusedHere += 1
         }
     }
 
@@ -136,8 +158,9 @@ actor TimeKeeper {
     /// The run ended before simulated time did (interrupted, or given up on): what arrived is
     /// written, in the fixed order, so that the recording keeps it.
     func close() async {
-        guard finishedAt == nil else { return }
-        await flush(before: nil)
+        if finishedAt == nil { flush(before: nil) }
+        flushes.finish()
+        refusedEvents = await orderer.value
     }
 
     /// What the run's summary says of virtual time.
@@ -163,12 +186,12 @@ actor TimeKeeper {
                 lastProgress = .now
                 await send(opening, to: opening.addressees)
                 // Every report of the last window is in, and dispatch's events came before its report.
-                await flush(before: opening.window.start)
+                flush(before: opening.window.start)
             case .kill(let name):
                 killRequests.append(name)
             case .finish(let time):
                 reached = max(reached, time)
-                await flush(before: nil)
+                flush(before: nil)
                 finishedAt = time
             }
         }
@@ -182,11 +205,9 @@ actor TimeKeeper {
     }
 
     /// Writes what was published before `time` (everything, with `nil`), in the fixed order.
-    private func flush(before time: SimTime?) async {
-        let due = held.filter { time == nil || $0.simTimeMs < time!.wireMilliseconds }
-        guard !due.isEmpty else { return }
-        held.removeAll { time == nil || $0.simTimeMs < time!.wireMilliseconds }
-        await record(due.sorted { ($0.simTimeMs, $0.sender, $0.sequence) < ($1.simTimeMs, $1.sender, $1.sequence) })
+    private func flush(before time: SimTime?) {
+        flushes.yield((held, time))
+        held = []
     }
 
     /// Sends `opening` to each of `names` in the life it is for, with only its own expectations.

@@ -12,6 +12,7 @@ extension DispatchEngine {
     /// moving if available and driving, nowhere otherwise.
     func refreshAvailability(of id: DriverID) {
         movingPlaces = nil
+        lastPickupEstimate = nil
         guard let record = drivers[id], record.isAvailable else {
             standingAvailable.remove(id)
             movingAvailable.remove(id)

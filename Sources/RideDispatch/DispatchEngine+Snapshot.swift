@@ -55,6 +55,7 @@ extension DispatchEngine {
         standingAvailable = state.standingAvailable
         movingAvailable = state.movingAvailable
         movingPlaces = nil
+        lastPickupEstimate = nil
         offerExpiries = state.offerExpiries
         matchDeadlines = state.matchDeadlines
         scheduledEntries = state.scheduledEntries
@@ -65,6 +66,7 @@ extension DispatchEngine {
     /// The stored properties that are not the engine's state: what it was made with, what is
     /// worked out from that, and caches (``State`` holds every other one; tests compare).
     public static let notState: Set<String> = [
-        "configuration", "travel", "graph", "zones", "nodeXY", "movingPlaces", "outbox",
+        "configuration", "travel", "graph", "zones", "nodeXY", "movingPlaces", "lastPickupEstimate",
+        "outbox",
     ]
 }

@@ -38,6 +38,10 @@ public final class DispatchEngine {
     /// looks for every waiting request's nearest drivers, and each look would otherwise place
     /// every moving driver on its route again. Made again after any driver record changes.
     var movingPlaces: (time: Double, places: [(id: DriverID, node: Int)])?
+    /// The last quote's pickup estimate, and where and when it was for: a rider asks for a quote
+    /// of each product at once, from the same pickup at the same instant. Forgotten with
+    /// ``movingPlaces``, whenever a driver record changes.
+    var lastPickupEstimate: (node: Int, time: Double, seconds: Double?)?
     /// When open offers expire, and when waiting requests run out of time to be matched: told of
     /// each as it is set (``offer(_:to:)``, ``expectMatchDeadline(of:)``), checked against the
     /// records when due.
@@ -253,8 +257,17 @@ public final class DispatchEngine {
         else { return nil }
         let multiplier = surge.multiplier[zones.zone(of: origin)]
         let price = configuration.pricing.priceCents(metres: trip.length, seconds: trip.time, surge: multiplier, product: product)
-        let pickup = estimatingPickup ? nearestAvailable(to: origin, excluding: []).first.map(\.seconds) : nil
+        let pickup = estimatingPickup ? pickupEstimate(to: origin) : nil
         return Quote(priceCents: price, surge: multiplier, pickupETA: pickup, tripSeconds: trip.time, tripMetres: trip.length)
+    }
+
+    /// How soon the fastest available driver could reach `node` now, if any can within the
+    /// pickup limit.
+    private func pickupEstimate(to node: Int) -> Double? {
+        if let last = lastPickupEstimate, last.node == node, last.time == now { return last.seconds }
+        let seconds = nearestAvailable(to: node, excluding: []).first.map(\.seconds)
+        lastPickupEstimate = (node, now, seconds)
+        return seconds
     }
 
     /// A rider asks for a ride. It is quoted, then matched now, at the next matching round, or

@@ -51,6 +51,30 @@ struct KPITests {
         #expect(engine.quote(from: -1, to: 3, now: 2) == nil)
     }
 
+    @Test(
+        "A rider's quotes of both products at one instant share one pickup estimate, and a driver who comes online or takes a ride between them changes it"
+    )
+    func pickupEstimateAtOneInstant() throws {
+        let engine = Fixture().engine
+        try engine.driverOnline(a, at: Fixture.node(3, 0), now: 0)
+        let standard = try #require(engine.quote(from: Fixture.node(0, 0), to: Fixture.node(8, 8), now: 1))
+        let pool = try #require(engine.quote(from: Fixture.node(0, 0), to: Fixture.node(8, 8), product: .pool, now: 1))
+        #expect(standard.pickupETA == 75 && pool.pickupETA == 75)
+        // A nearer driver, online at the same instant, is seen by the next quote from there.
+        try engine.driverOnline(DriverID(2), at: Fixture.node(1, 0), now: 1)
+        let nearer = try #require(engine.quote(from: Fixture.node(0, 0), to: Fixture.node(8, 8), now: 1))
+        #expect(nearer.pickupETA == 25)
+        // Another pickup at the same instant is estimated for itself.
+        let elsewhere = try #require(engine.quote(from: Fixture.node(8, 0), to: Fixture.node(8, 8), now: 1))
+        #expect(elsewhere.pickupETA == 125)
+        // Both drivers offered rides: nobody is left to estimate with.
+        for (index, origin) in [Fixture.node(1, 0), Fixture.node(3, 0)].enumerated() {
+            try engine.submit(
+                RideRequest(id: RequestID(index), rider: index, origin: origin, destination: Fixture.node(8, 8)), now: 1)
+        }
+        #expect(try #require(engine.quote(from: Fixture.node(0, 0), to: Fixture.node(8, 8), now: 1)).pickupETA == nil)
+    }
+
     @Test("A driver cancelling before the pickup sends the request back to matching, to someone else")
     func driverCancels() throws {
         var fixture = Fixture()
