@@ -147,8 +147,9 @@ extension AppHost {
                 }
             }
             group.addTask {
+                var reader = WindowOpenReader()
                 for try await batch in windows.batches() {
-                    for opening in batch.compactMap({ WindowOpening(published: $0.frames) }) {
+                    for opening in batch.compactMap({ reader.opening(from: $0.frames) }) {
                         try await self.opened(opening)
                     }
                     if await self.isDone { return }

@@ -21,6 +21,9 @@ actor TimeKeeper {
     private let link: Socket
     /// Where each participant's current life is on the link (its ROUTER identity), from its hello.
     private var peers: [String: (life: UInt32, identity: [UInt8])] = [:]
+    /// The lives last sent to each participant's current life: an opening with the same lives
+    /// leaves them out (a participant decodes an opening every window).
+    private var livesSent: [String: [String: UInt32]] = [:]
     private var stamper = SequenceStamper(sender: "coordinator-window")
     /// Dispatch's events since the last opening, still encoded: decoding, ordering and recording
     /// them is the orderer's, off this thread, so a window's last report and the next opening never
@@ -124,6 +127,7 @@ actor TimeKeeper {
         case .windowHello(let hello)? where isOwn(hello.processID):
             guard (peers[hello.processID]?.life ?? 0) <= hello.life else { return }
             peers[hello.processID] = (hello.life, identity)
+            livesSent[hello.processID] = nil
             if let opening = keeper.current, opening.incarnations[hello.processID] == hello.life,
                 opening.recipients?.contains(hello.processID) ?? true
             {
@@ -152,6 +156,8 @@ actor TimeKeeper {
             return
         }
         lastProgress = .now
+        // Sent again whole: whatever came before it, the lives are in it.
+        for name in opening.addressees { livesSent[name] = nil }
         await send(opening, to: opening.addressees)
     }
 
@@ -217,7 +223,9 @@ actor TimeKeeper {
             peers[name].flatMap { opening.incarnations[name] == $0.life ? (name: name, identity: $0.identity) : nil }
         }
         var messages: [Message] = []
-        for (open, addressee) in zip(WindowOpen.each(opening, for: addressees.map(\.name)), addressees) {
+        let opens = WindowOpen.each(opening, for: addressees.map(\.name)) { livesSent[$0] != opening.incarnations }
+        for addressee in addressees { livesSent[addressee.name] = opening.incarnations }
+        for (open, addressee) in zip(opens, addressees) {
             let envelope = Envelope(.windowOpen(open), from: stamp, simTimeMs: opening.window.start.wireMilliseconds)
             var message = Message(addressee.identity)
             message.rest = Frames.Published(topic: Topic.windowOpen, envelope: envelope).frames

@@ -109,8 +109,9 @@ extension DispatchServer {
                 }
             }
             group.addTask {
+                var reader = WindowOpenReader()
                 for try await batch in windows.batches() {
-                    for opening in batch.compactMap({ WindowOpening(published: $0.frames) }) { try await self.opened(opening) }
+                    for opening in batch.compactMap({ reader.opening(from: $0.frames) }) { try await self.opened(opening) }
                     if await self.stopped { return }
                 }
             }

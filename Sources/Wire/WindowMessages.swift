@@ -9,13 +9,16 @@ extension WindowOpen {
     }
 
     /// The opening for each of `participants`, in their order, each with only its own
-    /// expectations; the lives, the same in each, are put in order once.
-    public static func each(_ opening: WindowOpening, for participants: [String]) -> [WindowOpen] {
+    /// expectations; the lives, the same in each, are put in order once, and left out (as
+    /// before) for those whose `withLives` is false.
+    public static func each(
+        _ opening: WindowOpening, for participants: [String], withLives: (String) -> Bool = { _ in true }
+    ) -> [WindowOpen] {
         let lives = ParallelLists(opening.incarnations)
-        return participants.map { WindowOpen(opening, for: $0, lives: lives) }
+        return participants.map { WindowOpen(opening, for: $0, lives: withLives($0) ? lives : nil) }
     }
 
-    private init(_ opening: WindowOpening, for participant: String?, lives: ParallelLists<UInt32>) {
+    private init(_ opening: WindowOpening, for participant: String?, lives: ParallelLists<UInt32>?) {
         self.init()
         window = opening.window.index
         startMs = opening.window.start.wireMilliseconds
@@ -28,15 +31,17 @@ extension WindowOpen {
             expectedSenders.append(contentsOf: received.names)
             expectedCounts.append(contentsOf: received.values)
         }
-        (lifeNames, lifeNumbers) = lives.lists
+        if let lives { (lifeNames, lifeNumbers) = lives.lists } else { livesAsBefore = true }
     }
 
     /// The opening this message carries, or `nil` if it is not one (a window that ends before it
-    /// starts, or lists of different lengths). A receiver expecting nothing has no entry.
+    /// starts, or lists of different lengths). A receiver expecting nothing has no entry. Lives
+    /// as before come out empty (``WindowOpenReader`` fills them in).
     public var opening: WindowOpening? {
         guard endMs > startMs, expectedReceivers.count == expectedSenders.count,
             expectedSenders.count == expectedCounts.count,
-            let incarnations = ParallelLists(names: lifeNames, values: lifeNumbers)?.dictionary
+            let incarnations = ParallelLists(names: lifeNames, values: lifeNumbers)?.dictionary,
+            !livesAsBefore || incarnations.isEmpty
         else { return nil }
         var expected: [String: [String: UInt64]] = [:]
         for index in expectedReceivers.indices {
@@ -48,13 +53,26 @@ extension WindowOpen {
     }
 }
 
-extension WindowOpening {
-    /// The opening a frame from the bus carries (`control.window-open`), or `nil` for anything else.
-    public init?(published frames: [[UInt8]]) {
+/// A participant's reader of the keeper's openings: it keeps the lives of the last opening that
+/// had them, for the openings that have them as before.
+public struct WindowOpenReader: Sendable {
+    private var lives: [String: UInt32]?
+
+    public init() {}
+
+    /// The opening the frames from the window link carry (`control.window-open`), or `nil` for
+    /// anything else, or for one whose lives are as before when none came yet.
+    public mutating func opening(from frames: [[UInt8]]) -> WindowOpening? {
         guard let envelope = try? Frames.Published(frames: frames).envelope, case .windowOpen(let open)? = envelope.body,
-            let opening = open.opening
+            var opening = open.opening
         else { return nil }
-        self = opening
+        if open.livesAsBefore {
+            guard let lives else { return nil }
+            opening.incarnations = lives
+        } else {
+            lives = opening.incarnations
+        }
+        return opening
     }
 }
 

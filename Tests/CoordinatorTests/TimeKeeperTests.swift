@@ -16,9 +16,10 @@ struct TimeKeeperTests {
         func append(_ more: [Envelope]) { envelopes += more }
     }
 
-    static func opening(from socket: Socket) async throws -> WindowOpening {
+    static func opening(from socket: Socket, _ reader: inout WindowOpenReader) async throws -> WindowOpening {
         let message = try await socket.receive()
-        return try #require(WindowOpening(published: message.frames))
+        let opening = reader.opening(from: message.frames)
+        return try #require(opening)
     }
 
     static func send(_ body: Envelope.OneOf_Body, topic: String, on socket: Socket) async throws {
@@ -64,8 +65,9 @@ struct TimeKeeperTests {
             await keeper.joined("dispatch", life: 1)
             await keeper.joined("riders-0", life: 1)
             let dispatch = try #require(peers["dispatch"]), rider = try #require(peers["riders-0"])
-            let first = try await Self.opening(from: dispatch)
-            let riderFirst = try await Self.opening(from: rider)
+            var dispatchReader = WindowOpenReader(), riderReader = WindowOpenReader()
+            let first = try await Self.opening(from: dispatch, &dispatchReader)
+            let riderFirst = try await Self.opening(from: rider, &riderReader)
             #expect(riderFirst.window == first.window && riderFirst.incarnations == ["dispatch": 1, "riders-0": 1])
             #expect(first.window.index == 1 && first.window.start == .zero)
             // Nobody has sent anything yet: nothing is expected (a receiver expecting nothing has no entry).
@@ -87,8 +89,16 @@ struct TimeKeeperTests {
             try await Self.send(
                 .windowDone(WindowDone(WindowReport(window: 1, participant: ParticipantID("riders-0"), next: next))),
                 topic: Topic.windowDone, on: rider)
-            let forRider = try await Self.opening(from: rider)
-            let forDispatch = try await Self.opening(from: dispatch)
+            // The lives are as in the first window: left out, and the reader has them from before.
+            let second = try await rider.receive()
+            let secondOpen = try Frames.Published(frames: second.frames).envelope.windowOpen
+            #expect(secondOpen.livesAsBefore && secondOpen.lifeNames.isEmpty)
+            var fresh = WindowOpenReader()
+            #expect(fresh.opening(from: second.frames) == nil, "as before, with nothing before")
+            let secondOpening = riderReader.opening(from: second.frames)
+            let forRider = try #require(secondOpening)
+            #expect(forRider.incarnations == ["dispatch": 1, "riders-0": 1])
+            let forDispatch = try await Self.opening(from: dispatch, &dispatchReader)
             #expect(forRider.window.index == 2 && forRider.window.start == next)
             #expect(forRider.expected == ["riders-0": ["dispatch#1": 2]], "the rider's own expectations only")
             #expect(forDispatch.expected.isEmpty, "dispatch expects nothing, and is not sent the rider's expectations")
@@ -145,8 +155,9 @@ struct TimeKeeperTests {
         let dispatch = try await dealer(dispatchKeys, as: "dispatch")
         await keeper.joined("dispatch", life: 1)
         await keeper.joined("riders-0", life: 1)
-        _ = try await opening(from: dispatch)
-        _ = try await opening(from: rider)
+        var dispatchReader = WindowOpenReader(), riderReader = WindowOpenReader()
+        _ = try await opening(from: dispatch, &dispatchReader)
+        _ = try await opening(from: rider, &riderReader)
         // The rider reports the window done for dispatch: refused, and the window still waits for dispatch.
         try await send(
             .windowDone(WindowDone(WindowReport(window: 1, participant: ParticipantID("dispatch"), next: nil))),

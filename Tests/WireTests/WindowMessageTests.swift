@@ -113,6 +113,38 @@ struct WindowMessageTests {
             ])
     }
 
+    @Test(
+        "Lives left out of an opening are those of the last opening that had them; an opening with lives as before and lives both is malformed"
+    )
+    func livesAsBefore() throws {
+        let window = { (index: UInt64) in
+            Window(
+                index: index, start: SimTime(wireMilliseconds: Int64(index) * 500),
+                end: SimTime(wireMilliseconds: Int64(index + 1) * 500))
+        }
+        let first = WindowOpening(window: window(1), incarnations: ["dispatch": 1, "riders-0": 1])
+        let second = WindowOpening(window: window(2), incarnations: ["dispatch": 1, "riders-0": 1])
+        let restarted = WindowOpening(window: window(3), incarnations: ["dispatch": 2, "riders-0": 1])
+        let sent = [
+            WindowOpen.each(first, for: ["riders-0"]), WindowOpen.each(second, for: ["riders-0"]) { _ in false },
+            WindowOpen.each(restarted, for: ["riders-0"]),
+        ].map { $0[0] }
+        #expect(sent.map(\.livesAsBefore) == [false, true, false] && sent[1].lifeNames.isEmpty)
+        var reader = WindowOpenReader()
+        let read = try sent.map { open in
+            var stamper = SequenceStamper(sender: "coordinator-window")
+            let frames = Frames.Published(topic: Topic.windowOpen, envelope: Envelope(.windowOpen(open), from: stamper.next()))
+                .frames
+            let opening = reader.opening(from: frames)
+            return try #require(opening)
+        }
+        #expect(read == [first, second, restarted])
+        var both = sent[1]
+        both.lifeNames = ["dispatch"]
+        both.lifeNumbers = [1]
+        #expect(both.opening == nil)
+    }
+
     @Test("Lists that do not pair up make a report or an opening malformed, not half read")
     func unpairedLists() {
         let report = WindowReport(

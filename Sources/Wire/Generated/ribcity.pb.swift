@@ -2521,6 +2521,11 @@ public nonisolated struct WindowOpen: Sendable {
 
   public var lifeNumbers: [UInt32] = []
 
+  /// No lives in this opening: they are those of the last opening that had them. The keeper puts
+  /// them in its first opening to each participant's life, whenever they change, and in every
+  /// opening it sends again.
+  public var livesAsBefore: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -6413,7 +6418,7 @@ nonisolated extension Ready: SwiftProtobuf.Message, SwiftProtobuf._MessageImplem
 
 nonisolated extension WindowOpen: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WindowOpen"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}start_ms\0\u{3}end_ms\0\u{1}drain\0\u{4}\u{3}expected_receivers\0\u{3}expected_senders\0\u{3}expected_counts\0\u{3}life_names\0\u{3}life_numbers\0\u{b}expected\0\u{b}lives\0\u{c}\u{5}\u{1}\u{c}\u{6}\u{1}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{3}start_ms\0\u{3}end_ms\0\u{1}drain\0\u{4}\u{3}expected_receivers\0\u{3}expected_senders\0\u{3}expected_counts\0\u{3}life_names\0\u{3}life_numbers\0\u{3}lives_as_before\0\u{b}expected\0\u{b}lives\0\u{c}\u{5}\u{1}\u{c}\u{6}\u{1}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6430,6 +6435,7 @@ nonisolated extension WindowOpen: SwiftProtobuf.Message, SwiftProtobuf._MessageI
       case 9: try { try decoder.decodeRepeatedUInt64Field(value: &self.expectedCounts) }()
       case 10: try { try decoder.decodeRepeatedStringField(value: &self.lifeNames) }()
       case 11: try { try decoder.decodeRepeatedUInt32Field(value: &self.lifeNumbers) }()
+      case 12: try { try decoder.decodeSingularBoolField(value: &self.livesAsBefore) }()
       default: break
       }
     }
@@ -6463,6 +6469,9 @@ nonisolated extension WindowOpen: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if !self.lifeNumbers.isEmpty {
       try visitor.visitPackedUInt32Field(value: self.lifeNumbers, fieldNumber: 11)
     }
+    if self.livesAsBefore != false {
+      try visitor.visitSingularBoolField(value: self.livesAsBefore, fieldNumber: 12)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -6476,6 +6485,7 @@ nonisolated extension WindowOpen: SwiftProtobuf.Message, SwiftProtobuf._MessageI
     if lhs.expectedCounts != rhs.expectedCounts {return false}
     if lhs.lifeNames != rhs.lifeNames {return false}
     if lhs.lifeNumbers != rhs.lifeNumbers {return false}
+    if lhs.livesAsBefore != rhs.livesAsBefore {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
