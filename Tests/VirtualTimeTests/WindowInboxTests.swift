@@ -32,4 +32,22 @@ struct WindowInboxTests {
             #expect(inbox.next == nil && inbox.received == ["a": 4, "b": 3])
         }
     }
+
+    @Test("Everything due: handed out in the same order whether it came in that order or not")
+    func everythingDue() {
+        let inOrder = [
+            input(1_000, "a", 1, link: 1), input(1_000, "a", 2, link: 2), input(1_000, "b", 1, link: 1),
+            input(1_200, "a", 3, link: 3), input(1_200, "b", 2, link: 2),
+        ]
+        var random = SeededGenerator(seed: 3)
+        for arrival in [inOrder, inOrder.reversed()] + (0..<10).map({ _ in inOrder.shuffled(using: &random) }) {
+            var inbox = WindowInbox<String>()
+            for input in arrival { inbox.arrive(input) }
+            #expect(inbox.take(before: SimTime(wireMilliseconds: 1_500)).map(\.payload) == inOrder.map(\.payload))
+            #expect(inbox.count == 0 && inbox.handedOutTo == SimTime(wireMilliseconds: 1_500))
+            // What arrives late now is handed out at once, as before.
+            inbox.arrive(input(1_400, "b", 3, link: 3))
+            #expect(inbox.late == 1 && inbox.take(before: SimTime(wireMilliseconds: 1_600)).map(\.payload) == ["b#3"])
+        }
+    }
 }
