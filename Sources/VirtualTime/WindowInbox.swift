@@ -35,6 +35,11 @@ public struct WindowInbox<Payload: Sendable>: Sendable {
 
     private mutating func count(_ input: TimedInput<Payload>) {
         let run = received[input.sender] ?? 0
+        // The usual case: the next on its link, with nothing from anyone arrived out of turn.
+        if input.link == run + 1, ahead.isEmpty {
+            received[input.sender] = input.link
+            return
+        }
         guard input.link > run, !(ahead[input.sender]?.contains(input.link) ?? false) else {
             duplicates += 1
             return
@@ -45,12 +50,14 @@ public struct WindowInbox<Payload: Sendable>: Sendable {
         }
         var top = input.link
         while ahead[input.sender]?.remove(top + 1) != nil { top += 1 }
+        if ahead[input.sender]?.isEmpty == true { ahead[input.sender] = nil }
         received[input.sender] = top
     }
 
     /// Whether every message in `expected` (by sender life, in all) has arrived.
     public func hasReceived(_ expected: [String: UInt64]) -> Bool {
-        expected.allSatisfy { (received[$0.key] ?? 0) >= $0.value }
+        for (sender, count) in expected where received[sender] ?? 0 < count { return false }
+        return true
     }
 
     /// The messages due before `end`, in order; afterwards nothing before `end` is held.
@@ -58,7 +65,7 @@ public struct WindowInbox<Payload: Sendable>: Sendable {
         handedOutTo = max(handedOutTo, end)
         // Mostly everything held is due and came in order (a host hears from one dispatch, which
         // sends in order): then it is handed out as it is, nothing moved or copied.
-        if held.allSatisfy({ $0.time < end }), isInOrder(held) {
+        if isAllDueInOrder(before: end) {
             defer { held = [] }
             return held
         }
@@ -76,10 +83,27 @@ public struct WindowInbox<Payload: Sendable>: Sendable {
         return due
     }
 
-    private func isInOrder(_ inputs: [TimedInput<Payload>]) -> Bool {
-        inputs.indices.dropFirst().allSatisfy { index in
-            !(InputOrder(inputs[index], position: 0) < InputOrder(inputs[index - 1], position: 0))
+    /// Whether every input held is due before `end` and they are held in ``InputOrder``'s order
+    /// (plain loops: the closures of `allSatisfy` went unspecialized across modules).
+    private func isAllDueInOrder(before end: SimTime) -> Bool {
+        // Fields read in place: a copy of an input would retain its sender and payload.
+        var index = 0
+        while index < held.count {
+            guard held[index].time < end else { return false }
+            if index > 0 {
+                if held[index].time != held[index - 1].time {
+                    guard held[index - 1].time < held[index].time else { return false }
+                } else if held[index].sender != held[index - 1].sender {
+                    guard held[index - 1].sender < held[index].sender else { return false }
+                } else if held[index].sequence != held[index - 1].sequence {
+                    guard held[index - 1].sequence < held[index].sequence else { return false }
+                } else {
+                    guard held[index - 1].link <= held[index].link else { return false }
+                }
+            }
+            index += 1
         }
+        return true
     }
 
     /// When the earliest message held is due.
