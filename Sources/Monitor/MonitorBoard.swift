@@ -21,6 +21,10 @@ public struct MonitorBoard: Sendable {
     private var latelyDroppedThrough: [String: UInt64] = [:]
     /// How many events of each sender ``lately`` keeps (a snapshot lags the bus by a window or two).
     public static let latelyKept = 8_192
+    /// Snapshot chunks collected until their last, by bus sender.
+    private var snapshotParts: [String: [Wire.DispatchEvent]] = [:]
+    /// The bus senders (dispatch shards) whose snapshots the board holds.
+    private var snapshotsFrom: Set<String> = []
     /// What riders' optional features did (shares, splits); `switchedOff` is filled by the report.
     public private(set) var features = FeatureCounts()
     /// Pickup waits in seconds of every trip started.
@@ -113,6 +117,19 @@ public struct MonitorBoard: Sendable {
         }
     }
 
+    /// Takes one chunk of a dispatch process's snapshot (`sender`: its bus sender, "dispatch-bus",
+    /// "dispatch-1-bus"); the last chunk applies them all, and then this returns true. A sharded
+    /// dispatch sends one snapshot per shard: every shard's after the first adds to the board.
+    public mutating func apply(chunk: SnapshotChunk, sender: String) -> Bool {
+        snapshotParts[sender, default: []] += chunk.state
+        guard chunk.last else { return false }
+        apply(
+            snapshot: snapshotParts.removeValue(forKey: sender) ?? [], sequenceAt: chunk.sequenceAt, totals: chunk.totals,
+            sender: sender, merging: snapshotsFrom.contains { $0 != sender })
+        snapshotsFrom.insert(sender)
+        return true
+    }
+
     /// Replaces what is known with dispatch's snapshot, current to bus sequence `sequenceAt` of
     /// `sender`; bus events up to it are then skipped, later ones applied. `totals`, dispatch's
     /// own count of each kind of event over the run, become the board's whole-run totals (what
@@ -127,7 +144,8 @@ public struct MonitorBoard: Sendable {
             openRequests = [:]
             snapshotAt = [:]
         }
-        if !totals.isEmpty {
+        let totalsReplaced = !totals.isEmpty
+        if totalsReplaced {
             var share = Dictionary(totals.map { ($0.kind, Int(clamping: $0.count)) }, uniquingKeysWith: +)
             // As on the bus: a request handed to another shard is counted where it ends.
             share[.requestCreated, default: 0] -= share[.requestHandedOver] ?? 0
@@ -143,7 +161,9 @@ public struct MonitorBoard: Sendable {
             }
         }
         // The bus may have run ahead of the snapshot: what it told since is applied again.
-        for (sequence, event) in lately[sender] ?? [] where sequence > sequenceAt { count(event, from: sender) }
+        for (sequence, event) in lately[sender] ?? [] where sequence > sequenceAt {
+            count(event, from: sender, totalsToo: totalsReplaced)
+        }
         if let dropped = latelyDroppedThrough[sender], dropped > sequenceAt {
             // At most this many: some of them may have been missed on the bus already.
             sequences.lose(dropped - sequenceAt, from: sender)
@@ -154,8 +174,9 @@ public struct MonitorBoard: Sendable {
 
     /// What a snapshot stands for, moved on by one dispatch event of `sender`: the totals, the
     /// open requests and the drivers' states.
-    private mutating func count(_ event: Wire.DispatchEvent, from sender: String) {
-        add(1, event.kind, from: sender)
+    /// (`totalsToo` false: the totals were counted already.)
+    private mutating func count(_ event: Wire.DispatchEvent, from sender: String, totalsToo: Bool = true) {
+        if totalsToo { add(1, event.kind, from: sender) }
         switch event.kind {
         case .requestCreated: openRequests[event.requestID] = .matching
         case .offerAccepted: openRequests[event.requestID] = .driverAssigned
@@ -163,7 +184,7 @@ public struct MonitorBoard: Sendable {
         case .tripCompleted, .requestCancelled, .requestRejected: openRequests[event.requestID] = nil
         case .requestHandedOver:
             // Still open; the shard it went to counts it again as it arrives.
-            add(-1, .requestCreated, from: sender)
+            if totalsToo { add(-1, .requestCreated, from: sender) }
         case .driverStateChanged:
             drivers[event.driverID] = event.driverState
             if event.hasLocation { driverPositions[event.driverID] = event.location }

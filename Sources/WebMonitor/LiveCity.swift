@@ -121,13 +121,10 @@ public struct LiveCity: Sendable {
         }
     }
 
-    /// Applies dispatch's snapshot (a page's server that joined late); sharded, one shard's
-    /// (`sender` its bus sender), `merging` for every shard's after the first.
-    public mutating func apply(
-        snapshot events: [Wire.DispatchEvent], sequenceAt: UInt64, totals: [EventCount], sender: String = "dispatch-bus",
-        merging: Bool = false
-    ) {
-        board.apply(snapshot: events, sequenceAt: sequenceAt, totals: totals, sender: sender, merging: merging)
+    /// Takes a chunk of a dispatch process's snapshot (a page's server that joined late; `sender`
+    /// its bus sender); the last one applies them all.
+    public mutating func apply(chunk: SnapshotChunk, sender: String = "dispatch-bus") {
+        guard board.apply(chunk: chunk, sender: sender) else { return }
         version += 1
         for driver in board.drivers.keys { driverLog.record(driver, at: version) }
         for request in board.openRequests.keys { requestLog.record(request, at: version) }

@@ -216,12 +216,10 @@ public actor WebHub {
         inspections.removeValue(forKey: request)?.resume(returning: nil)
     }
 
-    /// Dispatch's snapshot, for a web monitor that joined a run under way; sharded, shard
-    /// `process`'s, `merging` for every shard's after the first.
-    public func apply(snapshot chunk: SnapshotChunk, from process: String = "dispatch", merging: Bool = false) {
-        city.apply(
-            snapshot: chunk.state, sequenceAt: chunk.sequenceAt, totals: chunk.totals, sender: process + "-bus",
-            merging: merging)
+    /// A chunk of dispatch process `process`'s snapshot ("dispatch", "dispatch-K"), for a web
+    /// monitor that joined a run under way; the last one applies them all.
+    public func apply(snapshot chunk: SnapshotChunk, from process: String = "dispatch") {
+        city.apply(chunk: chunk, sender: process + "-bus")
         cityChanged()
     }
 

@@ -102,11 +102,11 @@ struct WebCommand: AsyncParsableCommand {
                 group.addTask {
                     // Dispatch's snapshot (the Clone pattern) for a run under way, whenever it comes;
                     // a run started with the web monitor tells it everything on the bus from the start.
-                    for (index, (process, dealer)) in dealers.enumerated() {
+                    for (process, dealer) in dealers {
                         while true {
                             let reply = try Frames.direct(await dealer.receive().frames)
                             if case .snapshotChunk(let chunk)? = reply.body {
-                                await hub.apply(snapshot: chunk, from: process, merging: index > 0)
+                                await hub.apply(snapshot: chunk, from: process)
                                 if chunk.last { break }
                             }
                         }

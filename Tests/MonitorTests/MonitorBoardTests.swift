@@ -229,6 +229,23 @@ struct MonitorBoardTests {
         #expect(board.openRequests["r-1"] == .onTrip && board.totals[.tripStarted] == 1)
     }
 
+    @Test("A snapshot without totals (a dispatch that sends none) brings the state up to date and counts nothing twice")
+    mutating func snapshotWithoutTotals() {
+        var board = MonitorBoard()
+        let created = envelope(.requestCreated, at: 1) { $0.requestID = "r-1" }
+        board.apply(created)
+        let accepted = envelope(.offerAccepted, at: 2) { $0.requestID = "r-1" }
+        board.apply(accepted)
+        board.apply(
+            snapshot: [
+                Wire.DispatchEvent.with {
+                    $0.kind = .requestCreated; $0.requestID = "r-1"; $0.tripState = .matching
+                }
+            ], sequenceAt: created.sequence)
+        #expect(board.totals[.requestCreated] == 1 && board.totals[.offerAccepted] == 1)
+        #expect(board.openRequests["r-1"] == .driverAssigned)
+    }
+
     @Test(
         "Each dispatch shard's snapshot replaces that shard's share of the totals: what another shard told stays, and nothing is counted twice"
     )

@@ -238,4 +238,49 @@ struct LiveCityTests {
         #expect(map.bounds[0] < map.bounds[2] && map.bounds[1] < map.bounds[3])
         #expect(!map.zones.isEmpty && map.zones.allSatisfy { $0.name.hasPrefix("zone-") && $0.box[0] <= $0.box[2] })
     }
+
+    @Test(
+        "A snapshot in chunks shows every chunk's drivers and requests (each chunk wiped the ones before it), with the bus events that came before it and after its sequence"
+    )
+    func snapshotInChunks() {
+        var city = LiveCity()
+        var bus = Bus()
+        for _ in 0..<3 { _ = bus.event(.driverStateChanged, at: 1) }
+        let snapshotAt = bus.dispatch.lastSequence
+        // On the bus before the snapshot: d-2 takes a ride (after the snapshot's sequence).
+        city.apply(
+            bus.event(.driverStateChanged, at: 2) {
+                $0.driverID = "d-2"; $0.driverState = .enRoute
+            })
+        let driver = { (id: String, state: Wire.DriverState) in
+            Wire.DispatchEvent.with {
+                $0.kind = .driverStateChanged; $0.driverID = id; $0.driverState = state
+            }
+        }
+        let first = SnapshotChunk.with {
+            $0.sequenceAt = snapshotAt
+            $0.state = [driver("d-1", .idle), driver("d-2", .idle)]
+        }
+        let last = SnapshotChunk.with {
+            $0.sequenceAt = snapshotAt
+            $0.state = [
+                driver("d-3", .idle),
+                Wire.DispatchEvent.with {
+                    $0.kind = .requestCreated; $0.requestID = "r-1"; $0.tripState = .matching
+                },
+            ]
+            $0.last = true
+            $0.totals = [
+                EventCount.with {
+                    $0.kind = .requestCreated; $0.count = 1
+                }
+            ]
+        }
+        city.apply(chunk: first)
+        city.apply(chunk: last)
+        let frame = city.frame(since: 0)
+        #expect(frame.drivers.map(\.id) == ["d-1", "d-2", "d-3"])
+        #expect(city.board.drivers == ["d-1": .idle, "d-2": .enRoute, "d-3": .idle])
+        #expect(frame.kpis.requests == 1 && frame.kpis.open == 1)
+    }
 }
