@@ -131,10 +131,11 @@ public struct MonitorBoard: Sendable {
     }
 
     /// Replaces what is known with dispatch's snapshot, current to bus sequence `sequenceAt` of
-    /// `sender`; bus events up to it are then skipped, later ones applied. `totals`, dispatch's
-    /// own count of each kind of event over the run, become the board's whole-run totals (what
-    /// the board saw before is in them). With `merging`, the snapshot is one more shard's: it adds
-    /// to what the other shards' snapshots gave instead of replacing it.
+    /// `sender`; bus events up to it are then skipped, later ones applied (those that came
+    /// already are applied again on top of it). `totals`, dispatch's own count of each kind of
+    /// event over the run, become `sender`'s share of the whole-run totals (what the board saw of
+    /// it before is in them). With `merging`, the snapshot is one more shard's: its drivers and
+    /// requests add to what the other shards' snapshots gave instead of replacing them.
     public mutating func apply(
         snapshot events: [Wire.DispatchEvent], sequenceAt: UInt64, totals: [EventCount] = [], sender: String = "dispatch-bus",
         merging: Bool = false
