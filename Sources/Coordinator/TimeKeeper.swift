@@ -48,6 +48,8 @@ actor TimeKeeper {
     /// dispatch) event, or, over CURVE, a report or hello in another process's name or events
     /// from a process that is not dispatch.
     private var refusedHere = 0
+    /// (Those of dispatch's messages that do not decode to an event are counted by the orderer,
+    /// and only in this sum once ``close()`` has waited for it.)
     var refused: Int { refusedHere + refusedEvents }
 
     /// - Parameters:

@@ -11,8 +11,7 @@ extension DispatchEngine {
     /// Puts `id` where matching looks for it: on the grid if available and standing, among the
     /// moving if available and driving, nowhere otherwise.
     func refreshAvailability(of id: DriverID) {
-        movingPlaces = nil
-        lastPickupEstimate = nil
+        forgetWhereDriversAre()
         guard let record = drivers[id], record.isAvailable else {
             standingAvailable.remove(id)
             movingAvailable.remove(id)
@@ -25,6 +24,13 @@ extension DispatchEngine {
             standingAvailable.remove(id)
             movingAvailable.insert(id)
         }
+    }
+
+    /// Drops what was worked out from the drivers' records for the instant (``movingPlaces``,
+    /// ``lastPickupEstimate``): a record changed.
+    func forgetWhereDriversAre() {
+        movingPlaces = nil
+        lastPickupEstimate = nil
     }
 
     /// The one way the engine changes a request's record, in place (see ``updateDriver(_:_:)``).

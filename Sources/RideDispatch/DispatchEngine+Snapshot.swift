@@ -54,8 +54,7 @@ extension DispatchEngine {
         nextRebalancing = state.nextRebalancing
         standingAvailable = state.standingAvailable
         movingAvailable = state.movingAvailable
-        movingPlaces = nil
-        lastPickupEstimate = nil
+        forgetWhereDriversAre()
         offerExpiries = state.offerExpiries
         matchDeadlines = state.matchDeadlines
         scheduledEntries = state.scheduledEntries

@@ -24,10 +24,13 @@ struct InputOrder: Comparable {
     }
 
     static func < (a: InputOrder, b: InputOrder) -> Bool {
-        if a.time != b.time { return a.time < b.time }
-        if a.sender != b.sender { return a.sender < b.sender }
-        if a.sequence != b.sequence { return a.sequence < b.sequence }
-        return a.link < b.link
+        (a.time, a.sender, a.sequence, a.link) < (b.time, b.sender, b.sequence, b.link)
+    }
+
+    /// Whether input `a` comes before input `b` in this order, read in place (an `InputOrder`
+    /// of each would retain its sender).
+    static func precedes<Payload>(_ a: TimedInput<Payload>, _ b: TimedInput<Payload>) -> Bool {
+        (a.time.wireMilliseconds, a.sender, a.sequence, a.link) < (b.time.wireMilliseconds, b.sender, b.sequence, b.link)
     }
 
     static func == (a: InputOrder, b: InputOrder) -> Bool {

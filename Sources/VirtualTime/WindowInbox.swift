@@ -84,24 +84,11 @@ public struct WindowInbox<Payload: Sendable>: Sendable {
     }
 
     /// Whether every input held is due before `end` and they are held in ``InputOrder``'s order
-    /// (plain loops: the closures of `allSatisfy` went unspecialized across modules).
+    /// (a plain loop: the closures of `allSatisfy` went unspecialized across modules).
     private func isAllDueInOrder(before end: SimTime) -> Bool {
-        // Fields read in place: a copy of an input would retain its sender and payload.
-        var index = 0
-        while index < held.count {
+        for index in held.indices {
             guard held[index].time < end else { return false }
-            if index > 0 {
-                if held[index].time != held[index - 1].time {
-                    guard held[index - 1].time < held[index].time else { return false }
-                } else if held[index].sender != held[index - 1].sender {
-                    guard held[index - 1].sender < held[index].sender else { return false }
-                } else if held[index].sequence != held[index - 1].sequence {
-                    guard held[index - 1].sequence < held[index].sequence else { return false }
-                } else {
-                    guard held[index - 1].link <= held[index].link else { return false }
-                }
-            }
-            index += 1
+            if index > 0, InputOrder.precedes(held[index], held[index - 1]) { return false }
         }
         return true
     }
