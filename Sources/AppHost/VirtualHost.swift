@@ -457,6 +457,10 @@ extension AppHost {
     /// recording waits for).
     private func publish(_ report: WindowReport) async throws {
         guard let windowLink, let stamp = virtual?.reports.next() else { return }
+        // Nothing dispatch sends now is due before the next opening: read then, in one wake-up
+        // with it, instead of waking for each. Held before the report leaves, so that the opening
+        // it brings cannot come first.
+        for dealer in dealers { dealer.holdInput(until: windowLink) }
         let envelope = Envelope(.windowDone(WindowDone(report)), from: stamp)
         try await windowLink.send(Message(Frames.Published(topic: Topic.windowDone, envelope: envelope).frames))
     }

@@ -55,7 +55,18 @@ final class IOLoop {
         var hasOutbound: Bool { current != nil || !core.outbound.isEmpty }
 
         /// Whether the loop takes in what the socket receives now.
-        var wantsInput: Bool { closing == nil && core.type.canReceive && core.inbound.hasRoom }
+        var wantsInput: Bool { closing == nil && core.type.canReceive && !isHeld && core.inbound.hasRoom }
+
+        /// Whether its input waits for another socket's (``Socket/holdInput(until:atMost:)``).
+        var isHeld: Bool { core.heldUntil.load(ordering: .acquiring) >= 0 }
+        /// When the loop reads it again whatever the other socket does.
+        var heldUntilAtLatest: ContinuousClock.Instant?
+
+        /// Lets its input be read again.
+        func release() {
+            core.heldUntil.store(-1, ordering: .relaxed)
+            heldUntilAtLatest = nil
+        }
 
         /// Whether the loop has something to do on the socket without waiting for its descriptor.
         func isDue(at now: ContinuousClock.Instant) -> Bool {
@@ -113,8 +124,29 @@ final class IOLoop {
                 if entry.isDue(at: now) { due = true }
                 if entry.hasOutbound, let retryAt = entry.retryAt, retryAt > now { wakeAt = min(wakeAt ?? retryAt, retryAt) }
                 if let deadline = entry.closing?.deadline { wakeAt = min(wakeAt ?? deadline, deadline) }
-                descriptors.append(pollfd(fd: entry.signal, events: Int16(POLLIN), revents: 0))
-                polled.append((entry, false))
+                if entry.isHeld {
+                    let latest =
+                        entry.heldUntilAtLatest
+                        ?? now.advanced(by: .milliseconds(entry.core.heldAtMostMs.load(ordering: .relaxed)))
+                    // A send that waits for the descriptor would make the poll return at once
+                    // while the descriptor stays readable.
+                    if latest <= now || entry.closing != nil
+                        || (entry.hasOutbound && !entry.writable && !entry.sendsWithoutPollout)
+                    {
+                        entry.release()
+                        entry.unsure = true
+                        due = true
+                    } else {
+                        entry.heldUntilAtLatest = latest
+                        wakeAt = min(wakeAt ?? latest, latest)
+                    }
+                } else {
+                    entry.heldUntilAtLatest = nil
+                }
+                if !entry.isHeld {
+                    descriptors.append(pollfd(fd: entry.signal, events: Int16(POLLIN), revents: 0))
+                    polled.append((entry, false))
+                }
                 if let monitor = entry.monitor {
                     descriptors.append(pollfd(fd: monitor.signal, events: Int16(POLLIN), revents: 0))
                     polled.append((entry, true))
@@ -303,9 +335,25 @@ final class IOLoop {
         }
         if !batch.isEmpty {
             entry.core.counters.received.add(batch.count, ordering: .relaxed)
+            release(heldBy: entry)
             entry.core.inbound.deliver(batch)
         }
         return drained
+    }
+
+    /// Reads the sockets whose input was held until `gate` received, before `gate`'s batch is
+    /// handed out: what they hold is handed out first.
+    private func release(heldBy gate: Entry) {
+        let id = gate.core.id
+        for entry in entries where entry !== gate {
+            guard entry.core.heldUntil.compareExchange(expected: id, desired: -1, ordering: .relaxed).exchanged else {
+                continue
+            }
+            entry.heldUntilAtLatest = nil
+            entry.unsure = false
+            (entry.readable, entry.writable) = entry.raw.readiness()
+            if entry.readable, entry.wantsInput { entry.readable = !receive(entry) }
+        }
     }
 
     /// Hands libzmq what is queued to send, up to ``flushLimit`` messages. Returns whether it
@@ -423,6 +471,14 @@ final class IOLoop {
     /// Closes the sockets whose queued sends have drained or whose LINGER ran out.
     private func finishClosing() {
         let now = clock.now
+        var closed: [Int] = []
+        defer {
+            // Input held until a socket that is gone is read again.
+            for entry in entries where closed.contains(entry.core.heldUntil.load(ordering: .relaxed)) {
+                entry.release()
+                entry.unsure = true
+            }
+        }
         entries.removeAll { entry in
             guard let closing = entry.closing else { return false }
             if entry.hasOutbound, closing.deadline.map({ now < $0 }) ?? true { return false }
@@ -440,6 +496,7 @@ final class IOLoop {
                 zmq_socket_monitor(monitor.watched.handle, nil, 0)
                 monitor.socket.close()
             }
+            closed.append(entry.core.id)
             entry.raw.close()
             entry.core.inbound.finish()
             entry.core.eventSink.finish()

@@ -90,6 +90,21 @@ public final class Socket: Sendable {
         try await core.outbound.enqueueConfirmed(message, operation: "send on \(core.type)")
     }
 
+    /// Leaves what this socket receives unread (in the kernel, or in libzmq) until `gate` next
+    /// receives something; then this socket is read first, in the same turn of the I/O thread, and
+    /// its messages are handed out before the gate's. A process that knows it has nothing to do
+    /// with its messages until the gate speaks (a host in virtual time, between its window report
+    /// and the next opening) is then woken once instead of once for each. The input is read again
+    /// after `limit` whatever the gate does (what comes outside the pattern, such as a watcher's
+    /// request, waits no longer), and at once when a send on the socket has to wait for it to
+    /// become writable.
+    /// - Precondition: both sockets belong to the same ``Transport``.
+    public func holdInput(until gate: Socket, atMost limit: Duration = .milliseconds(50)) {
+        precondition(gate.loop === loop, "a socket's input is held only until a socket of the same transport receives")
+        core.heldAtMostMs.store(Int(limit / .milliseconds(1)), ordering: .relaxed)
+        core.heldUntil.store(gate.core.id, ordering: .releasing)
+    }
+
     /// The next received message.
     /// - Throws: ``ZMQError/closed(_:)`` once the socket is closed and drained.
     public func receive(isolation: isolated (any Actor)? = #isolation) async throws -> Message {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a socket's handle and the I/O thread share: the queues between them, counters and events.
 final class SocketCore: Sendable {
     let id: Int
@@ -6,6 +8,11 @@ final class SocketCore: Sendable {
     let inbound: InboundBuffer
     let outbound: OutboundBuffer
     let counters = SocketCounters()
+    /// The id of the socket whose next input lets this one's be read again, or -1 when its input
+    /// is not held (``Socket/holdInput(until:)``).
+    let heldUntil = Atomic<Int>(-1)
+    /// How long, in milliseconds, its input is held at most.
+    let heldAtMostMs = Atomic<Int>(0)
     let events: AsyncStream<SocketEvent>
     let eventSink: AsyncStream<SocketEvent>.Continuation
 

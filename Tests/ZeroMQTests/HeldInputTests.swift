@@ -1,0 +1,115 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ZeroMQ
+
+@Suite("Input held until another socket receives (Socket.holdInput)")
+struct HeldInputTests {
+    /// A server with three ROUTERs on packet links and a client with a DEALER to each: `held`'s
+    /// input is the one held, `gate` the socket that lets it go, `probe` shows the client's I/O
+    /// thread has run a turn. Each DEALER has said hello, so each ROUTER knows its peer.
+    private struct Setup {
+        let server: Transport
+        let client: Transport
+        let routers: [Socket]
+        let dealers: [Socket]
+        let peers: [[UInt8]]
+
+        var held: Socket { dealers[0] }
+        var gate: Socket { dealers[1] }
+        var probe: Socket { dealers[2] }
+
+        init() async throws {
+            server = try Transport(name: "held-server")
+            client = try Transport(name: "held-client")
+            var routers: [Socket] = []
+            var dealers: [Socket] = []
+            var peers: [[UInt8]] = []
+            for name in ["held", "gate", "probe"] {
+                let address = "unix://" + NSTemporaryDirectory() + "ribcity-held-\(name)-\(UInt32.random(in: 0...UInt32.max))"
+                let router = try await server.socket(.router, options: SocketOptions())
+                try await router.bind(address)
+                let dealer = try await client.socket(.dealer, options: SocketOptions())
+                try await dealer.connect(address)
+                try await dealer.send(Message([Array("hello".utf8)]))
+                peers.append(try await router.receive().first)
+                routers.append(router)
+                dealers.append(dealer)
+            }
+            self.routers = routers
+            self.dealers = dealers
+            self.peers = peers
+        }
+
+        /// Sends `text` from ROUTER `index` to its DEALER, and waits until the server's I/O thread
+        /// has handed it over: on a packet link it is then in the client's kernel queue.
+        func push(_ text: String, from index: Int) async throws {
+            let before = routers[index].statistics().sent
+            try await routers[index].send(Message([peers[index], Array(text.utf8)]))
+            #expect(await eventually { routers[index].statistics().sent > before })
+        }
+
+        func shutdown() async {
+            await client.shutdown()
+            await server.shutdown()
+        }
+    }
+
+    @Test(
+        "What comes while held stays unread through turns of the loop, is read when the gate receives, and is handed out before the gate's message"
+    )
+    func readWithTheGate() async throws {
+        try await within(30) {
+            let setup = try await Setup()
+            setup.held.holdInput(until: setup.gate, atMost: .seconds(600))
+            try await setup.push("due later", from: 0)
+            // The probe's message comes after the held one is in the kernel: the turn that reads
+            // it would have read the held socket too, had it been polled.
+            try await setup.push("a turn", from: 2)
+            #expect(try await setup.probe.receive().frames == [Array("a turn".utf8)])
+            #expect(setup.held.statistics().received == 0, "nothing read while held")
+            // A send while held still goes.
+            try await setup.held.send(Message([Array("sent while held".utf8)]))
+            #expect(try await setup.routers[0].receive().rest == [Array("sent while held".utf8)])
+            #expect(setup.held.statistics().received == 0)
+
+            try await setup.push("opening", from: 1)
+            #expect(try await setup.gate.receive().frames == [Array("opening".utf8)])
+            let held = setup.held.statistics()
+            #expect(
+                held.received == 1 && held.queuedInbound == 1,
+                "read in the turn that read the gate, before its message was handed out")
+            #expect(try await setup.held.receive().frames == [Array("due later".utf8)])
+
+            // Let go, the socket is read as it receives.
+            try await setup.push("after", from: 0)
+            #expect(try await setup.held.receive().frames == [Array("after".utf8)])
+            await setup.shutdown()
+        }
+    }
+
+    @Test("Held input is read after the hold's limit though the gate stays silent")
+    func readAfterTheLimit() async throws {
+        try await within(30) {
+            let setup = try await Setup()
+            setup.held.holdInput(until: setup.gate, atMost: .milliseconds(20))
+            try await setup.push("late", from: 0)
+            #expect(try await setup.held.receive().frames == [Array("late".utf8)])
+            #expect(setup.gate.statistics().received == 0)
+            await setup.shutdown()
+        }
+    }
+
+    @Test("A socket held until one that closes is read again")
+    func gateClosed() async throws {
+        try await within(30) {
+            let setup = try await Setup()
+            setup.held.holdInput(until: setup.gate, atMost: .seconds(600))
+            try await setup.push("kept", from: 0)
+            await setup.gate.close()
+            #expect(try await setup.held.receive().frames == [Array("kept".utf8)])
+            await setup.shutdown()
+        }
+    }
+}
