@@ -56,6 +56,10 @@ final class VirtualHost {
     var now: Double
     /// The apps' location updates of the instant, sent together.
     var heldLocations = HeldLocations()
+    /// What the window sent so far to each dispatch shard (by shard), handed to its DEALER in one
+    /// batch before the report: the I/O thread sends nothing before the window's work is done
+    /// anyway, and one hand-over a window costs less than one a message.
+    var outgoing: [[Message]] = []
 
     init(
         participant: WindowParticipant<Envelope>, stamper: SequenceStamper, reports: SequenceStamper, shards: [String],
@@ -141,7 +145,7 @@ extension AppHost {
             for dealer in dealers {
                 group.addTask {
                     for try await batch in dealer.batches() {
-                        for message in batch { try await self.arrived(message.frames) }
+                        for message in batch { try await self.arrived(message.rest.last ?? message.first) }
                         if await self.isDone { return }
                     }
                 }
@@ -176,9 +180,10 @@ extension AppHost {
         return virtual.welcomed && schedule.isEmpty && live.isEmpty && virtual.pending.isEmpty
     }
 
-    private func arrived(_ frames: [[UInt8]]) async throws {
+    /// A message from dispatch (its last frame: the envelope).
+    private func arrived(_ frame: [UInt8]) async throws {
         guard let life = virtual?.life else { return }
-        guard let envelope = try? WireCodec.decode(frames.last ?? []), envelope.link > 0 else {
+        guard let envelope = try? WireCodec.decode(frame), envelope.link > 0 else {
             totals.unrouted += 1
             return
         }
@@ -434,28 +439,39 @@ extension AppHost {
     /// through the fault layer (drops, copies and delays in simulated time).
     private func transmit(_ envelope: Envelope, to shard: Int) async {
         guard dealers.indices.contains(shard), let state = virtual else { return }
-        let dealer = dealers[shard]
         let fate = state.faults.faults.isEmpty ? (copies: 1, delay: nil) : state.faults.next()
         guard fate.copies > 0 || fate.delay != nil else { return }
         var envelope = envelope
         if let delay = fate.delay { envelope.simTimeMs += Int64((delay / .milliseconds(1)).rounded()) }
         envelope.senderLife = state.life
+        if state.outgoing.count < dealers.count {
+            state.outgoing += Array(repeating: [], count: dealers.count - state.outgoing.count)
+        }
         // Each copy of a duplicated message is a message of its own on the link, so that the
         // window it is due in waits for it too: a copy that came after its window was done would
         // be handed out whenever it happened to arrive.
-        var messages: [Message] = []
         for _ in 0..<max(1, fate.copies) {
             let sent = state.participant.send(to: state.shards[shard], at: envelope.simTime)
             envelope.receiverLife = sent.life
             envelope.link = sent.link
-            messages.append(Message([WireCodec.encode(envelope)]))
+            state.outgoing[shard].append(Message(WireCodec.encode(envelope)))
         }
-        for message in messages { try? await dealer.send(message) }
+    }
+
+    /// Hands each DEALER what the window sent to its shard.
+    private func sendOutgoing() async {
+        guard let state = virtual else { return }
+        for shard in state.outgoing.indices where !state.outgoing[shard].isEmpty && dealers.indices.contains(shard) {
+            let messages = state.outgoing[shard]
+            state.outgoing[shard] = []
+            try? await dealers[shard].send(contentsOf: messages)
+        }
     }
 
     /// The window report, to the keeper on the window link (a host publishes nothing the
     /// recording waits for).
     private func publish(_ report: WindowReport) async throws {
+        await sendOutgoing()
         guard let windowLink, let stamp = virtual?.reports.next() else { return }
         // Nothing dispatch sends now is due before the next opening: read then, in one wake-up
         // with it, instead of waking for each. Held before the report leaves, so that the opening

@@ -29,6 +29,15 @@ actor TimeKeeper {
     /// them is the orderer's, off this thread, so a window's last report and the next opening never
     /// wait behind them.
     private var held: [[UInt8]] = []
+    /// The start of the last window opened, when what came before it is not handed to the
+    /// orderer yet: it is handed over at most every ``flushInterval`` of wall time (and at each
+    /// ``nudge()``), not at every window — the orderer gives out events published before the
+    /// latest start, sorted by simulated time first, so handing over one bound or each one before
+    /// it gives out the same events in the same order, with fewer wake-ups of its thread.
+    private var unflushedBefore: SimTime?
+    private var lastFlush = ContinuousClock.now
+    /// How long the recording, the tables and the coordinator's board may lag the windows.
+    static let flushInterval: Duration = .milliseconds(10)
     private let flushes: AsyncStream<(encoded: [[UInt8]], before: SimTime?)>.Continuation
     /// The orderer, which ends with how many of dispatch's messages it refused (not a dispatch
     /// event once decoded).
@@ -146,6 +155,7 @@ actor TimeKeeper {
     /// Sends the window in progress again if it has waited a while, and takes participants whose
     /// last report was lost as left. Call now and then.
     func nudge() async {
+        if unflushedBefore != nil { flushOpened() }
         for (name, exit) in exitedUnannounced.sorted(by: { $0.key < $1.key }) {
             if keeper.hasLeft(name) {
                 exitedUnannounced[name] = nil
@@ -194,7 +204,8 @@ actor TimeKeeper {
                 lastProgress = .now
                 await send(opening, to: opening.addressees)
                 // Every report of the last window is in, and dispatch's events came before its report.
-                flush(before: opening.window.start)
+                unflushedBefore = opening.window.start
+                if ContinuousClock.now - lastFlush >= Self.flushInterval { flushOpened() }
             case .kill(let name):
                 killRequests.append(name)
             case .finish(let time):
@@ -216,6 +227,13 @@ actor TimeKeeper {
     private func flush(before time: SimTime?) {
         flushes.yield((held, time))
         held = []
+        unflushedBefore = nil
+        lastFlush = .now
+    }
+
+    /// Writes what was published before the last window opened.
+    private func flushOpened() {
+        if let time = unflushedBefore { flush(before: time) }
     }
 
     /// Sends `opening` to each of `names` in the life it is for, with only its own expectations.
