@@ -426,7 +426,8 @@ let package = Package(
         .testTarget(
             name: "CoordinatorTests",
             dependencies: [
-                "Coordinator", "Monitor", "SimulatedTime", "TestSupport", "Topology", "VirtualTime", "Wire", "ZeroMQ",
+                "Coordinator", "Monitor", "Randomness", "SimulatedTime", "TestSupport", "Topology", "VirtualTime", "Wire",
+                "ZeroMQ",
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strict

@@ -1,3 +1,4 @@
+import Randomness
 import SimulatedTime
 import Testing
 import Wire
@@ -27,5 +28,40 @@ struct WindowEventOrderTests {
         #expect(order.take(before: SimTime(wireMilliseconds: 500)) == [second, third, first])
         #expect(order.take(before: SimTime(wireMilliseconds: 500)).isEmpty, "each is given out once")
         #expect(order.take(before: nil) == [nextWindow], "the end gives out the rest")
+    }
+
+    @Test(
+        "Handed over window by window or several windows at once (the keeper's coalesced hand-overs), the same events come out in the same order"
+    )
+    func boundsCoalesced() {
+        // Three windows of 500 ms, events from two senders at random instants, each window's
+        // events arriving in some order before the next window opens.
+        var generator = SeededGenerator(seed: 19)
+        var stampers = [SequenceStamper(sender: "dispatch-0-bus"), SequenceStamper(sender: "dispatch-1-bus")]
+        var windows: [[[UInt8]]] = []
+        for window in 0..<3 {
+            var encoded: [[UInt8]] = []
+            for _ in 0..<40 {
+                let sender = Int.random(in: 0..<2, using: &generator)
+                let ms = Int64(window * 500) + Int64.random(in: 0..<500, using: &generator)
+                encoded.append(
+                    WireCodec.encode(Envelope(.dispatchEvent(DispatchEvent()), from: stampers[sender].next(), simTimeMs: ms)))
+            }
+            windows.append(encoded.shuffled(using: &generator))
+        }
+        var eachWindow = WindowEventOrder()
+        var oneByOne: [Envelope] = []
+        for (index, encoded) in windows.enumerated() {
+            eachWindow.add(encoded)
+            oneByOne += eachWindow.take(before: SimTime(wireMilliseconds: Int64(index + 1) * 500))
+        }
+        var coalesced = WindowEventOrder()
+        coalesced.add(windows[0])
+        coalesced.add(windows[1])
+        var atOnce = coalesced.take(before: SimTime(wireMilliseconds: 1000))
+        coalesced.add(windows[2])
+        atOnce += coalesced.take(before: SimTime(wireMilliseconds: 1500))
+        #expect(oneByOne.count == 120)
+        #expect(atOnce == oneByOne)
     }
 }
