@@ -20,16 +20,19 @@ struct HeldInputTests {
         var gate: Socket { dealers[1] }
         var probe: Socket { dealers[2] }
 
-        init() async throws {
+        /// Over packet links (`unix://`), or over libzmq (`tcp://`, whose descriptors signal edges).
+        init(overLibzmq: Bool = false) async throws {
             server = try Transport(name: "held-server")
             client = try Transport(name: "held-client")
             var routers: [Socket] = []
             var dealers: [Socket] = []
             var peers: [[UInt8]] = []
             for name in ["held", "gate", "probe"] {
-                let address = "unix://" + NSTemporaryDirectory() + "ribcity-held-\(name)-\(UInt32.random(in: 0...UInt32.max))"
                 let router = try await server.socket(.router, options: SocketOptions())
-                try await router.bind(address)
+                let address = try await router.bind(
+                    overLibzmq
+                        ? "tcp://127.0.0.1:*"
+                        : "unix://" + NSTemporaryDirectory() + "ribcity-held-\(name)-\(UInt32.random(in: 0...UInt32.max))")
                 let dealer = try await client.socket(.dealer, options: SocketOptions())
                 try await dealer.connect(address)
                 try await dealer.send(Message([Array("hello".utf8)]))
@@ -89,22 +92,25 @@ struct HeldInputTests {
         }
     }
 
-    @Test("Held input is read after the hold's limit though the gate stays silent")
-    func readAfterTheLimit() async throws {
+    @Test("Held input is read after the hold's limit though the gate stays silent", arguments: [false, true])
+    func readAfterTheLimit(overLibzmq: Bool) async throws {
         try await within(30) {
-            let setup = try await Setup()
+            let setup = try await Setup(overLibzmq: overLibzmq)
             setup.held.holdInput(until: setup.gate, atMost: .milliseconds(20))
             try await setup.push("late", from: 0)
             #expect(try await setup.held.receive().frames == [Array("late".utf8)])
+            // Let go by its limit, it is read as it receives.
+            try await setup.push("after", from: 0)
+            #expect(try await setup.held.receive().frames == [Array("after".utf8)])
             #expect(setup.gate.statistics().received == 0)
             await setup.shutdown()
         }
     }
 
-    @Test("A socket held until one that closes is read again")
-    func gateClosed() async throws {
+    @Test("A socket held until one that closes is read again", arguments: [false, true])
+    func gateClosed(overLibzmq: Bool) async throws {
         try await within(30) {
-            let setup = try await Setup()
+            let setup = try await Setup(overLibzmq: overLibzmq)
             setup.held.holdInput(until: setup.gate, atMost: .seconds(600))
             try await setup.push("kept", from: 0)
             await setup.gate.close()
