@@ -59,7 +59,7 @@ final class VirtualHost {
     /// What the window sent so far to each dispatch shard (by shard), handed to its DEALER in one
     /// batch before the report: the I/O thread sends nothing before the window's work is done
     /// anyway, and one hand-over a window costs less than one a message.
-    var outgoing: [[Message]] = []
+    var outgoing: [[Message]]
 
     init(
         participant: WindowParticipant<Envelope>, stamper: SequenceStamper, reports: SequenceStamper, shards: [String],
@@ -75,6 +75,7 @@ final class VirtualHost {
         self.attempts = attempts
         self.faults = faults
         self.now = now
+        outgoing = Array(repeating: [], count: shards.count)
     }
 
     var name: String { participant.id.name }
@@ -444,9 +445,6 @@ extension AppHost {
         var envelope = envelope
         if let delay = fate.delay { envelope.simTimeMs += Int64((delay / .milliseconds(1)).rounded()) }
         envelope.senderLife = state.life
-        if state.outgoing.count < dealers.count {
-            state.outgoing += Array(repeating: [], count: dealers.count - state.outgoing.count)
-        }
         // Each copy of a duplicated message is a message of its own on the link, so that the
         // window it is due in waits for it too: a copy that came after its window was done would
         // be handed out whenever it happened to arrive.

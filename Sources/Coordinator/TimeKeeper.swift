@@ -155,7 +155,7 @@ actor TimeKeeper {
     /// Sends the window in progress again if it has waited a while, and takes participants whose
     /// last report was lost as left. Call now and then.
     func nudge() async {
-        if unflushedBefore != nil { flushOpened() }
+        flushOpened()
         for (name, exit) in exitedUnannounced.sorted(by: { $0.key < $1.key }) {
             if keeper.hasLeft(name) {
                 exitedUnannounced[name] = nil

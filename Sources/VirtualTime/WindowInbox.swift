@@ -84,9 +84,10 @@ public struct WindowInbox<Payload: Sendable>: Sendable {
     }
 
     /// Whether every input held is due before `end` and they are held in ``InputOrder``'s order
-    /// (a plain loop: the closures of `allSatisfy` went unspecialized across modules).
+    /// (a plain loop over a range of integers: the closures of `allSatisfy`, and `indices`, went
+    /// unspecialized across modules).
     private func isAllDueInOrder(before end: SimTime) -> Bool {
-        for index in held.indices {
+        for index in 0..<held.count {
             guard held[index].time < end else { return false }
             if index > 0, InputOrder.precedes(held[index], held[index - 1]) { return false }
         }

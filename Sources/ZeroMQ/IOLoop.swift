@@ -59,13 +59,40 @@ final class IOLoop {
 
         /// Whether its input waits for another socket's (``Socket/holdInput(until:atMost:)``).
         var isHeld: Bool { core.heldUntil.load(ordering: .acquiring) >= 0 }
-        /// When the loop reads it again whatever the other socket does.
+        /// When the loop reads it again whatever the other socket does (set by the first turn
+        /// that sees the hold, cleared whenever the hold ends).
         var heldUntilAtLatest: ContinuousClock.Instant?
 
         /// Lets its input be read again.
         func release() {
             core.heldUntil.store(-1, ordering: .relaxed)
             heldUntilAtLatest = nil
+        }
+
+        /// Lets its input be read again if it waits for socket `gate`. Returns whether it did.
+        func release(ifHeldBy gate: Int) -> Bool {
+            // A plain load first: every batch received asks every socket, and most are not held.
+            guard core.heldUntil.load(ordering: .relaxed) == gate,
+                core.heldUntil.compareExchange(expected: gate, desired: -1, ordering: .relaxed).exchanged
+            else { return false }
+            heldUntilAtLatest = nil
+            return true
+        }
+
+        /// Until when, at the latest, its input stays held from this turn on; `nil` when the loop
+        /// reads it. A hold past its limit, on a closing socket, or on one whose send waits for its
+        /// descriptor ends here (such a poll would return at once while the descriptor stays
+        /// readable).
+        func holdsInput(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+            guard isHeld else { return nil }
+            let latest = heldUntilAtLatest ?? now.advanced(by: .milliseconds(core.heldAtMostMs.load(ordering: .relaxed)))
+            if latest <= now || closing != nil || (hasOutbound && !writable && !sendsWithoutPollout) {
+                release()
+                unsure = true
+                return nil
+            }
+            heldUntilAtLatest = latest
+            return latest
         }
 
         /// Whether the loop has something to do on the socket without waiting for its descriptor.
@@ -121,29 +148,14 @@ final class IOLoop {
                         wakeAt = min(wakeAt ?? retryAt, retryAt)
                     }
                 }
+                // Before asking what is due: a hold that ends here leaves the socket to be asked.
+                let heldUntil = entry.holdsInput(at: now)
                 if entry.isDue(at: now) { due = true }
                 if entry.hasOutbound, let retryAt = entry.retryAt, retryAt > now { wakeAt = min(wakeAt ?? retryAt, retryAt) }
                 if let deadline = entry.closing?.deadline { wakeAt = min(wakeAt ?? deadline, deadline) }
-                if entry.isHeld {
-                    let latest =
-                        entry.heldUntilAtLatest
-                        ?? now.advanced(by: .milliseconds(entry.core.heldAtMostMs.load(ordering: .relaxed)))
-                    // A send that waits for the descriptor would make the poll return at once
-                    // while the descriptor stays readable.
-                    if latest <= now || entry.closing != nil
-                        || (entry.hasOutbound && !entry.writable && !entry.sendsWithoutPollout)
-                    {
-                        entry.release()
-                        entry.unsure = true
-                        due = true
-                    } else {
-                        entry.heldUntilAtLatest = latest
-                        wakeAt = min(wakeAt ?? latest, latest)
-                    }
+                if let heldUntil {
+                    wakeAt = min(wakeAt ?? heldUntil, heldUntil)
                 } else {
-                    entry.heldUntilAtLatest = nil
-                }
-                if !entry.isHeld {
                     descriptors.append(pollfd(fd: entry.signal, events: Int16(POLLIN), revents: 0))
                     polled.append((entry, false))
                 }
@@ -345,11 +357,7 @@ final class IOLoop {
     /// handed out: what they hold is handed out first.
     private func release(heldBy gate: Entry) {
         let id = gate.core.id
-        for entry in entries where entry !== gate {
-            guard entry.core.heldUntil.compareExchange(expected: id, desired: -1, ordering: .relaxed).exchanged else {
-                continue
-            }
-            entry.heldUntilAtLatest = nil
+        for entry in entries where entry !== gate && entry.release(ifHeldBy: id) {
             entry.unsure = false
             (entry.readable, entry.writable) = entry.raw.readiness()
             if entry.readable, entry.wantsInput { entry.readable = !receive(entry) }
