@@ -14,10 +14,7 @@ public enum HierarchyFile {
     static let version: UInt32 = 1
 
     /// Why bytes are not a usable hierarchy for a graph.
-    public struct Failure: Error, CustomStringConvertible, Equatable {
-        public let description: String
-        init(_ description: String) { self.description = description }
-    }
+    public typealias Failure = PackedFileFailure
 
     /// The CRC-32 of what a hierarchy depends on: the nodes and each segment's ends and time.
     public static func fingerprint(of graph: RoadGraph) -> UInt32 {
@@ -29,43 +26,33 @@ public enum HierarchyFile {
 
     /// The hierarchy as bytes.
     public static func encode(_ hierarchy: ContractionHierarchy) -> [UInt8] {
-        var payload: [UInt8] = []
-        append(UInt32(truncatingIfNeeded: hierarchy.shortcutCount), to: &payload)
-        append(array: hierarchy.slot, to: &payload)
-        append(array: hierarchy.node, to: &payload)
+        var payload = PackedWriter()
+        payload.append(UInt32(truncatingIfNeeded: hierarchy.shortcutCount))
+        payload.append(array: hierarchy.slot)
+        payload.append(array: hierarchy.node)
         for table in [hierarchy.up, hierarchy.down] {
-            append(array: table.first, to: &payload)
-            append(array: table.arcs, to: &payload)
-            append(array: table.via, to: &payload)
+            payload.append(array: table.first)
+            payload.append(array: table.arcs)
+            payload.append(array: table.via)
         }
         for labels in [hierarchy.labels.outgoing, hierarchy.labels.incoming] {
-            append(array: labels.first, to: &payload)
-            append(array: labels.entries, to: &payload)
+            payload.append(array: labels.first)
+            payload.append(array: labels.entries)
         }
-        var bytes = magic
-        append(version, to: &bytes)
-        append(fingerprint(of: hierarchy.graph), to: &bytes)
-        append(UInt32(truncatingIfNeeded: hierarchy.graph.nodeCount), to: &bytes)
-        append(UInt64(payload.count), to: &bytes)
-        append(CRC32.of(payload), to: &bytes)
-        return bytes + payload
+        return PackedFile.seal(
+            magic: magic, version: version,
+            keys: [fingerprint(of: hierarchy.graph), UInt32(truncatingIfNeeded: hierarchy.graph.nodeCount)], payload: payload)
     }
 
     /// The hierarchy `bytes` hold for `graph`, checked whole.
     public static func decode(_ bytes: [UInt8], for graph: RoadGraph) throws(Failure) -> ContractionHierarchy {
-        var reader = Reader(bytes: bytes)
-        guard (try? reader.bytes(magic.count)) == magic else { throw Failure("not a hierarchy file (no RCH1 header)") }
-        let version: UInt32 = try reader.value()
-        guard version == Self.version else { throw Failure("format \(version), this build reads \(Self.version)") }
-        guard try reader.value(UInt32.self) == fingerprint(of: graph) else {
-            throw Failure("built on other roads or other travel times")
-        }
         let count = graph.nodeCount
-        guard try reader.value(UInt32.self) == UInt32(truncatingIfNeeded: count) else { throw Failure("another node count") }
-        let length: UInt64 = try reader.value()
-        let checksum: UInt32 = try reader.value()
-        guard UInt64(reader.remaining) == length else { throw Failure("torn: \(reader.remaining) payload bytes of \(length)") }
-        guard CRC32.of(bytes[reader.offset...]) == checksum else { throw Failure("its checksum does not match") }
+        var reader = try PackedFile.open(
+            bytes, magic: magic, version: version,
+            keys: [
+                .init(value: fingerprint(of: graph), mismatch: "built on other roads or other travel times"),
+                .init(value: UInt32(truncatingIfNeeded: count), mismatch: "another node count"),
+            ], kind: "a hierarchy file")
 
         let shortcuts: UInt32 = try reader.value()
         let slot: [Int32] = try reader.array()
@@ -82,7 +69,7 @@ public enum HierarchyFile {
             let first: [Int32] = try reader.array()
             let arcs: [NodeTime] = try reader.array()
             let via: [Int32] = try reader.array()
-            try checkRows(first, entries: arcs.count, nodes: count, name: name + " arcs")
+            try PackedFile.checkRows(first, entries: arcs.count, nodes: count, name: name + " arcs")
             guard via.count == arcs.count else {
                 throw Failure("\(name) arcs: \(via.count) shortcut middles for \(arcs.count) arcs")
             }
@@ -98,7 +85,7 @@ public enum HierarchyFile {
         for name in ["outgoing", "incoming"] {
             let first: [Int32] = try reader.array()
             let entries: [NodeTime] = try reader.array()
-            try checkRows(first, entries: entries.count, nodes: count, name: name + " labels")
+            try PackedFile.checkRows(first, entries: entries.count, nodes: count, name: name + " labels")
             guard entries.allSatisfy({ (0..<Int32(count)).contains($0.node) }) else {
                 throw Failure("\(name) labels: a hub out of range")
             }
@@ -108,60 +95,5 @@ public enum HierarchyFile {
         return ContractionHierarchy(
             graph: graph, slot: slot, node: node, up: tables[0], down: tables[1],
             labels: HubLabels(outgoing: labels[0], incoming: labels[1]), shortcutCount: Int(shortcuts))
-    }
-
-    /// A row index: one start per node and one past the end, from 0, never going back, ending at `entries`.
-    private static func checkRows(_ first: [Int32], entries: Int, nodes: Int, name: String) throws(Failure) {
-        guard first.count == nodes + 1, first.first == 0, first.last == Int32(truncatingIfNeeded: entries) else {
-            throw Failure("\(name): an index of \(first.count) rows for \(nodes) nodes and \(entries) entries")
-        }
-        for index in 1..<first.count where first[index] < first[index - 1] {
-            throw Failure("\(name): row \(index - 1) ends before it starts")
-        }
-    }
-
-    private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    private static func append<T: BitwiseCopyable>(array: [T], to bytes: inout [UInt8]) {
-        append(UInt64(array.count), to: &bytes)
-        array.withUnsafeBytes { bytes.append(contentsOf: $0) }
-    }
-
-    /// Reads values and arrays in the order ``encode(_:)`` wrote them, each read checked against what is left.
-    private struct Reader {
-        let bytes: [UInt8]
-        var offset = 0
-
-        var remaining: Int { bytes.count - offset }
-
-        mutating func bytes(_ count: Int) throws(Failure) -> [UInt8] {
-            guard count >= 0, count <= remaining else { throw Failure("ends early, at byte \(offset)") }
-            defer { offset += count }
-            return Array(bytes[offset..<(offset + count)])
-        }
-
-        mutating func value<T: FixedWidthInteger>(_ type: T.Type = T.self) throws(Failure) -> T {
-            let raw = try bytes(MemoryLayout<T>.size)
-            return T(littleEndian: raw.withUnsafeBytes { $0.loadUnaligned(as: T.self) })
-        }
-
-        mutating func array<T: BitwiseCopyable>() throws(Failure) -> [T] {
-            let count: UInt64 = try value()
-            let stride = MemoryLayout<T>.stride
-            guard count <= UInt64(remaining / stride) else { throw Failure("an array of \(count) longer than the file") }
-            let size = Int(count) * stride
-            guard size > 0 else { return [] }
-            let start = offset
-            offset += size
-            return [T](unsafeUninitializedCapacity: Int(count)) { buffer, initialized in
-                bytes.withUnsafeBytes { raw in
-                    UnsafeMutableRawBufferPointer(buffer).copyMemory(
-                        from: UnsafeRawBufferPointer(rebasing: raw[start..<(start + size)]))
-                }
-                initialized = Int(count)
-            }
-        }
     }
 }

@@ -14,14 +14,22 @@ public final class HierarchyStore {
     /// Files passed over, each with why (a missing file is not among them).
     public private(set) var skipped: [String] = []
 
-    public init(directory: String) {
+    /// The build whose hierarchies these are, in a store that builds share
+    /// (``CityCache/directory``): another build may contract the same roads into another hierarchy, which finds
+    /// the same times but may choose another of two equally fast routes — a run must not depend
+    /// on which build contracted before it. `nil`: a store of one run (its directory).
+    public let build: UInt32?
+
+    public init(directory: String, build: UInt32? = nil) {
         self.directory = directory
+        self.build = build
     }
 
     /// The file of `graph`'s hierarchy.
     public func path(for graph: RoadGraph) -> String {
-        (directory as NSString).appendingPathComponent(
-            "hierarchy-" + String(HierarchyFile.fingerprint(of: graph), radix: 16) + "-\(graph.nodeCount).rch")
+        let made = build.map { "-" + String($0, radix: 16) } ?? ""
+        return (directory as NSString).appendingPathComponent(
+            "hierarchy-" + String(HierarchyFile.fingerprint(of: graph), radix: 16) + "-\(graph.nodeCount)\(made).rch")
     }
 
     /// `graph`'s hierarchy: read from its file when the file is whole and for this graph, else
@@ -40,7 +48,16 @@ public final class HierarchyStore {
         let hierarchy = ContractionHierarchy(graph: graph)
         built += 1
         // A store that cannot be written to only costs the next start its time.
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try? Data(HierarchyFile.encode(hierarchy)).write(to: URL(fileURLWithPath: file), options: .atomic)
+        CityCache.prune(directory)
         return hierarchy
+    }
+}
+
+extension HierarchyStore {
+    /// A store in ``CityCache/directory`` for this build's hierarchies, if there is one.
+    public static var standard: HierarchyStore? {
+        CityCache.directory.map { HierarchyStore(directory: $0, build: CityCache.build) }
     }
 }

@@ -65,9 +65,10 @@ public struct Scenario: Sendable {
     public var startSecondOfDay: Double = 0
     public var day: DayKind = .weekday
 
-    /// The router of each moment of the run (hierarchies for the run's span built now).
-    public func travelSchedule() -> TravelTimeSchedule {
-        .forRun(graph: graph, model: travelTimes, startSecondOfDay: startSecondOfDay, day: day, duration: duration)
+    /// The router of each moment of the run (hierarchies for the run's span built now, or read
+    /// from `store` when it has them).
+    public func travelSchedule(store: HierarchyStore? = nil) -> TravelTimeSchedule {
+        .forRun(graph: graph, model: travelTimes, startSecondOfDay: startSecondOfDay, day: day, duration: duration, store: store)
     }
 
     public init(

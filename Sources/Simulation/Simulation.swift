@@ -66,11 +66,14 @@ public final class Simulation {
     /// cancelled, or it expired).
     private var openOffers: [DriverID: RequestID] = [:]
 
-    /// - Parameter planner: the router dispatch uses (a contraction hierarchy of the scenario's
-    ///   graph if none is given).
-    public init(scenario: Scenario, planner: (any RoutePlanner)? = nil, keepLog: Bool = false) {
+    /// - Parameters:
+    ///   - planner: the router dispatch uses (a contraction hierarchy of the scenario's graph if
+    ///     none is given).
+    ///   - hierarchies: where that hierarchy is read from if it was built before (and kept if not).
+    public init(scenario: Scenario, planner: (any RoutePlanner)? = nil, hierarchies: HierarchyStore? = nil, keepLog: Bool = false)
+    {
         self.scenario = scenario
-        let travel = planner.map { TravelTimeSchedule(planner: $0) } ?? scenario.travelSchedule()
+        let travel = planner.map { TravelTimeSchedule(planner: $0) } ?? scenario.travelSchedule(store: hierarchies)
         engine = DispatchEngine(travel: travel, configuration: scenario.dispatch)
         kpis = KPIRecorder(graph: scenario.graph, durationLimit: scenario.duration)
         checker = InvariantChecker(poolCapacity: scenario.dispatch.poolCapacity)

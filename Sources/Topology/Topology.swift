@@ -331,11 +331,15 @@ extension Topology.Endpoints {
 
 extension Topology.CitySource {
     /// The road graph: the grid built, or the OpenStreetMap file imported (its largest strongly
-    /// connected drivable part). Import errors name the file.
-    public func load() throws -> RoadGraph {
+    /// connected drivable part), or read from `store` where this build imported the same file
+    /// before (``RoadGraphStore``; nil: imported every time). Import errors name the file.
+    public func load(store: RoadGraphStore? = .standard) throws -> RoadGraph {
         switch self {
-        case .grid(let grid): grid.build()
-        case .openStreetMap(let path): try RoadNetworkImport(OSMFile.read(path: path), file: path).graph
+        case .grid(let grid): return grid.build()
+        case .openStreetMap(let path):
+            let importing = { (path: String) in try RoadNetworkImport(OSMFile.read(path: path), file: path).graph }
+            guard let store else { return try importing(path) }
+            return try store.graph(of: path, importer: CityCache.build, importing: importing).graph
         }
     }
 }

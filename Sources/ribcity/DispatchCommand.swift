@@ -178,12 +178,15 @@ struct DispatchCommand: AsyncParsableCommand {
             }
             let faults = try messageFaults.faults(stream: 31)
             let settings = Self.deskSettings(of: plan, shard: shard, map: sharded?.map)
-            // Beside the journal (the run's directory, shared by the shards): a restart reads the
-            // routing hierarchies instead of contracting the roads again.
-            let hierarchies = journal.map { path in
-                let directory = (path as NSString).deletingLastPathComponent
-                return HierarchyStore(directory: directory.isEmpty ? "." : directory)
-            }
+            // Where this build keeps what it imports (every run of the city reads its routing
+            // hierarchies there instead of contracting the roads again), else beside the journal
+            // (the run's directory, shared by the shards: a restart reads them).
+            let hierarchies =
+                HierarchyStore.standard
+                ?? journal.map { path in
+                    let directory = (path as NSString).deletingLastPathComponent
+                    return HierarchyStore(directory: directory.isEmpty ? "." : directory)
+                }
             let travel = plan.travelTimes(on: graph, store: hierarchies)
             if let hierarchies {
                 for skipped in hierarchies.skipped { print("\(name) passed over a routing hierarchy: \(skipped)") }

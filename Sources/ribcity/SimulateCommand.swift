@@ -85,7 +85,8 @@ struct SimulateCommand: ParsableCommand {
         let start = clock.now
         let setup = try scenario()
         let prepared = clock.now
-        let simulation = Simulation(scenario: setup)
+        // The same kept routing hierarchies as dispatch reads in a launched city.
+        let simulation = Simulation(scenario: setup, hierarchies: .standard)
         let result = simulation.run()
         let wall = (clock.now - start) / .seconds(1)
         print(
