@@ -23,6 +23,16 @@ struct CityTests {
         #expect(abs(side - 5_000) < 5, "the projection keeps distances within 0.1 %")
     }
 
+    /// Why `decode` refused a file of the city's own, or "accepted".
+    static func refusal<T>(_ decode: () throws(PackedFileFailure) -> T) -> String {
+        do {
+            _ = try decode()
+            return "accepted"
+        } catch {
+            return error.description
+        }
+    }
+
     /// A seeded random graph with one-way streets, for comparing against brute force.
     static func randomGraph(seed: UInt64, nodes: Int, edges: Int) -> RoadGraph {
         var random = SplitMix(seed: seed)
