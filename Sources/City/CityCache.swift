@@ -19,7 +19,8 @@ public enum CityCache {
     /// program (whose import or contraction may differ) never reads what an older one made.
     public static let build: UInt32 = {
         // The link's own attributes are the process's (its start time): those of what it names.
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? Bundle.main.executablePath ?? ""
         let attributes = try? FileManager.default.attributesOfItem(atPath: executable)
         let size = (attributes?[.size] as? NSNumber)?.uint64Value ?? 0
         let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0

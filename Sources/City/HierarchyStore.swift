@@ -1,7 +1,8 @@
 import Foundation
 
-/// A directory of built hierarchies (``HierarchyFile``), one file per road graph and weights: a
-/// process that restarts reads its hierarchies here instead of contracting its roads again.
+/// A directory of built hierarchies (``HierarchyFile``), one file per road graph and weights (and
+/// build, in the city cache): a process that starts again, or the next run of the city, reads
+/// its hierarchies here instead of contracting its roads again.
 ///
 /// Files are named by the graph's fingerprint, so processes of the same run (dispatch's shards)
 /// share them; a file is written whole under a temporary name and renamed, so a reader never
