@@ -39,20 +39,13 @@ public enum HierarchyFile {
             payload.append(array: labels.first)
             payload.append(array: labels.entries)
         }
-        return PackedFile.seal(
-            magic: magic, version: version,
-            keys: [fingerprint(of: hierarchy.graph), UInt32(truncatingIfNeeded: hierarchy.graph.nodeCount)], payload: payload)
+        return PackedFile.seal(magic: magic, version: version, keys: keys(of: hierarchy.graph).map(\.value), payload: payload)
     }
 
     /// The hierarchy `bytes` hold for `graph`, checked whole.
     public static func decode(_ bytes: [UInt8], for graph: RoadGraph) throws(Failure) -> ContractionHierarchy {
         let count = graph.nodeCount
-        var reader = try PackedFile.open(
-            bytes, magic: magic, version: version,
-            keys: [
-                .init(value: fingerprint(of: graph), mismatch: "built on other roads or other travel times"),
-                .init(value: UInt32(truncatingIfNeeded: count), mismatch: "another node count"),
-            ], kind: "a hierarchy file")
+        var reader = try PackedFile.open(bytes, magic: magic, version: version, keys: keys(of: graph), kind: "a hierarchy file")
 
         let shortcuts: UInt32 = try reader.value()
         let slot: [Int32] = try reader.array()
@@ -95,5 +88,13 @@ public enum HierarchyFile {
         return ContractionHierarchy(
             graph: graph, slot: slot, node: node, up: tables[0], down: tables[1],
             labels: HubLabels(outgoing: labels[0], incoming: labels[1]), shortcutCount: Int(shortcuts))
+    }
+
+    /// What a hierarchy's header names: the roads and weights it was built on, and their node count.
+    private static func keys(of graph: RoadGraph) -> [PackedFile.Key] {
+        [
+            .init(value: fingerprint(of: graph), mismatch: "built on other roads or other travel times"),
+            .init(value: UInt32(truncatingIfNeeded: graph.nodeCount), mismatch: "another node count"),
+        ]
     }
 }

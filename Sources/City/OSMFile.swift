@@ -4,14 +4,25 @@ import Foundation
 /// its name: XML (`<`), gzip-compressed XML, or PBF.
 public enum OSMFile {
     public static func read(path: String) throws -> OSMData {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        try parse(contents(of: path), path: path)
+    }
+
+    /// The bytes of the file at `path`, or an error naming it.
+    public static func contents(of path: String) throws -> Data {
+        guard let data = FileManager.default.contents(atPath: path) else {
             throw CityImportError(file: path, reason: "cannot be read (missing or not a file)")
         }
-        let head = (try? handle.read(upToCount: 8)) ?? Data()
-        try? handle.close()
+        return data
+    }
+
+    /// Parses the `data` of the file at `path` (which names it in errors), of whichever kind its
+    /// first bytes say.
+    public static func parse(_ data: Data, path: String) throws -> OSMData {
+        let file = (path as NSString).lastPathComponent
+        let head = data.prefix(8)
         let text = head.drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         if head.starts(with: [0x1F, 0x8B]) || text.first == UInt8(ascii: "<") {
-            return try OSMXMLReader.read(path: path)
+            return try OSMXMLReader.parse(contents: data, file: file)
         }
         // A PBF file opens with a block header: its length (4 bytes, big-endian, small) and the
         // header's first field (tag 1, bytes: 0x0A).
@@ -20,9 +31,9 @@ public enum OSMFile {
         guard bytes.count >= 5, headerLength < 64 << 10, bytes[4] == 0x0A else {
             let shown = String(decoding: bytes.map { (0x20..<0x7F).contains($0) ? $0 : UInt8(ascii: ".") }, as: UTF8.self)
             throw CityImportError(
-                file: (path as NSString).lastPathComponent,
+                file: file,
                 reason: "neither OSM XML nor PBF (it begins with \"\(shown)\"; XML begins with <, PBF with a block header)")
         }
-        return try OSMPBFReader.read(path: path)
+        return try OSMPBFReader.parse(data, file: file)
     }
 }

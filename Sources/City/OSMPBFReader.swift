@@ -9,10 +9,7 @@ public enum OSMPBFReader {
     static let understood: Set<String> = ["OsmSchema-V0.6", "DenseNodes", "HistoricalInformation"]
 
     public static func read(path: String) throws -> OSMData {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CityImportError(file: path, reason: "cannot be read (missing or not a file)")
-        }
-        return try parse(data, file: (path as NSString).lastPathComponent)
+        try parse(OSMFile.contents(of: path), file: (path as NSString).lastPathComponent)
     }
 
     /// Parses PBF already in memory; `file` names it in errors, which also give the block and

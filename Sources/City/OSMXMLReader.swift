@@ -8,17 +8,17 @@ import Foundation
 public enum OSMXMLReader {
     /// Reads the file at `path`; gzip is recognised by its magic bytes, not its name.
     public static func read(path: String) throws -> OSMData {
-        let file = (path as NSString).lastPathComponent
-        guard let raw = FileManager.default.contents(atPath: path) else {
-            throw CityImportError(file: path, reason: "cannot be read (missing or not a file)")
-        }
-        var data = raw
-        if raw.starts(with: [0x1F, 0x8B]) {
-            do {
-                data = try Inflate.decompress(raw, gzip: true)
-            } catch {
-                throw CityImportError(file: file, reason: "gzip: \(error)")
-            }
+        try parse(contents: OSMFile.contents(of: path), file: (path as NSString).lastPathComponent)
+    }
+
+    /// Parses a file's contents, gzip-compressed or not; `file` names it in errors.
+    public static func parse(contents raw: Data, file: String) throws -> OSMData {
+        guard raw.starts(with: [0x1F, 0x8B]) else { return try parse(raw, file: file) }
+        let data: Data
+        do {
+            data = try Inflate.decompress(raw, gzip: true)
+        } catch {
+            throw CityImportError(file: file, reason: "gzip: \(error)")
         }
         return try parse(data, file: file)
     }

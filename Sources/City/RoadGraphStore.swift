@@ -23,19 +23,19 @@ public struct RoadGraphStore: Sendable {
 
     /// The graph of the OpenStreetMap file at `path` as `importer` imports it: read from the
     /// store when a file there is whole and of the same source and build, else imported by
-    /// `importing` and kept. Import errors are `importing`'s, naming the file.
+    /// `importing` from the file's contents (read once, for both) and kept. Errors name the file.
     public func graph(
-        of path: String, importer: UInt32, importing: (String) throws -> RoadGraph
+        of path: String, importer: UInt32, importing: (_ contents: Data, _ path: String) throws -> RoadGraph
     ) throws -> (graph: RoadGraph, read: Bool) {
-        guard let bytes = FileManager.default.contents(atPath: path) else { return (try importing(path), false) }
-        let source = RoadGraphFile.Source(bytes: [UInt8](bytes), importer: importer)
+        let contents = try OSMFile.contents(of: path)
+        let source = RoadGraphFile.Source(bytes: [UInt8](contents), importer: importer)
         let file = self.path(for: source)
         if let kept = FileManager.default.contents(atPath: file),
             let graph = try? RoadGraphFile.decode([UInt8](kept), from: source)
         {
             return (graph, true)
         }
-        let graph = try importing(path)
+        let graph = try importing(contents, path)
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try? Data(RoadGraphFile.encode(graph, from: source)).write(to: URL(fileURLWithPath: file), options: .atomic)
         CityCache.prune(directory)

@@ -33,6 +33,18 @@ struct CityTests {
         }
     }
 
+    /// What every file of the city's own refuses (`PackedFile`'s header and seal), each with its
+    /// reason: `bytes` torn, a payload byte flipped, something else altogether, nothing. `reason`
+    /// decodes bytes of the kind `kind` names.
+    static func expectSealed(_ bytes: [UInt8], kind: String, reason: ([UInt8]) -> String) {
+        #expect(reason(Array(bytes.dropLast(3))).hasPrefix("torn"))
+        var flipped = bytes
+        flipped[bytes.count - 5] ^= 0x40
+        #expect(reason(flipped) == "its checksum does not match")
+        #expect(reason(Array("not a file of ours".utf8)).hasPrefix("not \(kind)"))
+        #expect(reason([]).hasPrefix("not \(kind)"))
+    }
+
     /// A seeded random graph with one-way streets, for comparing against brute force.
     static func randomGraph(seed: UInt64, nodes: Int, edges: Int) -> RoadGraph {
         var random = SplitMix(seed: seed)
