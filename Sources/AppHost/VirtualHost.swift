@@ -472,9 +472,10 @@ extension AppHost {
         await sendOutgoing()
         guard let windowLink, let stamp = virtual?.reports.next() else { return }
         // Nothing dispatch sends now is due before the next opening: read then, in one wake-up
-        // with it, instead of waking for each. Held before the report leaves, so that the opening
-        // it brings cannot come first.
-        for dealer in dealers { dealer.holdInput(until: windowLink) }
+        // with it, instead of waking for each (what came already is read now, while the opening
+        // is on its way). Held before the report leaves, so that the opening it brings cannot
+        // come first.
+        for dealer in dealers { dealer.holdInput(until: windowLink, readingFirst: true) }
         let envelope = Envelope(.windowDone(WindowDone(report)), from: stamp)
         try await windowLink.send(Message(Frames.Published(topic: Topic.windowDone, envelope: envelope).frames))
     }

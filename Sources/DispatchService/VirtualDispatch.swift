@@ -237,8 +237,9 @@ extension DispatchServer {
     private func publish(_ report: WindowReport) async throws {
         guard let stamp = virtual?.reports.next() else { return }
         // What the hosts send now is due in a later window: read when the next opening comes,
-        // in one wake-up with it (a watcher's request waits at most the hold's limit).
-        if let windowLink { router.holdInput(until: windowLink) }
+        // in one wake-up with it (a watcher's request waits at most the hold's limit). What they
+        // sent already (they were done first) is read now, while the keeper opens the window.
+        if let windowLink { router.holdInput(until: windowLink, readingFirst: true) }
         let envelope = Envelope(.windowDone(WindowDone(report)), from: stamp)
         try await sendToKeeper(Message(Frames.Published(topic: Topic.windowDone, envelope: envelope).frames))
     }

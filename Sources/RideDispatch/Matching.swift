@@ -95,17 +95,20 @@ extension DispatchEngine {
     /// Drivers whose whole plan is shared rides with a seat left and no offer pending, where they
     /// can start from (in no particular order: every choice among them breaks ties by driver id).
     func sharingPlaced() -> [PlacedDriver] {
-        drivers.values.compactMap { record in
-            guard record.online, record.offer == nil, !record.stops.isEmpty else { return nil }
+        // Each record read where it is stored, not copied out (a copy of every driver's plan,
+        // offer and leg at every round was a hundredth of dispatch's time).
+        drivers.values.indices.compactMap { index in
+            guard drivers.values[index].online, drivers.values[index].offer == nil, !drivers.values[index].stops.isEmpty
+            else { return nil }
             // Its riders, counted without a set: a plan holds a few stops, and this runs over every
             // driver at every matching round while a POOL request waits.
             var riders: [RequestID] = []
-            for stop in record.stops where !riders.contains(stop.request) {
+            for stop in drivers.values[index].stops where !riders.contains(stop.request) {
                 riders.append(stop.request)
                 if riders.count >= configuration.poolCapacity { return nil }
             }
             guard riders.allSatisfy({ requestRecord($0).request.product == .pool }) else { return nil }
-            return record.placed(at: now)
+            return drivers.values[index].placed(at: now)
         }
     }
 

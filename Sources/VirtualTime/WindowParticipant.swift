@@ -72,14 +72,23 @@ public struct WindowParticipant<Payload: Sendable>: Sendable {
     public mutating func send(
         to receiver: String, life: UInt32, at time: SimTime
     ) -> (link: UInt64, delivery: SimTime, life: UInt32) {
-        let key = ParticipantID(receiver, incarnation: life).senderKey
-        sent[key, default: 0] += 1
+        // One look-up in each table (a message's count and its receiver's delivery, in place).
+        let link = Self.increment(&sent[ParticipantID(receiver, incarnation: life).senderKey, default: 0])
         let delivery = deliveryTime(of: time)
-        deliveries[receiver] = min(deliveries[receiver] ?? delivery, delivery)
+        Self.lower(&deliveries[receiver, default: delivery], to: delivery)
         if let working {
             assert(delivery >= working.window.end, "\(id) sent at \(time), inside no window's lookahead: \(working.window)")
         }
-        return (sent[key] ?? 0, delivery, life)
+        return (link, delivery, life)
+    }
+
+    private static func increment(_ count: inout UInt64) -> UInt64 {
+        count += 1
+        return count
+    }
+
+    private static func lower(_ time: inout SimTime, to other: SimTime) {
+        if other < time { time = other }
     }
 
     /// Done with the window (or the drain): the report for the keeper. `nextTimer` is the

@@ -55,7 +55,15 @@ final class IOLoop {
         var hasOutbound: Bool { current != nil || !core.outbound.isEmpty }
 
         /// Whether the loop takes in what the socket receives now.
-        var wantsInput: Bool { closing == nil && core.type.canReceive && !isHeld && core.inbound.hasRoom }
+        var wantsInput: Bool {
+            closing == nil && core.type.canReceive && (!isHeld || readsBeforeHold) && core.inbound.hasRoom
+        }
+
+        /// Whether the loop reads what the socket holds already before its hold begins (set by
+        /// the first turn that sees a hold asked to, cleared once that turn has served it), and
+        /// the holds asked for so far that a turn has seen.
+        var readsBeforeHold = false
+        var holdAsksSeen = 0
 
         /// Whether its input waits for another socket's (``Socket/holdInput(until:atMost:)``).
         var isHeld: Bool { core.heldUntil.load(ordering: .acquiring) >= 0 }
@@ -90,6 +98,14 @@ final class IOLoop {
                 release()
                 unsure = true
                 return nil
+            }
+            let asks = core.heldAsks.load(ordering: .acquiring)
+            if asks != holdAsksSeen {
+                holdAsksSeen = asks
+                if core.heldReadsFirst.load(ordering: .relaxed) {
+                    readsBeforeHold = true
+                    unsure = true
+                }
             }
             heldUntilAtLatest = latest
             return latest
@@ -296,6 +312,7 @@ final class IOLoop {
             received = true
             drained = receive(entry)
         }
+        entry.readsBeforeHold = false
         var flushed = false
         var blocked = false
         if entry.hasOutbound {

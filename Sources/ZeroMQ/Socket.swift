@@ -98,11 +98,18 @@ public final class Socket: Sendable {
     /// after `limit` whatever the gate does (what comes outside the pattern, such as a watcher's
     /// request, waits no longer), and at once when a send on the socket has to wait for it to
     /// become writable.
+    ///
+    /// With `readingFirst`, what is waiting when this is called is read in the I/O thread's next
+    /// turn all the same, and only what comes after is held: a process that reports its window
+    /// after its peers takes in what they sent while the next opening is on its way, instead of
+    /// after it.
     /// - Precondition: both sockets belong to the same ``Transport``.
-    public func holdInput(until gate: Socket, atMost limit: Duration = .milliseconds(50)) {
+    public func holdInput(until gate: Socket, atMost limit: Duration = .milliseconds(50), readingFirst: Bool = false) {
         precondition(gate.loop === loop, "a socket's input is held only until a socket of the same transport receives")
         core.heldAtMostMs.store(Int(limit / .milliseconds(1)), ordering: .relaxed)
-        core.heldUntil.store(gate.core.id, ordering: .releasing)
+        core.heldReadsFirst.store(readingFirst, ordering: .relaxed)
+        core.heldUntil.store(gate.core.id, ordering: .relaxed)
+        core.heldAsks.add(1, ordering: .releasing)
     }
 
     /// The next received message.

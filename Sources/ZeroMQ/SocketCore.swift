@@ -13,6 +13,10 @@ final class SocketCore: Sendable {
     let heldUntil = Atomic<Int>(-1)
     /// How long, in milliseconds, its input is held at most.
     let heldAtMostMs = Atomic<Int>(0)
+    /// Whether what it holds already when the last hold was asked for is read first, and how
+    /// many holds were asked for (so that the I/O thread sees each ask once).
+    let heldReadsFirst = Atomic<Bool>(false)
+    let heldAsks = Atomic<Int>(0)
     let events: AsyncStream<SocketEvent>
     let eventSink: AsyncStream<SocketEvent>.Continuation
 

@@ -89,6 +89,34 @@ struct DriverAppTests {
         #expect(arrived.contains { if case .legDone = $0 { true } else { false } })
     }
 
+    @Test("The driving screen names each leg's request, also when a leg of the same kind for another request follows")
+    func drivingScreenFollowsTheLeg() async {
+        let profile = DriverProfile(id: "driver-0", startNode: 0, acceptance: 1, responseSeconds: 0)
+        let app = DriverApp(profile: profile, graph: grid, at: 0)
+        _ = await app.start(at: 0)
+        _ = await app.receive(offer("offer-1", to: "driver-0", expiresAt: 40), at: 1)
+        func pickup(_ number: UInt32, of request: String, from depart: Double) -> Envelope.OneOf_Body {
+            .driveTo(
+                DriveTo.with {
+                    $0.driverID = "driver-0"
+                    $0.leg = number
+                    $0.stop = .pickup
+                    $0.requestID = request
+                    $0.routeNodes = [0, 1, 2]
+                    $0.departAtMs = Int64(depart * 1000)
+                    $0.arriveAtMs = Int64((depart + 100) * 1000)
+                })
+        }
+        _ = await app.receive(pickup(1, of: "rider-1", from: 1), at: 1)
+        #expect(await app.tree().deepestScreen.hasPrefix("To pickup rider-1"))
+        _ = await app.tick(at: 15)
+        #expect(await app.tree().deepestScreen.hasPrefix("To pickup rider-1"), "moved on the same leg")
+        _ = await app.receive(pickup(2, of: "rider-2", from: 20), at: 20)
+        #expect(await app.tree().deepestScreen.hasPrefix("To pickup rider-2"))
+        _ = await app.receive(leg(3, for: "driver-0", stop: .dropoff, nodes: [2, 1], from: 30, to: 50), at: 30)
+        #expect(await app.tree().deepestScreen.hasPrefix("To dropoff rider-1"))
+    }
+
     @Test(
         "Moving cars report their location on the same instants, multiples of the period from time 0, whenever their legs began (one car's report in every window kept a whole driver process busy in virtual time)"
     )

@@ -92,6 +92,37 @@ struct HeldInputTests {
         }
     }
 
+    @Test(
+        "A hold asked for reading first takes in what is waiting when it is asked for, and holds only what comes after"
+    )
+    func readingFirst() async throws {
+        try await within(30) {
+            let setup = try await Setup()
+            setup.held.holdInput(until: setup.gate, atMost: .seconds(600))
+            try await setup.push("there already", from: 0)
+            try await setup.push("a turn", from: 2)
+            #expect(try await setup.probe.receive().frames == [Array("a turn".utf8)])
+            #expect(setup.held.statistics().received == 0, "held")
+
+            // Asked again, reading first (as a participant does at each report): what waits is
+            // read without the gate.
+            setup.held.holdInput(until: setup.gate, atMost: .seconds(600), readingFirst: true)
+            try await setup.push("another turn", from: 2)
+            #expect(try await setup.probe.receive().frames == [Array("another turn".utf8)])
+            #expect(try await setup.held.receive().frames == [Array("there already".utf8)])
+
+            // What comes after is held until the gate receives, as before.
+            try await setup.push("due later", from: 0)
+            try await setup.push("a third turn", from: 2)
+            #expect(try await setup.probe.receive().frames == [Array("a third turn".utf8)])
+            #expect(setup.held.statistics().received == 1, "only what was there when the hold was asked for")
+            try await setup.push("opening", from: 1)
+            #expect(try await setup.gate.receive().frames == [Array("opening".utf8)])
+            #expect(try await setup.held.receive().frames == [Array("due later".utf8)])
+            await setup.shutdown()
+        }
+    }
+
     @Test("Held input is read after the hold's limit though the gate stays silent", arguments: [false, true])
     func readAfterTheLimit(overLibzmq: Bool) async throws {
         try await within(30) {

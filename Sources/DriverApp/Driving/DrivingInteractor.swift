@@ -21,9 +21,13 @@ final class DrivingInteractor: PresentableInteractor<any DrivingPresentable> {
     }
 
     override func didBecomeActive() {
-        bindToActivePeriod(
-            vehicle.position.observe { [unowned self] position in
-                presenter.present(activity, leg: work.currentLeg, position: position)
-            })
+        bindToActivePeriod(vehicle.position.observe { [unowned self] _ in present() })
+        // A new leg of the same kind (a second rider's pickup on a shared ride) keeps this RIB:
+        // the screen names its request at once, not when the car next moves.
+        bindToActivePeriod(work.leg.observe { [unowned self] _ in present() })
+    }
+
+    private func present() {
+        presenter.present(activity, leg: work.currentLeg, position: vehicle.position.value)
     }
 }

@@ -1,0 +1,62 @@
+import Foundation
+import RideDispatch
+import Testing
+
+@testable import DispatchService
+
+/// The offer book finds a request's offers through an index of its own: closing one, or all of a
+/// request's, leaves exactly the others open, and a book read back from a snapshot closes as the
+/// one written did.
+@Suite("Dispatch desk: the offer book")
+struct OfferBookTests {
+    let first = RequestID(1), second = RequestID(2)
+    let one = DriverID(1), two = DriverID(2), three = DriverID(3)
+
+    @Test("Closing one driver's offer of a request leaves that request's others and every other request's open")
+    func closesOne() {
+        var book = OfferBook()
+        let a = book.make(first, to: one)
+        let b = book.make(first, to: two)
+        let c = book.make(second, to: three)
+        book.close(first, driver: one)
+        #expect(book[a] == nil)
+        #expect(book[b] == OfferBook.Open(request: first, driver: two))
+        #expect(book[c] == OfferBook.Open(request: second, driver: three))
+        #expect(book.count == 2)
+        // Closing what is not open changes nothing.
+        book.close(first, driver: three)
+        book.close(RequestID(9), driver: one)
+        #expect(book.count == 2)
+    }
+
+    @Test("Closing all of a request's offers leaves the other requests' offers open")
+    func closesAll() {
+        var book = OfferBook()
+        let a = book.make(first, to: one)
+        let b = book.make(first, to: two)
+        let c = book.make(second, to: one)
+        book.closeAll(of: first)
+        #expect(book[a] == nil && book[b] == nil)
+        #expect(book[c] == OfferBook.Open(request: second, driver: one))
+        #expect(book.count == 1)
+        book.closeAll(of: second)
+        #expect(book.count == 0)
+        // A name is never given twice, whatever was closed.
+        #expect(book.make(first, to: one) == "offer-4")
+    }
+
+    @Test("A book read back from its encoding closes offers as the original does")
+    func roundTrip() throws {
+        var book = OfferBook()
+        _ = book.make(first, to: one)
+        let b = book.make(first, to: two)
+        let c = book.make(second, to: three)
+        var read = try JSONDecoder().decode(OfferBook.self, from: JSONEncoder().encode(book))
+        read.close(first, driver: one)
+        book.close(first, driver: one)
+        #expect(read[b] == book[b] && read[c] == book[c] && read.count == book.count)
+        read.closeAll(of: first)
+        #expect(read[b] == nil && read.count == 1)
+        #expect(read.make(second, to: one) == "offer-4")
+    }
+}
