@@ -12,12 +12,17 @@ struct OfferBookTests {
     let first = RequestID(1), second = RequestID(2)
     let one = DriverID(1), two = DriverID(2), three = DriverID(3)
 
+    /// A book with the first request offered to drivers one and two, the second to `other`.
+    private func book(secondTo other: DriverID) -> (book: OfferBook, names: [String]) {
+        var book = OfferBook()
+        let names = [book.make(first, to: one), book.make(first, to: two), book.make(second, to: other)]
+        return (book, names)
+    }
+
     @Test("Closing one driver's offer of a request leaves that request's others and every other request's open")
     func closesOne() {
-        var book = OfferBook()
-        let a = book.make(first, to: one)
-        let b = book.make(first, to: two)
-        let c = book.make(second, to: three)
+        var (book, names) = book(secondTo: three)
+        let (a, b, c) = (names[0], names[1], names[2])
         book.close(first, driver: one)
         #expect(book[a] == nil)
         #expect(book[b] == OfferBook.Open(request: first, driver: two))
@@ -31,10 +36,8 @@ struct OfferBookTests {
 
     @Test("Closing all of a request's offers leaves the other requests' offers open")
     func closesAll() {
-        var book = OfferBook()
-        let a = book.make(first, to: one)
-        let b = book.make(first, to: two)
-        let c = book.make(second, to: one)
+        var (book, names) = book(secondTo: one)
+        let (a, b, c) = (names[0], names[1], names[2])
         book.closeAll(of: first)
         #expect(book[a] == nil && book[b] == nil)
         #expect(book[c] == OfferBook.Open(request: second, driver: one))
@@ -47,10 +50,8 @@ struct OfferBookTests {
 
     @Test("A book read back from its encoding closes offers as the original does")
     func roundTrip() throws {
-        var book = OfferBook()
-        _ = book.make(first, to: one)
-        let b = book.make(first, to: two)
-        let c = book.make(second, to: three)
+        var (book, names) = book(secondTo: three)
+        let (b, c) = (names[1], names[2])
         var read = try JSONDecoder().decode(OfferBook.self, from: JSONEncoder().encode(book))
         read.close(first, driver: one)
         book.close(first, driver: one)
