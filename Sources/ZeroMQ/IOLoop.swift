@@ -59,9 +59,9 @@ final class IOLoop {
             closing == nil && core.type.canReceive && (!isHeld || readsBeforeHold) && core.inbound.hasRoom
         }
 
-        /// Whether the loop reads what the socket holds already before its hold begins (set by
-        /// the first turn that sees a hold asked to, cleared once that turn has served it), and
-        /// the holds asked for so far that a turn has seen.
+        /// Whether the loop reads what the socket has waiting although it is held (set by the
+        /// first turn that sees a hold asked for with `readingFirst`, cleared once that turn has
+        /// served the socket), and how many holds asked for so far a turn has seen.
         var readsBeforeHold = false
         var holdAsksSeen = 0
 

@@ -108,7 +108,7 @@ public final class Socket: Sendable {
         precondition(gate.loop === loop, "a socket's input is held only until a socket of the same transport receives")
         core.heldAtMostMs.store(Int(limit / .milliseconds(1)), ordering: .relaxed)
         core.heldReadsFirst.store(readingFirst, ordering: .relaxed)
-        core.heldUntil.store(gate.core.id, ordering: .relaxed)
+        core.heldUntil.store(gate.core.id, ordering: .releasing)
         core.heldAsks.add(1, ordering: .releasing)
     }
 
