@@ -267,29 +267,19 @@ struct LaunchTests {
         #expect(rows.contains { $0["check"] as? String == "forged bus publications refused, none forwarded" }, "\(rows)")
         let refusals = run.summary["busRefusalExamples"] as? [String] ?? []
         #expect(run.summary["busRefused"] as? Int ?? 0 > 0 && refusals.allSatisfy { $0.hasPrefix("forger: ") }, "\(refusals)")
-        let report = Process()
-        report.executableURL = URL(fileURLWithPath: ribcityBinary!)
-        report.arguments = ["report", run.runDirectory!.path]
-        let pipe = ChildProcess.pipe()
-        report.standardOutput = pipe
-        try ChildProcess.run(report)
-        let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        report.waitUntilExit()
-        #expect(report.terminationStatus == 0 && printed.contains("verdict: every check passed"), "\(printed)")
+        // Both read on a thread of their own (`CommandRun`): read here, they blocked one of the two
+        // threads that run every suite's tasks for as long as each report took.
+        let report = try await CommandRun.ribcity(["report", run.runDirectory!.path])
+        #expect(report.status == 0 && report.output.contains("verdict: every check passed"), "\(report.output)")
 
         // The recorder role wrote the run into SQLite: its report answers from SQL alone.
         let database = run.runDirectory!.appendingPathComponent("run.sqlite").path
         #expect(FileManager.default.fileExists(atPath: database), "\(run.output)")
-        let recorder = Process()
-        recorder.executableURL = URL(fileURLWithPath: ribcityBinary!).deletingLastPathComponent().appendingPathComponent(
-            "ribcity-recorder")
-        recorder.arguments = ["report", database]
-        let recorded = ChildProcess.pipe()
-        recorder.standardOutput = recorded
-        try ChildProcess.run(recorder)
-        let tables = String(decoding: recorded.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        recorder.waitUntilExit()
-        #expect(recorder.terminationStatus == 0, "\(tables)")
+        let recorder = try await CommandRun.run(
+            URL(fileURLWithPath: ribcityBinary!).deletingLastPathComponent().appendingPathComponent("ribcity-recorder").path,
+            ["report", database])
+        let tables = recorder.output
+        #expect(recorder.status == 0, "\(tables)")
         #expect(tables.contains("completed") && tables.contains("Requests that ended more than once"), "\(tables)")
         let twice = tables.components(separatedBy: "Requests that ended more than once").last ?? ""
         #expect(twice.contains("(none)"), "\(tables)")
