@@ -16,9 +16,10 @@ public enum RoadGraphFile {
         public var byteCount: UInt32
         public var importer: UInt32
 
-        /// The source file's `bytes`, imported by `importer` (a number that changes whenever
-        /// the import could give another graph: the build's identity).
-        public init(bytes: [UInt8], importer: UInt32) {
+        /// The source file's `bytes` (as read: an array or `Data`, not copied), imported by
+        /// `importer` (a number that changes whenever the import could give another graph: the
+        /// build's identity).
+        public init(bytes: some Collection<UInt8>, importer: UInt32) {
             checksum = CRC32.of(bytes)
             byteCount = UInt32(truncatingIfNeeded: bytes.count)
             self.importer = importer

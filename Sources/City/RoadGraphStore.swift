@@ -28,7 +28,7 @@ public struct RoadGraphStore: Sendable {
         of path: String, importer: UInt32, importing: (_ contents: Data, _ path: String) throws -> RoadGraph
     ) throws -> (graph: RoadGraph, read: Bool) {
         let contents = try OSMFile.contents(of: path)
-        let source = RoadGraphFile.Source(bytes: [UInt8](contents), importer: importer)
+        let source = RoadGraphFile.Source(bytes: contents, importer: importer)
         let file = self.path(for: source)
         if let kept = FileManager.default.contents(atPath: file),
             let graph = try? RoadGraphFile.decode([UInt8](kept), from: source)

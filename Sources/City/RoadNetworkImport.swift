@@ -31,6 +31,12 @@ public struct RoadNetworkImport: Sendable {
     public let graph: RoadGraph
     public let report: Report
 
+    /// The drivable graph of an OpenStreetMap file's `contents` (XML, gzip or PBF); `path` names
+    /// it in errors. What a city store imports with (``RoadGraphStore/graph(of:importer:importing:)``).
+    public static func graph(of contents: Data, path: String) throws -> RoadGraph {
+        try RoadNetworkImport(OSMFile.parse(contents, path: path), file: path).graph
+    }
+
     /// - Throws: ``CityImportError`` when nothing drivable remains; `file` names the source.
     public init(_ osm: OSMData, file: String) throws {
         var report = Report()

@@ -337,11 +337,8 @@ extension Topology.CitySource {
         switch self {
         case .grid(let grid): return grid.build()
         case .openStreetMap(let path):
-            let importing = { (contents: Data, path: String) in
-                try RoadNetworkImport(OSMFile.parse(contents, path: path), file: path).graph
-            }
-            guard let store else { return try importing(OSMFile.contents(of: path), path) }
-            return try store.graph(of: path, importer: CityCache.build, importing: importing).graph
+            guard let store else { return try RoadNetworkImport.graph(of: OSMFile.contents(of: path), path: path) }
+            return try store.graph(of: path, importer: CityCache.build, importing: RoadNetworkImport.graph).graph
         }
     }
 }

@@ -26,11 +26,6 @@ struct RoadGraphFileTests {
         return path
     }
 
-    /// What the store is given to import with: the file's contents and path.
-    static func importing(_ contents: Data, _ path: String) throws -> RoadGraph {
-        try RoadNetworkImport(OSMFile.parse(contents, path: path), file: path).graph
-    }
-
     /// The file at `path` imported without any store.
     static func imported(_ path: String) throws -> RoadGraph { try RoadNetworkImport(OSMFile.read(path: path), file: path).graph }
 
@@ -81,36 +76,36 @@ struct RoadGraphFileTests {
         let path = try sampleFile()
         let store = RoadGraphStore(directory: (directory as NSString).appendingPathComponent("kept"))
         let imported = try Self.imported(path)
-        let first = try store.graph(of: path, importer: 9, importing: Self.importing)
+        let first = try store.graph(of: path, importer: 9, importing: RoadNetworkImport.graph)
         #expect(!first.read)
-        let second = try store.graph(of: path, importer: 9, importing: Self.importing)
+        let second = try store.graph(of: path, importer: 9, importing: RoadNetworkImport.graph)
         #expect(second.read)
         expectSame(second.graph, imported)
         // Another build imports for itself.
-        #expect(try !store.graph(of: path, importer: 10, importing: Self.importing).read)
+        #expect(try !store.graph(of: path, importer: 10, importing: RoadNetworkImport.graph).read)
         // A damaged file is passed over, and the import written in its place.
         let source = RoadGraphFile.Source(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), importer: 9)
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: store.path(for: source)))
-        let again = try store.graph(of: path, importer: 9, importing: Self.importing)
+        let again = try store.graph(of: path, importer: 9, importing: RoadNetworkImport.graph)
         #expect(!again.read)
         expectSame(again.graph, imported)
-        #expect(try store.graph(of: path, importer: 9, importing: Self.importing).read)
+        #expect(try store.graph(of: path, importer: 9, importing: RoadNetworkImport.graph).read)
     }
 
     @Test("A source file that changed is imported again; a missing one is the import's error, naming it")
     func storeFollowsTheSource() throws {
         let path = try sampleFile()
         let store = RoadGraphStore(directory: (directory as NSString).appendingPathComponent("kept"))
-        _ = try store.graph(of: path, importer: 1, importing: Self.importing)
+        _ = try store.graph(of: path, importer: 1, importing: RoadNetworkImport.graph)
         // One road fewer: the file differs, and what was kept for the old one is not read for it.
         let shorter = OSMImportTests.sample.replacingOccurrences(of: "<tag k=\"highway\" v=\"residential\"/>", with: "")
         #expect(shorter != OSMImportTests.sample)
         _ = try sampleFile(contents: shorter)
-        let changed = try store.graph(of: path, importer: 1, importing: Self.importing)
+        let changed = try store.graph(of: path, importer: 1, importing: RoadNetworkImport.graph)
         #expect(!changed.read)
         expectSame(changed.graph, try Self.imported(path))
         let missing = #expect(throws: CityImportError.self) {
-            try store.graph(of: directory + "/nowhere.osm", importer: 1, importing: Self.importing)
+            try store.graph(of: directory + "/nowhere.osm", importer: 1, importing: RoadNetworkImport.graph)
         }
         #expect(missing?.file.hasSuffix("nowhere.osm") == true)
     }
@@ -123,7 +118,7 @@ struct RoadGraphFileTests {
         try Data().write(to: URL(fileURLWithPath: blocked))
         let store = RoadGraphStore(directory: blocked)
         for _ in 0..<2 {
-            let loaded = try store.graph(of: path, importer: 1, importing: Self.importing)
+            let loaded = try store.graph(of: path, importer: 1, importing: RoadNetworkImport.graph)
             #expect(!loaded.read)
             expectSame(loaded.graph, try Self.imported(path))
         }

@@ -53,6 +53,24 @@ struct HeldInputTests {
             #expect(await eventually { routers[index].statistics().sent > before })
         }
 
+        /// Shows that the client's I/O thread has run a turn since now: `text` goes to the probe
+        /// and is received there.
+        func turn(_ text: String) async throws {
+            try await push(text, from: 2)
+            #expect(try await probe.receive().frames == [Array(text.utf8)])
+        }
+
+        /// Holds `held`'s input until the gate's, then has `text` arrive on it and the client's
+        /// I/O thread run a turn after it (the probe): it stays unread.
+        func holdWithWaiting(_ text: String) async throws {
+            held.holdInput(until: gate, atMost: .seconds(600))
+            try await push(text, from: 0)
+            // The probe's message comes after the held one is in the kernel: the turn that reads
+            // it would have read the held socket too, had it been polled.
+            try await turn("a turn")
+            #expect(held.statistics().received == 0, "nothing read while held")
+        }
+
         func shutdown() async {
             await client.shutdown()
             await server.shutdown()
@@ -65,13 +83,7 @@ struct HeldInputTests {
     func readWithTheGate() async throws {
         try await within(30) {
             let setup = try await Setup()
-            setup.held.holdInput(until: setup.gate, atMost: .seconds(600))
-            try await setup.push("due later", from: 0)
-            // The probe's message comes after the held one is in the kernel: the turn that reads
-            // it would have read the held socket too, had it been polled.
-            try await setup.push("a turn", from: 2)
-            #expect(try await setup.probe.receive().frames == [Array("a turn".utf8)])
-            #expect(setup.held.statistics().received == 0, "nothing read while held")
+            try await setup.holdWithWaiting("due later")
             // A send while held still goes.
             try await setup.held.send(Message([Array("sent while held".utf8)]))
             #expect(try await setup.routers[0].receive().rest == [Array("sent while held".utf8)])
@@ -98,23 +110,17 @@ struct HeldInputTests {
     func readingFirst() async throws {
         try await within(30) {
             let setup = try await Setup()
-            setup.held.holdInput(until: setup.gate, atMost: .seconds(600))
-            try await setup.push("there already", from: 0)
-            try await setup.push("a turn", from: 2)
-            #expect(try await setup.probe.receive().frames == [Array("a turn".utf8)])
-            #expect(setup.held.statistics().received == 0, "held")
+            try await setup.holdWithWaiting("there already")
 
             // Asked again, reading first (as a participant does at each report): what waits is
             // read without the gate.
             setup.held.holdInput(until: setup.gate, atMost: .seconds(600), readingFirst: true)
-            try await setup.push("another turn", from: 2)
-            #expect(try await setup.probe.receive().frames == [Array("another turn".utf8)])
+            try await setup.turn("another turn")
             #expect(try await setup.held.receive().frames == [Array("there already".utf8)])
 
             // What comes after is held until the gate receives, as before.
             try await setup.push("due later", from: 0)
-            try await setup.push("a third turn", from: 2)
-            #expect(try await setup.probe.receive().frames == [Array("a third turn".utf8)])
+            try await setup.turn("a third turn")
             #expect(setup.held.statistics().received == 1, "only what was there when the hold was asked for")
             try await setup.push("opening", from: 1)
             #expect(try await setup.gate.receive().frames == [Array("opening".utf8)])

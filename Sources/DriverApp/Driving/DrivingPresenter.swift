@@ -21,10 +21,12 @@ final class DrivingPresenter: Presenter<DrivingView>, DrivingPresentable {
             text = Self.label(for: activity, request: request)
             label = (activity, request, text)
         }
-        view.render(
-            DrivingScreen(
-                activity: text, position: position, destination: leg.map { GeoPoint($0.destination) },
-                arriveAt: leg.map(\.arrival.seconds)))
+        let screen = DrivingScreen(
+            activity: text, position: position, destination: leg.map { GeoPoint($0.destination) },
+            arriveAt: leg.map(\.arrival.seconds))
+        // The interactor presents on the car's moves and on its legs, both at once when it starts:
+        // the same screen is not shown twice.
+        if screen != view.screen.value { view.render(screen) }
     }
 
     /// What the screen says the driver is doing (`request`: the leg's, nil without a leg).
