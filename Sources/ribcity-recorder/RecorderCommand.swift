@@ -52,13 +52,7 @@ struct Record: AsyncParsableCommand {
             try await subscriber.connect(bus)
             for prefix in [Topic.dispatch, Topic.status] { try await subscriber.subscribe(prefix) }
             let stop = AsyncStream<Void>.makeStream()
-            let signals = [SIGINT, SIGTERM].map { number in
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number)
-                source.setEventHandler { stop.continuation.yield() }
-                source.resume()
-                return source
-            }
+            let signals = await onInterrupt { stop.continuation.yield() }
             print("recorder pid \(getpid()) ready: \(bus) into \(database)")
             var readiness: ReadinessAnnouncer?
             if let publishTo {

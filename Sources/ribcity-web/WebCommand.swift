@@ -117,9 +117,10 @@ struct WebCommand: AsyncParsableCommand {
                         await hub.apply(batch.compactMap { try? Frames.Published(frames: $0.frames).envelope })
                     }
                 }
-                let readiness = try await ReadinessAnnouncer(role: .monitor, processID: "web", bus: busIn, on: transport)
+                // Told to stop from the moment it says it is ready.
                 let stopping = AsyncStream<Void>.makeStream()
-                let signals = onInterrupt { stopping.continuation.yield() }
+                let signals = await onInterrupt { stopping.continuation.yield() }
+                let readiness = try await ReadinessAnnouncer(role: .monitor, processID: "web", bus: busIn, on: transport)
                 // Stopped (the run is over): the summary goes to the pages, which keep showing it.
                 for await _ in stopping.stream { break }
                 signals.forEach { $0.cancel() }

@@ -32,9 +32,10 @@ struct BusCommand: AsyncParsableCommand {
             let proxy = try await Proxy.start(
                 on: transport, frontend: .init(.xsub, bind: publish ?? endpoints.publish, options: .eventBus),
                 backend: .init(.xpub, bind: subscribe ?? endpoints.subscribe, options: .eventBus))
-            print("bus pid \(getpid()) ready: publishers to \(proxy.frontendEndpoint), subscribers from \(proxy.backendEndpoint)")
+            // Told to stop from the moment it says it is ready.
             let (interrupted, interrupt) = AsyncStream.makeStream(of: Void.self)
-            let signals = onInterrupt { interrupt.yield() }
+            let signals = await onInterrupt { interrupt.yield() }
+            print("bus pid \(getpid()) ready: publishers to \(proxy.frontendEndpoint), subscribers from \(proxy.backendEndpoint)")
             for await _ in interrupted { break }
             signals.forEach { $0.cancel() }
             await proxy.stop()

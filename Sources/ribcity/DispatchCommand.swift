@@ -236,13 +236,14 @@ struct DispatchCommand: AsyncParsableCommand {
             }
             // The replayed entries are done with: their memory goes back before the run goes on.
             point = nil
+            // Told to stop from the moment it says it is ready (a stop before it serves is kept).
+            let signals = await onInterrupt { Task { await server.stop() } }
             print(
                 "\(name) pid \(getpid()) ready: \(graph.nodeCount) road nodes; sessions on \(sessionsAt)"
                     + (localSessions.map { " and \($0)" } ?? "") + ", events on \(busAt); "
                     + "\(server.speed)× wall time"
             )
             let readiness = ReadinessAnnouncer(role: .dispatch, processID: name, endpoints: [sessionsAt], publisher: pub)
-            let signals = onInterrupt { Task { await server.stop() } }
             if let clock = virtualClock {
                 print("dispatch runs in virtual time: life \(clock.life), latency \(clock.latency.wireMilliseconds) ms")
                 try await server.runVirtual(

@@ -117,11 +117,12 @@ func runHost(
         if options.trace { settings.trace = { print($0) } }
         let host = AppHost(
             role: role, processID: name, sessions: sessions, routing: routing, bus: bus, schedule: apps, settings: settings)
+        // Told to stop from the moment it says it is ready (a stop before it runs is kept).
+        let signals = await onInterrupt { Task { await host.stop() } }
+        defer { signals.forEach { $0.cancel() } }
         print(
             "\(name) pid \(getpid()) ready: \(apps.count) apps to run; dispatch at \(shardSessions.joined(separator: ", "))")
         let readiness = ReadinessAnnouncer(role: role, processID: name, publisher: bus)
-        let signals = onInterrupt { Task { await host.stop() } }
-        defer { signals.forEach { $0.cancel() } }
         // A monitor may ask for one of this host's apps' RIB trees at any time.
         let inspections = try await transport.socket(.sub, options: .eventBus)
         try await inspections.connect(options.virtualTime.subscribeTo ?? busAt.subscribe)

@@ -131,7 +131,7 @@ struct LaunchOptions: ParsableArguments {
                     + launch.sessions.map { "--sessions \($0) " }.joined() + "--publish-to \(launch.busPublish)\n"
                     + joinHint(launch)
                     + (webPort.map { "launch: the run's page: http://127.0.0.1:\($0)/ (metrics at /metrics)\n" } ?? "")).utf8))
-        let signals = onInterrupt { Task { await coordinator.stop() } }
+        let signals = await onInterrupt { Task { await coordinator.stop() } }
         defer { signals.forEach { $0.cancel() } }
         let summary = try await coordinator.run()
         print(summary.text)

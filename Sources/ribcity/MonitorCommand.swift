@@ -72,6 +72,8 @@ struct MonitorCommand: AsyncParsableCommand {
             try await sub.subscribe(Topic.status)
             try await sub.subscribe(Topic.notice)
             let keeper = BoardKeeper()
+            // Told to stop from the moment it says it is ready (the keeper remembers a stop).
+            let signals = await onInterrupt { Task { await keeper.stop() } }
             let terminal = isatty(STDOUT_FILENO) == 1
             let dealers = try await askEveryShardForSnapshot(at: shardSessions, on: transport, as: "monitor")
             // To standard error: the log keeps it even when the dashboard has the terminal.
@@ -87,7 +89,6 @@ struct MonitorCommand: AsyncParsableCommand {
                     ] + shardSessions.flatMap { ["--sessions", $0] } + (runDirectory.map { ["--run-directory", $0] } ?? []))
             }
             defer { page?.stop() }
-            let signals = onInterrupt { Task { await keeper.stop() } }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     // The snapshots first (the Clone pattern), a shard's after another's: bus events

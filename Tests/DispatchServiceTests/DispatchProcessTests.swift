@@ -221,6 +221,43 @@ struct DispatchProcessTests {
     }
 
     @Test(
+        "The bus and dispatch, interrupted the moment they say they are ready, stop cleanly: a signal is handled from then on",
+        .enabled(if: ribcityBinary.map { FileManager.default.isExecutableFile(atPath: $0) } ?? false))
+    func interruptedWhenReady() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-ready-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let topology = try Self.topology(in: directory)
+        // The ready line came before the handler, whose installation libdispatch finishes on
+        // another thread: a signal in between ended the process, or was ignored and it ran on.
+        for round in 0..<3 {
+            let sessions = directory.appendingPathComponent("s\(round)").path
+            let bus = directory.appendingPathComponent("b\(round)").path
+            let roles: [(name: String, arguments: [String], stopped: String)] = [
+                (
+                    "bus",
+                    ["bus", "--topology", topology.path, "--publish", "ipc://" + bus + "-in", "--subscribe", "ipc://" + bus],
+                    "bus stopped"
+                ),
+                (
+                    "dispatch",
+                    ["dispatch", "--topology", topology.path, "--sessions", "ipc://" + sessions, "--bus", "ipc://" + bus + "-d"],
+                    "dispatch stopped"
+                ),
+            ]
+            for role in roles {
+                let process = try RoleProcess(role.arguments)
+                try await within(120) {
+                    while !process.printed.contains(" ready: ") { try await Task.sleep(for: .milliseconds(1)) }
+                    process.interrupt()
+                    #expect(await process.status() == 0, "\(role.name), round \(round): \(process.printed)")
+                    #expect(process.printed.contains(role.stopped), "\(role.name), round \(round): \(process.printed)")
+                }
+            }
+        }
+    }
+
+    @Test(
         "ribcity dispatch --clock-origin-ms keeps the clock it is given: its Welcome says how long ago simulated time began",
         .enabled(if: ribcityBinary.map { FileManager.default.isExecutableFile(atPath: $0) } ?? false))
     func clockOrigin() async throws {
