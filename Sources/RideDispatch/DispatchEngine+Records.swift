@@ -12,6 +12,7 @@ extension DispatchEngine {
     /// moving if available and driving, nowhere otherwise.
     func refreshAvailability(of id: DriverID) {
         forgetWhereDriversAre()
+        if let record = drivers[id], record.hasOpenPlan { planned.insert(id) } else { planned.remove(id) }
         guard let record = drivers[id], record.isAvailable else {
             standingAvailable.remove(id)
             movingAvailable.remove(id)

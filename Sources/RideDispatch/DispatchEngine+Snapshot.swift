@@ -54,6 +54,7 @@ extension DispatchEngine {
         nextRebalancing = state.nextRebalancing
         standingAvailable = state.standingAvailable
         movingAvailable = state.movingAvailable
+        planned = Set(drivers.values.lazy.filter(\.hasOpenPlan).map(\.id))
         forgetWhereDriversAre()
         offerExpiries = state.offerExpiries
         matchDeadlines = state.matchDeadlines
@@ -66,6 +67,6 @@ extension DispatchEngine {
     /// worked out from that, and caches (``State`` holds every other one; tests compare).
     public static let notState: Set<String> = [
         "configuration", "travel", "graph", "zones", "nodeXY", "movingPlaces", "lastPickupEstimate",
-        "outbox",
+        "outbox", "planned",
     ]
 }

@@ -34,6 +34,10 @@ public final class DispatchEngine {
     /// whenever a driver's record changes.
     var standingAvailable: DriverGrid
     var movingAvailable: Set<DriverID> = []
+    /// Drivers online with a plan and no offer pending: those a POOL request may share with, once
+    /// their plan is checked (``sharingPlaced()``). Kept by ``refreshAvailability(of:)`` with the
+    /// two above; worked out from the records on a restore.
+    var planned: Set<DriverID> = []
     /// Where the available drivers on the move are, worked out once per instant: a matching round
     /// looks for every waiting request's nearest drivers, and each look would otherwise place
     /// every moving driver on its route again. Made again after any driver record changes.

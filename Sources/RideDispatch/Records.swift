@@ -76,6 +76,8 @@ struct DriverRecord: Codable {
 
     /// Idle and free to be offered a ride (repositioning drivers are).
     var isAvailable: Bool { online && stops.isEmpty && offer == nil && heldFor == nil }
+    /// Online with stops to make and no offer pending: a driver a POOL request may share with.
+    var hasOpenPlan: Bool { online && offer == nil && !stops.isEmpty }
 
     /// The driver where they can start something new at `time`, for matching.
     func placed(at time: Double) -> PlacedDriver {
