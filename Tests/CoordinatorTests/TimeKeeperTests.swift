@@ -102,8 +102,11 @@ struct TimeKeeperTests {
             #expect(forRider.window.index == 2 && forRider.window.start == next)
             #expect(forRider.expected == ["riders-0": ["dispatch#1": 2]], "the rider's own expectations only")
             #expect(forDispatch.expected.isEmpty, "dispatch expects nothing, and is not sent the rider's expectations")
+            // Handed to the recording at most every flush interval, and at each nudge (the
+            // coordinator nudges now and then): a window opened within the interval waits for one.
             var written: [Envelope] = []
             for _ in 0..<1_000 where written.isEmpty {
+                await keeper.nudge()
                 written = await recording.envelopes
                 if written.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
             }
