@@ -23,7 +23,11 @@ actor TimeKeeper {
     private var peers: [String: (life: UInt32, identity: [UInt8])] = [:]
     /// The lives last sent to each participant's current life: an opening with the same lives
     /// leaves them out (a participant decodes an opening every window).
-    private var livesSent: [String: [String: UInt32]] = [:]
+    private var livesSent: [String: UInt64] = [:]
+    /// The lives of the last opening sent, and how many times they changed: which lives a
+    /// participant was sent is remembered by that count, so an opening compares the lives once,
+    /// not once for each participant it goes to.
+    private var lives: (incarnations: [String: UInt32], generation: UInt64) = ([:], 0)
     private var stamper = SequenceStamper(sender: "coordinator-window")
     /// Dispatch's events since the last opening, still encoded: decoding, ordering and recording
     /// them is the orderer's, off this thread, so a window's last report and the next opening never
@@ -243,8 +247,10 @@ actor TimeKeeper {
             peers[name].flatMap { opening.incarnations[name] == $0.life ? (name: name, identity: $0.identity) : nil }
         }
         var messages: [Message] = []
-        let opens = WindowOpen.each(opening, for: addressees.map(\.name)) { livesSent[$0] != opening.incarnations }
-        for addressee in addressees { livesSent[addressee.name] = opening.incarnations }
+        if opening.incarnations != lives.incarnations { lives = (opening.incarnations, lives.generation + 1) }
+        let generation = lives.generation
+        let opens = WindowOpen.each(opening, for: addressees.map(\.name)) { livesSent[$0] != generation }
+        for addressee in addressees { livesSent[addressee.name] = generation }
         for (open, addressee) in zip(opens, addressees) {
             let envelope = Envelope(.windowOpen(open), from: stamp, simTimeMs: opening.window.start.wireMilliseconds)
             var message = Message(addressee.identity)
