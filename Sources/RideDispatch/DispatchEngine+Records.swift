@@ -12,8 +12,9 @@ extension DispatchEngine {
     /// moving if available and driving, nowhere otherwise.
     func refreshAvailability(of id: DriverID) {
         forgetWhereDriversAre()
-        if let record = drivers[id], record.hasOpenPlan { planned.insert(id) } else { planned.remove(id) }
-        guard let record = drivers[id], record.isAvailable else {
+        let record = drivers[id]
+        if let record, record.hasOpenPlan { planned.insert(id) } else { planned.remove(id) }
+        guard let record, record.isAvailable else {
             standingAvailable.remove(id)
             movingAvailable.remove(id)
             return

@@ -12,8 +12,6 @@ public struct ActiveViews {
     /// The active views under (and including) `root`.
     public init(of root: any Routing) {
         self.root = root
-        // One buffer for a whole app's screen (a rider's tree holds about eight RIBs), not one per doubling.
-        found.reserveCapacity(16)
         gather(root)
     }
 
