@@ -51,6 +51,20 @@ final class RoleProcess: Sendable {
     }
 }
 
+/// A directory of a test's own, with the suite's small topology in it.
+struct Scratch {
+    let directory: URL
+    let topology: URL
+
+    init(_ tag: String) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-\(tag)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        topology = try DispatchProcessTests.topology(in: directory)
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+}
+
 @Suite("The dispatch and bus roles as real processes")
 struct DispatchProcessTests {
     static func topology(in directory: URL) throws -> URL {
@@ -69,10 +83,9 @@ struct DispatchProcessTests {
         "ribcity dispatch serves a session over ipc, counts and survives a malformed frame, and stops on Stop",
         .enabled(if: ribcityBinary.map { FileManager.default.isExecutableFile(atPath: $0) } ?? false))
     func realProcess() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-dispatch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let topology = try Self.topology(in: directory)
+        let scratch = try Scratch("dispatch")
+        defer { scratch.remove() }
+        let (directory, topology) = (scratch.directory, scratch.topology)
         let sessions = directory.appendingPathComponent("s").path, bus = directory.appendingPathComponent("b").path
 
         let dispatch = try RoleProcess([
@@ -187,10 +200,9 @@ struct DispatchProcessTests {
         "Dispatch publishes through the bus proxy process; a subscriber of the bus sees its events; both stop on SIGINT",
         .enabled(if: ribcityBinary.map { FileManager.default.isExecutableFile(atPath: $0) } ?? false))
     func throughTheBus() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-bus-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let topology = try Self.topology(in: directory)
+        let scratch = try Scratch("bus")
+        defer { scratch.remove() }
+        let (directory, topology) = (scratch.directory, scratch.topology)
         let (busIn, busOut, sessions) = (
             directory.appendingPathComponent("in").path, directory.appendingPathComponent("out").path,
             directory.appendingPathComponent("s").path
@@ -224,10 +236,9 @@ struct DispatchProcessTests {
         "The bus and dispatch, interrupted the moment they say they are ready, stop cleanly: a signal is handled from then on",
         .enabled(if: ribcityBinary.map { FileManager.default.isExecutableFile(atPath: $0) } ?? false))
     func interruptedWhenReady() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-ready-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let topology = try Self.topology(in: directory)
+        let scratch = try Scratch("ready")
+        defer { scratch.remove() }
+        let (directory, topology) = (scratch.directory, scratch.topology)
         // The ready line came before the handler, whose installation libdispatch finishes on
         // another thread: a signal in between ended the process, or was ignored and it ran on.
         for round in 0..<3 {
@@ -261,10 +272,9 @@ struct DispatchProcessTests {
         "ribcity dispatch --clock-origin-ms keeps the clock it is given: its Welcome says how long ago simulated time began",
         .enabled(if: ribcityBinary.map { FileManager.default.isExecutableFile(atPath: $0) } ?? false))
     func clockOrigin() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ribcity-origin-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let topology = try Self.topology(in: directory)
+        let scratch = try Scratch("origin")
+        defer { scratch.remove() }
+        let (directory, topology) = (scratch.directory, scratch.topology)
         let sessions = directory.appendingPathComponent("s").path, bus = directory.appendingPathComponent("b").path
         // Simulated time began 100 wall seconds ago, at 2× the wall clock.
         let began = ContinuousClock.now
