@@ -58,7 +58,7 @@ extension DispatchEngine {
         guard moving == movingAvailable, standingAvailable.count == available.count - moving.count else {
             return "matching's index of available drivers disagrees with their records"
         }
-        guard planned == Set(drivers.values.lazy.filter(\.hasOpenPlan).map(\.id)) else {
+        guard planned == scannedPlanned else {
             return "matching's index of drivers with a plan disagrees with their records"
         }
         return nil

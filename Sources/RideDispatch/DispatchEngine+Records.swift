@@ -28,6 +28,10 @@ extension DispatchEngine {
         }
     }
 
+    /// ``planned`` by a scan of every driver record: what a restore starts from, and what the
+    /// index must agree with (checked in debug builds).
+    var scannedPlanned: Set<DriverID> { Set(drivers.values.lazy.filter(\.hasOpenPlan).map(\.id)) }
+
     /// Drops what was worked out from the drivers' records for the instant (``movingPlaces``,
     /// ``lastPickupEstimate``): a record changed.
     func forgetWhereDriversAre() {

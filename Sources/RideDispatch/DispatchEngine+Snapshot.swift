@@ -54,7 +54,7 @@ extension DispatchEngine {
         nextRebalancing = state.nextRebalancing
         standingAvailable = state.standingAvailable
         movingAvailable = state.movingAvailable
-        planned = Set(drivers.values.lazy.filter(\.hasOpenPlan).map(\.id))
+        planned = scannedPlanned
         forgetWhereDriversAre()
         offerExpiries = state.offerExpiries
         matchDeadlines = state.matchDeadlines

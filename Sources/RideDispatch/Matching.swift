@@ -98,7 +98,7 @@ extension DispatchEngine {
         // Only drivers with a plan are looked at (a fifth of the fleet at metro's peak), each
         // record read once: this runs at every matching round while a POOL request waits.
         planned.compactMap { id in
-            guard let record = drivers[id] else { return nil }
+            let record = driverRecord(id)
             // Its riders, counted without a set: a plan holds a few stops.
             var riders: [RequestID] = []
             for stop in record.stops where !riders.contains(stop.request) {
