@@ -164,6 +164,12 @@ public actor AppHost {
         try await withTaskExecutorPreference(session.executor) { try await self.serveWallClock() }
     }
 
+    /// Delivers what dispatch pushes on a session, on this actor: a loop off the actor hopped
+    /// onto it and back for every message, two jobs of the I/O thread's a message.
+    private func readPushes(of shard: SessionClient) async {
+        for await envelope in shard.incoming { await deliver(envelope) }
+    }
+
     private func serveWallClock() async throws {
         for shard in sessions { try await shard.connect() }
         guard let clock = await session.clock else { throw SessionClient.Failure.closed }
@@ -172,9 +178,7 @@ public actor AppHost {
             .milliseconds(Int64(clock.now() * 1000))
         }
         let readers = sessions.map { shard in
-            Task(executorPreference: session.executor) {
-                for await envelope in shard.incoming { await self.deliver(envelope) }
-            }
+            Task(executorPreference: session.executor) { await self.readPushes(of: shard) }
         }
         var lastHeartbeat = ContinuousClock.now
         var lastStatus = ContinuousClock.now - settings.status

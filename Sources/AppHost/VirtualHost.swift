@@ -144,22 +144,9 @@ extension AppHost {
     private func serveVirtual(dealers: [Socket], windows: Socket) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for dealer in dealers {
-                group.addTask {
-                    for try await batch in dealer.batches() {
-                        for message in batch { try await self.arrived(message.rest.last ?? message.first) }
-                        if await self.isDone { return }
-                    }
-                }
+                group.addTask { try await self.readDispatch(dealer) }
             }
-            group.addTask {
-                var reader = WindowOpenReader()
-                for try await batch in windows.batches() {
-                    for opening in batch.compactMap({ reader.opening(from: $0.frames) }) {
-                        try await self.opened(opening)
-                    }
-                    if await self.isDone { return }
-                }
-            }
+            group.addTask { try await self.readWindows(windows) }
             group.addTask {
                 while await !self.isDone {
                     try await Task.sleep(for: .seconds(1))
@@ -168,6 +155,25 @@ extension AppHost {
             }
             try await group.next()
             group.cancelAll()
+        }
+    }
+
+    /// Reads a session with dispatch until the host is done, on this actor: each message goes to
+    /// ``arrived(_:)`` without a hop. A loop off the actor hopped onto it and back for every
+    /// message, two jobs of the I/O thread's a message.
+    private func readDispatch(_ dealer: Socket) async throws {
+        for try await batch in dealer.batches() {
+            for message in batch { try await arrived(message.rest.last ?? message.first) }
+            if isDone { return }
+        }
+    }
+
+    /// Reads the keeper's openings until the host is done, on this actor.
+    private func readWindows(_ windows: Socket) async throws {
+        var reader = WindowOpenReader()
+        for try await batch in windows.batches() {
+            for opening in batch.compactMap({ reader.opening(from: $0.frames) }) { try await opened(opening) }
+            if isDone { return }
         }
     }
 

@@ -214,12 +214,7 @@ public actor DispatchServer {
 
     private func serve(tick: Duration) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for try await batch in self.router.batches() {
-                    try await self.handle(batch)
-                    if await self.stopped { return }
-                }
-            }
+            group.addTask { try await self.serveSessions() }
             group.addTask {
                 var lastStatus = ContinuousClock.now
                 while await !self.stopped {
@@ -234,6 +229,15 @@ public actor DispatchServer {
             }
             try await group.next()
             group.cancelAll()
+        }
+    }
+
+    /// Handles what the sessions send until dispatch stops, on this actor (a loop off it hopped
+    /// onto it and back for every batch).
+    private func serveSessions() async throws {
+        for try await batch in router.batches() {
+            try await handle(batch)
+            if stopped { return }
         }
     }
 

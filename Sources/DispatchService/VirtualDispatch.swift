@@ -102,19 +102,8 @@ extension DispatchServer {
 
     private func serveVirtual(windows: Socket) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for try await batch in self.router.batches() {
-                    for message in batch { try await self.arrived(message.frames, user: message.userID ?? "") }
-                    if await self.stopped { return }
-                }
-            }
-            group.addTask {
-                var reader = WindowOpenReader()
-                for try await batch in windows.batches() {
-                    for opening in batch.compactMap({ reader.opening(from: $0.frames) }) { try await self.opened(opening) }
-                    if await self.stopped { return }
-                }
-            }
+            group.addTask { try await self.readSessions() }
+            group.addTask { try await self.readWindows(windows) }
             group.addTask {
                 while await !self.stopped {
                     try await Task.sleep(for: .seconds(1))
@@ -123,6 +112,25 @@ extension DispatchServer {
             }
             try await group.next()
             group.cancelAll()
+        }
+    }
+
+    /// Reads the sessions until dispatch stops, on this actor: each message goes to
+    /// ``arrived(_:user:)`` without a hop. A loop off the actor hopped onto it and back for every
+    /// message, two jobs of the I/O thread's a message.
+    private func readSessions() async throws {
+        for try await batch in router.batches() {
+            for message in batch { try await arrived(message.frames, user: message.userID ?? "") }
+            if stopped { return }
+        }
+    }
+
+    /// Reads the keeper's openings until dispatch stops, on this actor.
+    private func readWindows(_ windows: Socket) async throws {
+        var reader = WindowOpenReader()
+        for try await batch in windows.batches() {
+            for opening in batch.compactMap({ reader.opening(from: $0.frames) }) { try await opened(opening) }
+            if stopped { return }
         }
     }
 
