@@ -164,8 +164,8 @@ public actor AppHost {
         try await withTaskExecutorPreference(session.executor) { try await self.serveWallClock() }
     }
 
-    /// Delivers what dispatch pushes on a session, on this actor: a loop off the actor hopped
-    /// onto it and back for every message, two jobs of the I/O thread's a message.
+    /// Delivers what dispatch pushes on a session, on this actor (docs/ARCHITECTURE.md, "The
+    /// transport": a loop off it switched executors twice a message).
     private func readPushes(of shard: SessionClient) async {
         for await envelope in shard.incoming { await deliver(envelope) }
     }

@@ -159,8 +159,7 @@ extension AppHost {
     }
 
     /// Reads a session with dispatch until the host is done, on this actor: each message goes to
-    /// ``arrived(_:)`` without a hop. A loop off the actor hopped onto it and back for every
-    /// message, two jobs of the I/O thread's a message.
+    /// ``arrived(_:)`` without switching executors (docs/ARCHITECTURE.md, "The transport").
     private func readDispatch(_ dealer: Socket) async throws {
         for try await batch in dealer.batches() {
             for message in batch { try await arrived(message.rest.last ?? message.first) }

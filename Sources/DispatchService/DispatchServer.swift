@@ -232,8 +232,8 @@ public actor DispatchServer {
         }
     }
 
-    /// Handles what the sessions send until dispatch stops, on this actor (a loop off it hopped
-    /// onto it and back for every batch).
+    /// Handles what the sessions send until dispatch stops, on this actor (docs/ARCHITECTURE.md,
+    /// "The transport": a loop off it switched executors twice a batch).
     private func serveSessions() async throws {
         for try await batch in router.batches() {
             try await handle(batch)

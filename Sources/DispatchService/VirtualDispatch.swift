@@ -116,8 +116,7 @@ extension DispatchServer {
     }
 
     /// Reads the sessions until dispatch stops, on this actor: each message goes to
-    /// ``arrived(_:user:)`` without a hop. A loop off the actor hopped onto it and back for every
-    /// message, two jobs of the I/O thread's a message.
+    /// ``arrived(_:user:)`` without switching executors (docs/ARCHITECTURE.md, "The transport").
     private func readSessions() async throws {
         for try await batch in router.batches() {
             for message in batch { try await arrived(message.frames, user: message.userID ?? "") }
