@@ -27,6 +27,23 @@ struct FootprintTests {
         _ = d
     }
 
+    @Test("An observer that comes after the first has gone is called after those still subscribed")
+    func newcomerAfterFirstLeft() {
+        let stream = ModelStream(0)
+        var calls: [String] = []
+        let a = stream.observe { calls.append("a\($0)") }
+        let b = stream.observe { calls.append("b\($0)") }
+        a.cancel()
+        let c = stream.observe { calls.append("c\($0)") }
+        stream.send(1)
+        #expect(calls == ["a0", "b0", "c0", "b1", "c1"])
+        b.cancel()
+        stream.send(2)
+        #expect(calls.suffix(1) == ["c2"])
+        #expect(stream.observerCount == 1)
+        _ = c
+    }
+
     @Test("A subscription that outlives its stream cancels quietly")
     func subscriptionOutlivesStream() {
         var stream: ModelStream<Int>? = ModelStream(0)

@@ -6,14 +6,18 @@
 public final class ModelStream<Value> {
     /// The latest value.
     public private(set) var value: Value
-    /// An observer: its number on this stream (never reused, unlike an address), the
-    /// subscription that ends it (alive as long as the entry: it removes the entry as it goes).
-    private typealias Observer = (number: UInt32, subscription: Unowned<Subscription>, call: (Value) -> Void)
-    /// The earliest observer still subscribed, kept inline, then the others in subscription
-    /// order: most streams have one observer, and thousands of trees per process make an
-    /// array's buffer for each count.
-    private var first: Observer?
-    private var more: [Observer] = []
+    /// The earliest observer, kept inline while it is subscribed (most streams have one, and
+    /// thousands of trees per process make an array's buffer for each count): its key, and its
+    /// call apart from it, so that ``remove(_:)`` reads the key without `Value`'s metadata.
+    private var firstKey: ObserverKey?
+    private var firstCall: ((Value) -> Void)?
+    /// The observers after the first, in subscription order, each call in a box: one concrete
+    /// element type, so that ``remove(_:)`` — reached through ``SubscriptionSource``, in code not
+    /// specialized for `Value` — takes one out without asking the runtime for the metadata of an
+    /// array of generic elements (with a tuple for an element, under a lock: two fifths of a
+    /// tree's build-to-release cycle went there). Once the first has gone, a later observer
+    /// joins these, never the inline place: the inline one, if any, always precedes them.
+    private var later: [LaterObserver] = []
     /// Observers subscribed so far: the next one's number.
     private var issued: UInt32 = 0
 
@@ -24,8 +28,8 @@ public final class ModelStream<Value> {
 
     deinit {
         // The subscriptions that outlive the stream must not reach it.
-        first?.subscription.object.source = nil
-        for observer in more { observer.subscription.object.source = nil }
+        firstKey?.subscription.object.source = nil
+        for observer in later { observer.key.subscription.object.source = nil }
     }
 
     /// Publishes a new value to every observer, in the order they subscribed. An observer whose
@@ -33,17 +37,22 @@ public final class ModelStream<Value> {
     /// called: its RIB may be gone.
     public func send(_ newValue: Value) {
         value = newValue
-        guard let first else { return }
-        guard !more.isEmpty else { return first.call(newValue) }
+        guard !later.isEmpty else {
+            firstCall?(newValue)
+            return
+        }
         // By number, not by subscription: one that ends during the send frees its address, and
         // one made meanwhile (an observer built a RIB) may take it. A closure, not a key path: in
         // a generic class a key path is made at run time, each call.
-        let order = [first.number] + more.map { $0.number }
+        var order: [UInt32] = []
+        order.reserveCapacity(later.count + 1)
+        if let firstKey { order.append(firstKey.number) }
+        for observer in later { order.append(observer.key.number) }
         for number in order {
-            if let observer = self.first, observer.number == number {
-                observer.call(newValue)
-            } else if let observer = more.first(where: { $0.number == number }) {
-                observer.call(newValue)
+            if let firstKey, firstKey.number == number, let call = firstCall {
+                call(newValue)
+            } else if let observer = later.first(where: { $0.key.number == number }) {
+                unsafeDowncast(observer.call, to: ObserverCall<Value>.self).call(newValue)
             }
         }
     }
@@ -53,17 +62,41 @@ public final class ModelStream<Value> {
     public func observe(_ observer: @escaping (Value) -> Void) -> Subscription {
         let subscription = Subscription(source: self)
         issued &+= 1
-        if first == nil {
-            first = (issued, Unowned(subscription), observer)
+        let key = ObserverKey(number: issued, subscription: Unowned(subscription))
+        if firstKey == nil && later.isEmpty {
+            firstKey = key
+            firstCall = observer
         } else {
-            more.append((issued, Unowned(subscription), observer))
+            later.append(LaterObserver(key: key, call: ObserverCall(observer)))
         }
         observer(value)
         return subscription
     }
 
     /// How many observers are subscribed (for tests and leak checks).
-    public var observerCount: Int { (first == nil ? 0 : 1) + more.count }
+    public var observerCount: Int { (firstKey == nil ? 0 : 1) + later.count }
+}
+
+/// Which observer of a stream: its number there (never reused, unlike an address) and the
+/// subscription that ends it (alive as long as the entry: it removes the entry as it goes).
+struct ObserverKey {
+    let number: UInt32
+    let subscription: Unowned<Subscription>
+}
+
+/// An observer after a stream's first: its key and its call, boxed (``ObserverCall``).
+struct LaterObserver {
+    let key: ObserverKey
+    let call: AnyObject
+}
+
+/// A later observer's call, in a box of one concrete type per stream's `Value`.
+final class ObserverCall<Value> {
+    let call: (Value) -> Void
+
+    init(_ call: @escaping (Value) -> Void) {
+        self.call = call
+    }
 }
 
 extension ModelStream where Value: Equatable {
@@ -75,12 +108,15 @@ extension ModelStream where Value: Equatable {
 
 extension ModelStream: SubscriptionSource {
     func remove(_ subscription: Subscription) {
-        if first?.subscription.id == ObjectIdentifier(subscription) {
-            first = more.isEmpty ? nil : more.removeFirst()
-        } else {
-            more.removeAll { $0.subscription.id == ObjectIdentifier(subscription) }
+        let id = ObjectIdentifier(subscription)
+        if firstKey?.subscription.id == id {
+            firstKey = nil
+            firstCall = nil
+        } else if let index = later.firstIndex(where: { $0.key.subscription.id == id }) {
+            // A subscription is on its stream once.
+            later.remove(at: index)
+            if later.isEmpty { later = [] }
         }
-        if more.isEmpty { more = [] }
     }
 }
 
