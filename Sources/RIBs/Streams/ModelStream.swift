@@ -79,6 +79,8 @@ public final class ModelStream<Value> {
 
 /// Which observer of a stream: its number there (never reused, unlike an address) and the
 /// subscription that ends it (alive as long as the entry: it removes the entry as it goes).
+/// This and ``LaterObserver`` stand outside ``ModelStream``: a type nested in a generic class is
+/// generic too, and would bring back the metadata look-ups they are there to avoid.
 struct ObserverKey {
     let number: UInt32
     let subscription: Unowned<Subscription>
