@@ -126,18 +126,19 @@ actor TimeKeeper {
     }
 
     private func heard(_ message: Message) async {
+        guard message.frameCount == 3 else { return refusedHere += 1 }
+        // Taken once: a message received in a batch copies its frames out at each ask.
+        let rest = message.rest
         // Dispatch's events are only looked at by topic here (who may send them over CURVE).
-        if message.frameCount == 3, let topic = UTF8Text.validated(message.rest[0]), topic.hasPrefix(Topic.dispatch) {
+        if let topic = UTF8Text.validated(rest[0]), topic.hasPrefix(Topic.dispatch) {
             guard message.userID.map({ BusPolicy.refusal(publisher: $0, topic: topic) { nil } == nil }) ?? true else {
                 return refusedHere += 1
             }
             // After the end nothing more is part of the run (the processes' stopping is not).
-            if finishedAt == nil { held.append(message.rest[1]) }
+            if finishedAt == nil { held.append(rest[1]) }
             return
         }
-        guard message.frameCount == 3, let published = try? Frames.Published(frames: message.rest) else {
-            return refusedHere += 1
-        }
+        guard let published = try? Frames.Published(frames: rest) else { return refusedHere += 1 }
         let identity = message.first
         let envelope = published.envelope
         // Over CURVE a participant speaks only for itself: its key names it.

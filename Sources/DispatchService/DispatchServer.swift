@@ -276,8 +276,13 @@ public actor DispatchServer {
             }
         }
         let now = (ContinuousClock.now - started) / .seconds(1)
-        let admitted = batch.filter { rateLimit.admit($0.first, at: now) }
-        try await act(on: admitted.map { JournalEntry.received(time: simulatedTime, frames: $0.frames, user: $0.userID ?? "") })
+        // Each message's frames taken once: one received in a batch copies them out at each ask.
+        let admitted = batch.compactMap { message -> JournalEntry? in
+            let frames = message.frames
+            guard rateLimit.admit(frames[0], at: now) else { return nil }
+            return .received(time: simulatedTime, frames: frames, user: message.userID ?? "")
+        }
+        try await act(on: admitted)
         if core.stopRequested { stopped = true }
     }
 

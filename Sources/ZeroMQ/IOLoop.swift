@@ -131,6 +131,8 @@ final class IOLoop {
     private let clock = ContinuousClock()
     private var entries: [Entry] = []
     private var shutdownWaiters: [CheckedContinuation<Void, Never>]?
+    /// Where a turn's reads gather before they go to the socket's consumer.
+    private var received = ReceivedBatch()
 
     init(core: LoopCore, executor: IOExecutor, name: String) {
         self.core = core
@@ -345,23 +347,20 @@ final class IOLoop {
     private func receive(_ entry: Entry) -> Bool {
         // One retain of the socket for the batch, not one per message.
         let raw = entry.raw
-        var batch: [Message] = []
-        var room = entry.core.inbound.byteRoom
-        let counting = room != .max
+        let room = entry.core.inbound.byteRoom
         var drained = false
         do {
-            while batch.count < Self.batchLimit, room > 0 {
-                guard let message = try raw.tryReceive() else {
+            while received.count < Self.batchLimit, received.byteCount < room {
+                guard try raw.tryReceive(into: &received) else {
                     drained = true
                     break
                 }
-                // Measured before the message moves into the batch: reading it after would copy it.
-                if counting { room -= message.byteCount }
-                batch.append(consume message)
             }
         } catch {
             entry.core.eventSink.yield(SocketEvent(kind: .receiveFailed, endpoint: "", detail: "\(error)"))
         }
+        // Taken before the held sockets are read: they read into the same batch.
+        let batch = received.take()
         if !batch.isEmpty {
             entry.core.counters.received.add(batch.count, ordering: .relaxed)
             release(heldBy: entry)

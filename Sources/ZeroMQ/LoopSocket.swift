@@ -8,8 +8,8 @@ protocol LoopSocket: AnyObject {
     func signalDescriptor() throws(ZMQError) -> Int32
     /// What the socket can do now; takes in the change the descriptor signalled.
     func readiness() -> (readable: Bool, writable: Bool)
-    /// The next whole message, or nil if none is waiting.
-    func tryReceive() throws(ZMQError) -> Message?
+    /// Adds the next whole message to `batch`; `false` if none is waiting.
+    func tryReceive(into batch: inout ReceivedBatch) throws(ZMQError) -> Bool
     /// Sends whole messages from `messages[start...]` without blocking, at most `limit` of them.
     func trySend(_ messages: [Message], from start: Int, limit: Int) -> SendRun
     func bind(_ endpoint: String) throws(ZMQError) -> String

@@ -1,26 +1,47 @@
 /// A multipart ZeroMQ message: one or more frames, delivered whole or not at all.
 ///
-/// The first frame is stored inline, so a single-frame message (the common case) costs one
-/// allocation, not two.
-public struct Message: Sendable, Hashable {
-    /// The first frame; every message has one.
-    public var first: [UInt8]
-    /// The frames after the first (empty, and unallocated, for a single-frame message).
-    public var rest: [[UInt8]]
+/// A message made here owns its frames, the first stored inline, so a single-frame message
+/// costs one allocation, not two. A message the transport received together with others shares
+/// one buffer with the rest of its batch: the I/O thread copies each frame into that buffer
+/// rather than into an array of its own. ``first``, ``rest``, ``frames`` and ``frame(_:)`` copy
+/// such frames out when asked; ``withFrame(_:_:)`` reads any frame in place. A shared message
+/// keeps its batch's buffer alive for as long as it lives: store ``frames``, not the message, to
+/// keep a frame for long. Equality and hashing look only at the frames' bytes and ``userID``,
+/// never at how they are stored.
+public struct Message: Sendable {
+    /// Frames `first..<first + count` of a block shared with the rest of a received batch.
+    ///
+    /// `@unchecked Sendable` for the block alone: a ``FrameBlock`` is complete before any
+    /// message refers to it and is never written again, so threads that share one only read it.
+    struct Shared: @unchecked Sendable {
+        let block: FrameBlock
+        let first: UInt32
+        let count: UInt32
+    }
+
+    // Stored fields, not an enum of the two forms: a frame read out of an enum's payload is
+    // copied, a retain and a release around each `zmq_send` (PERFORMANCE.md, session 33), while
+    // a stored array is read in place through its span.
+    /// The first frame of a message that owns its frames (empty for a shared one).
+    private(set) var ownedFirst: [UInt8]
+    /// The other frames of a message that owns its frames (empty for a shared one).
+    private(set) var ownedRest: [[UInt8]]
+    /// Where a shared message's frames are; nil for one that owns them.
+    private(set) var shared: Shared?
     /// On a CURVE server socket, the name the sender's key was issued to (ZAP's User-Id);
     /// nil elsewhere. Set by the transport on receipt, never sent.
     public var userID: String?
 
     /// A message of the given frames; an empty list becomes one empty frame.
     public init(_ frames: [[UInt8]]) {
-        first = frames.first ?? []
-        rest = frames.count > 1 ? Array(frames.dropFirst()) : []
+        ownedFirst = frames.first ?? []
+        ownedRest = frames.count > 1 ? Array(frames.dropFirst()) : []
     }
 
     /// A single-frame message.
     public init(_ frame: [UInt8]) {
-        first = frame
-        rest = []
+        ownedFirst = frame
+        ownedRest = []
     }
 
     /// A message whose frames are the UTF-8 bytes of the given strings.
@@ -28,17 +49,134 @@ public struct Message: Sendable, Hashable {
         self.init(strings.map { Array($0.utf8) })
     }
 
-    /// All frames in order (builds an array: prefer ``first``, ``rest`` and ``frameCount`` in hot paths).
-    public var frames: [[UInt8]] { rest.isEmpty ? [first] : [first] + rest }
+    /// Frames `first..<first + count` of `block`.
+    init(block: FrameBlock, first: Int, count: Int, userID: String?) {
+        assert(count >= 1, "a message has at least one frame")
+        ownedFirst = []
+        ownedRest = []
+        shared = Shared(block: block, first: UInt32(first), count: UInt32(count))
+        self.userID = userID
+    }
+
+    /// The first frame; every message has one. Copied out of a shared buffer; setting it makes
+    /// the message own all its frames.
+    public var first: [UInt8] {
+        get { shared.map { shared in shared.block.withFrame(Int(shared.first)) { [UInt8]($0) } } ?? ownedFirst }
+        set {
+            if shared != nil { ownAll() }
+            ownedFirst = newValue
+        }
+    }
+
+    /// The frames after the first (empty, and unallocated, for a single-frame message of its own).
+    /// Copied out of a shared buffer; setting them makes the message own all its frames.
+    public var rest: [[UInt8]] {
+        get {
+            guard let shared else { return ownedRest }
+            return (1..<Int(shared.count)).map { index in shared.block.withFrame(Int(shared.first) + index) { [UInt8]($0) } }
+        }
+        set {
+            if shared != nil { ownAll() }
+            ownedRest = newValue
+        }
+    }
+
+    /// All frames in order (builds an array: prefer ``withFrame(_:_:)`` and ``frameCount`` in hot paths).
+    public var frames: [[UInt8]] {
+        guard let shared else { return ownedRest.isEmpty ? [ownedFirst] : [ownedFirst] + ownedRest }
+        return (0..<Int(shared.count)).map { index in shared.block.withFrame(Int(shared.first) + index) { [UInt8]($0) } }
+    }
+
+    /// Frame `index` (0 is ``first``), copied out of a shared buffer.
+    public func frame(_ index: Int) -> [UInt8] {
+        precondition(index >= 0 && index < frameCount, "frame \(index) of a \(frameCount)-frame message")
+        if let shared { return shared.block.withFrame(Int(shared.first) + index) { [UInt8]($0) } }
+        return index == 0 ? ownedFirst : ownedRest[index - 1]
+    }
+
+    /// Reads frame `index` (0 is ``first``) in place; the bytes are valid only inside `body`.
+    @inline(__always)
+    public func withFrame<R, E: Error>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        precondition(index >= 0 && index < frameCount, "frame \(index) of a \(frameCount)-frame message")
+        if let shared { return try shared.block.withFrame(Int(shared.first) + index, body) }
+        if index == 0 { return try ownedFirst.span.withUnsafeBytes(body) }
+        let frames = ownedRest.span
+        return try frames[index - 1].span.withUnsafeBytes(body)
+    }
 
     /// How many frames the message has.
-    public var frameCount: Int { 1 + rest.count }
+    public var frameCount: Int { shared.map { Int($0.count) } ?? 1 + ownedRest.count }
 
     /// The frames decoded as UTF-8 text (invalid bytes repaired), for logs and tests.
     public var strings: [String] {
-        frames.map { String(decoding: $0, as: UTF8.self) }
+        (0..<frameCount).map { index in withFrame(index) { String(decoding: $0, as: UTF8.self) } }
     }
 
     /// Total payload bytes across all frames.
-    public var byteCount: Int { rest.reduce(first.count) { $0 + $1.count } }
+    public var byteCount: Int {
+        guard let shared else { return ownedRest.reduce(ownedFirst.count) { $0 + $1.count } }
+        return shared.block.byteCount(ofFrames: Int(shared.first), count: Int(shared.count))
+    }
+
+    /// Whether its frames live in a buffer shared with the rest of the batch it was received in.
+    var isShared: Bool { shared != nil }
+
+    /// Copies shared frames into arrays of the message's own.
+    private mutating func ownAll() {
+        let frames = self.frames
+        shared = nil
+        ownedFirst = frames[0]
+        ownedRest = Array(frames.dropFirst())
+    }
+
+    /// Hands each frame's bytes to `body` in order, in place, telling it whether more follow;
+    /// stops at the first `false`.
+    /// - Returns: whether `body` took every frame.
+    @inline(__always)
+    func forEachFrame<E: Error>(_ body: (UnsafeRawBufferPointer, _ more: Bool) throws(E) -> Bool) throws(E) -> Bool {
+        if let shared {
+            for index in 0..<Int(shared.count) {
+                let more = index < Int(shared.count) - 1
+                guard
+                    try shared.block.withFrame(Int(shared.first) + index, { (bytes) throws(E) -> Bool in try body(bytes, more) })
+                else { return false }
+            }
+            return true
+        }
+        let rest = ownedRest.span
+        guard try ownedFirst.span.withUnsafeBytes({ (bytes) throws(E) -> Bool in try body(bytes, !rest.isEmpty) }) else {
+            return false
+        }
+        var index = 0
+        while index < rest.count {
+            let last = index == rest.count - 1
+            guard try rest[index].span.withUnsafeBytes({ (bytes) throws(E) -> Bool in try body(bytes, !last) }) else {
+                return false
+            }
+            index += 1
+        }
+        return true
+    }
+}
+
+extension Message: Hashable {
+    public static func == (left: Message, right: Message) -> Bool {
+        guard left.userID == right.userID, left.frameCount == right.frameCount else { return false }
+        for index in 0..<left.frameCount {
+            let same = left.withFrame(index) { a in right.withFrame(index) { b in a.elementsEqual(b) } }
+            if !same { return false }
+        }
+        return true
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(frameCount)
+        for index in 0..<frameCount {
+            withFrame(index) { bytes in
+                hasher.combine(bytes.count)
+                hasher.combine(bytes: bytes)
+            }
+        }
+        hasher.combine(userID)
+    }
 }

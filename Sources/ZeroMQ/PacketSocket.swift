@@ -113,6 +113,13 @@ final class PacketSocket: LoopSocket {
         return (acceptPending || !maybeReadable.isEmpty || receivedNext < received.count, writable)
     }
 
+    func tryReceive(into batch: inout ReceivedBatch) throws(ZMQError) -> Bool {
+        guard let message = try tryReceive() else { return false }
+        batch.append(message)
+        return true
+    }
+
+    /// The next whole message, or nil if none is waiting.
     func tryReceive() throws(ZMQError) -> Message? {
         if receivedNext < received.count {
             defer { receivedNext += 1 }
@@ -383,15 +390,22 @@ final class PacketSocket: LoopSocket {
     }
 
     /// Adds a message to the datagram being built: a ROUTER's without its first frame (the
-    /// connection's identity).
+    /// connection's identity). Read in place, not through ``Message/frames`` (an array a message).
     private func encodeNext(_ message: Message) {
-        encodeNext(type == .router ? message.rest : message.frames)
+        let skipped = type == .router ? 1 : 0
+        Self.append(UInt32(message.frameCount - skipped), to: &sendBuffer)
+        for index in skipped..<message.frameCount {
+            message.withFrame(index) { frame in
+                Self.append(UInt32(frame.count), to: &sendBuffer)
+                sendBuffer.append(contentsOf: frame)
+            }
+        }
     }
 
     /// The bytes ``encodeNext(_:)`` adds for a message.
     private func encodedSize(_ message: Message) -> Int {
-        let size = message.rest.reduce(4) { $0 + 4 + $1.count }
-        return type == .router ? size : size + 4 + message.first.count
+        let size = 4 + 4 * message.frameCount + message.byteCount
+        return type == .router ? size - 4 - message.withFrame(0) { $0.count } : size
     }
 
     private static func append(_ value: UInt32, to buffer: inout [UInt8]) {

@@ -138,9 +138,13 @@ final class RawSocket {
     /// Hands the message at `position` whole to libzmq without blocking.
     /// - Returns: `false` if libzmq's queue is full (nothing was sent).
     private func trySend(_ messages: Span<Message>, at position: Int) throws(ZMQError) -> Bool {
-        let rest = messages[position].rest.span
+        // The stored field, not `isShared`: a method called on the element would copy the message.
+        if messages[position].shared != nil { return try trySendShared(messages[position]) }
+        // The owned frames read through their spans, not a closure over the message: captured,
+        // each frame was retained and released around its `zmq_send`.
+        let rest = messages[position].ownedRest.span
         let flags = ZMQ_DONTWAIT | (rest.isEmpty ? 0 : ZMQ_SNDMORE)
-        guard try sent(send(messages[position].first.span, flags: flags), first: true) else { return false }
+        guard try sent(send(messages[position].ownedFirst.span, flags: flags), first: true) else { return false }
         // libzmq accepts the rest of a multipart message once it took the first frame.
         var index = 0
         while index < rest.count {
@@ -149,6 +153,16 @@ final class RawSocket {
             index += 1
         }
         return true
+    }
+
+    /// ``trySend(_:at:)`` for a message whose frames live in a received batch's block (an echo).
+    private func trySendShared(_ message: Message) throws(ZMQError) -> Bool {
+        var isFirst = true
+        return try message.forEachFrame { (frame, more) throws(ZMQError) -> Bool in
+            let flags = ZMQ_DONTWAIT | (more ? ZMQ_SNDMORE : 0)
+            defer { isFirst = false }
+            return try sent(zmq_send(handle, frame.baseAddress, frame.count, flags), first: isFirst)
+        }
     }
 
     private func send(_ frame: Span<UInt8>, flags: Int32) -> Int32 {
@@ -165,35 +179,44 @@ final class RawSocket {
 
     /// Takes one whole message from libzmq without blocking, or `nil` if none is waiting.
     func tryReceive() throws(ZMQError) -> Message? {
-        guard let first = try receiveFrame(firstOfMessage: true) else { return nil }
-        var message = Message(first)
-        while zmq_msg_more(scratch) != 0 {
-            // libzmq delivers the parts of a message together: the rest is always there.
-            guard let frame = try receiveFrame(firstOfMessage: false) else { break }
-            message.rest.append(frame)
+        var batch = ReceivedBatch()
+        guard try tryReceive(into: &batch) else { return nil }
+        return batch.take().first
+    }
+
+    /// Copies one whole message from libzmq into `batch` without blocking.
+    /// - Returns: `false` if none was waiting.
+    func tryReceive(into batch: inout ReceivedBatch) throws(ZMQError) -> Bool {
+        guard try receiveFrame(firstOfMessage: true) else { return false }
+        batch.open()
+        do throws(ZMQError) {
+            batch.appendFrame(UnsafeRawBufferPointer(start: zmq_msg_data(scratch), count: zmq_msg_size(scratch)))
+            while zmq_msg_more(scratch) != 0 {
+                // libzmq delivers the parts of a message together: the rest is always there.
+                guard try receiveFrame(firstOfMessage: false) else { break }
+                batch.appendFrame(UnsafeRawBufferPointer(start: zmq_msg_data(scratch), count: zmq_msg_size(scratch)))
+            }
+        } catch {
+            batch.abandon()
+            throw error
         }
         // A ROUTER makes the identity frame itself, without the connection's metadata: the
         // peer's frames (the last one here) carry it.
+        var userID: String?
         if readsUserID, let name = zmq_msg_gets(scratch, "User-Id") {
-            message.userID = String(decoding: UnsafeRawBufferPointer(start: name, count: strlen(name)), as: UTF8.self)
+            userID = String(decoding: UnsafeRawBufferPointer(start: name, count: strlen(name)), as: UTF8.self)
         }
-        return message
+        batch.close(userID: userID)
+        return true
     }
 
-    private func receiveFrame(firstOfMessage: Bool) throws(ZMQError) -> [UInt8]? {
-        let size = zmq_msg_recv(scratch, handle, ZMQ_DONTWAIT)
-        if size < 0 {
-            let error = ZMQError.last("receive on \(type)")
-            if firstOfMessage && error.isWouldBlock { return nil }
-            throw error
-        }
-        let count = Int(size)
-        guard count > 0, let data = zmq_msg_data(scratch) else { return [] }
-        // Not `init(unsafeUninitializedCapacity:)`: here it stays unspecialized and looks up the
-        // array's generic metadata for every frame (a tenth of the receiving thread's time); and
-        // with a capacity of 0 it writes into the stdlib's shared empty-array storage, which
-        // ThreadSanitizer reports.
-        return [UInt8](UnsafeRawBufferPointer(start: data, count: count))
+    /// Receives the next frame into ``scratch``.
+    /// - Returns: `false` if there was none for the first frame of a message.
+    private func receiveFrame(firstOfMessage: Bool) throws(ZMQError) -> Bool {
+        guard zmq_msg_recv(scratch, handle, ZMQ_DONTWAIT) < 0 else { return true }
+        let error = ZMQError.last("receive on \(type)")
+        if firstOfMessage && error.isWouldBlock { return false }
+        throw error
     }
 
     /// The descriptor libzmq makes readable when something may have changed for the socket

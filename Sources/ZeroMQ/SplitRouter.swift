@@ -48,11 +48,11 @@ final class SplitRouter: LoopSocket {
         return (zmqReadable || packetsReadable, zmqWritable)
     }
 
-    func tryReceive() throws(ZMQError) -> Message? {
+    func tryReceive(into batch: inout ReceivedBatch) throws(ZMQError) -> Bool {
         packetsFirst.toggle()
         let (first, second): (any LoopSocket, any LoopSocket) = packetsFirst ? (packets, zmq) : (zmq, packets)
-        if let message = try first.tryReceive() { return message }
-        return try second.tryReceive()
+        if try first.tryReceive(into: &batch) { return true }
+        return try second.tryReceive(into: &batch)
     }
 
     func trySend(_ messages: [Message], from start: Int, limit: Int) -> SendRun {
