@@ -348,6 +348,7 @@ final class IOLoop {
         // One retain of the socket for the batch, not one per message.
         let raw = entry.raw
         let room = entry.core.inbound.byteRoom
+        received.countsWholeBytes = room != .max
         var drained = false
         do {
             while received.count < Self.batchLimit, received.byteCount < room {

@@ -394,12 +394,22 @@ final class PacketSocket: LoopSocket {
     private func encodeNext(_ message: Message) {
         let skipped = type == .router ? 1 : 0
         Self.append(UInt32(message.frameCount - skipped), to: &sendBuffer)
+        if message.shared == nil {
+            if skipped == 0 { appendFrame(message.ownedFirst) }
+            for frame in message.ownedRest { appendFrame(frame) }
+            return
+        }
         for index in skipped..<message.frameCount {
             message.withFrame(index) { frame in
                 Self.append(UInt32(frame.count), to: &sendBuffer)
                 sendBuffer.append(contentsOf: frame)
             }
         }
+    }
+
+    private func appendFrame(_ frame: [UInt8]) {
+        Self.append(UInt32(frame.count), to: &sendBuffer)
+        sendBuffer.append(contentsOf: frame)
     }
 
     /// The bytes ``encodeNext(_:)`` adds for a message.

@@ -29,8 +29,12 @@ struct ReceivedBatch: ~Copyable {
     private var userIDs: [(item: Int, name: String)] = []
     /// The first frame of the message being read, while one is.
     private var openedAt: Int?
-    /// Payload bytes of everything appended this turn.
+    /// Payload bytes of everything appended this turn (of whole messages only while
+    /// ``countsWholeBytes``: summing their frames costs the hot path of an uncapped buffer).
     private(set) var byteCount = 0
+    /// Whether ``byteCount`` includes whole messages' bytes; the loop sets it for a socket whose
+    /// inbound buffer has a byte capacity.
+    var countsWholeBytes = true
 
     private static let initialCapacity = 4096
     private static let keptCapacity = 1 << 20
@@ -88,7 +92,7 @@ struct ReceivedBatch: ~Copyable {
     /// Adds a message made whole by its socket.
     mutating func append(_ message: Message) {
         assert(openedAt == nil, "a whole message while another is open")
-        byteCount += message.byteCount
+        if countsWholeBytes { byteCount += message.byteCount }
         items.append(.whole(index: UInt32(wholes.count)))
         wholes.append(message)
     }
@@ -111,6 +115,12 @@ struct ReceivedBatch: ~Copyable {
             }
         }
         guard !items.isEmpty else { return [] }
+        // Only whole messages (a packet link's turn): handed on as they are, without copies.
+        if ends.isEmpty {
+            let messages = wholes
+            wholes = []
+            return messages
+        }
         if items.count == 1, case .framed(let first, let count) = items[0] {
             var message = Message((Int(first)..<Int(first + count)).map { ownedFrame($0) })
             message.userID = userIDs.first?.name

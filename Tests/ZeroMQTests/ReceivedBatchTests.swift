@@ -52,6 +52,19 @@ struct ReceivedBatchTests {
         #expect(batch.take().map(\.frames) == [[[1]], [[2], [3]], [[4, 4]], [[5]]])
     }
 
+    @Test("A turn of whole messages only hands them on as they came, counting their bytes only when asked")
+    func wholeMessagesOnly() {
+        var batch = ReceivedBatch()
+        batch.append(Message([[1], [2, 3]]))
+        batch.append(Message([4]))
+        #expect(batch.byteCount == 4)
+        #expect(batch.take() == [Message([[1], [2, 3]]), Message([4])])
+        batch.countsWholeBytes = false
+        batch.append(Message([5, 6]))
+        #expect(batch.byteCount == 0 && batch.count == 1)
+        #expect(batch.take() == [Message([5, 6])] && batch.count == 0)
+    }
+
     @Test("A message abandoned part-way leaves the ones before it whole and takes its bytes back")
     func abandonedMessageLeavesNoTrace() {
         var batch = ReceivedBatch()
