@@ -122,7 +122,9 @@ struct ReceivedBatch: ~Copyable {
             return messages
         }
         if items.count == 1, case .framed(let first, let count) = items[0] {
-            var message = Message((Int(first)..<Int(first + count)).map { ownedFrame($0) })
+            // Built as the two fields it stores: no array of all the frames on the way.
+            var message = Message(ownedFrame(Int(first)))
+            if count > 1 { message.rest = (Int(first) + 1..<Int(first + count)).map { ownedFrame($0) } }
             message.userID = userIDs.first?.name
             return [message]
         }
