@@ -40,8 +40,9 @@ struct ReceivedBatch: ~Copyable {
     private static let keptCapacity = 1 << 20
 
     init() {
-        byteCapacity = Self.initialCapacity
-        bytes = .allocate(byteCount: byteCapacity, alignment: 16)
+        // Sized at the first frame: a batch made for one receive (a monitor's) may get none.
+        byteCapacity = 0
+        bytes = .allocate(byteCount: 0, alignment: 16)
     }
 
     deinit {
@@ -110,8 +111,8 @@ struct ReceivedBatch: ~Copyable {
             // One huge message should not keep a huge buffer for the life of the loop.
             if byteCapacity > Self.keptCapacity {
                 bytes.deallocate()
-                byteCapacity = Self.initialCapacity
-                bytes = .allocate(byteCount: byteCapacity, alignment: 16)
+                byteCapacity = 0
+                bytes = .allocate(byteCount: 0, alignment: 16)
             }
         }
         guard !items.isEmpty else { return [] }
@@ -155,7 +156,7 @@ struct ReceivedBatch: ~Copyable {
     }
 
     private mutating func grow(toFit needed: Int) {
-        var capacity = byteCapacity
+        var capacity = max(byteCapacity, Self.initialCapacity)
         while capacity < needed { capacity *= 2 }
         let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         larger.copyMemory(from: bytes, byteCount: usedBytes)
