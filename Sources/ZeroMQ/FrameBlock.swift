@@ -5,7 +5,7 @@ struct FrameBlockHeader {
 }
 
 /// The frames of messages received in one turn of the I/O loop, in one allocation: each frame's
-/// end offset (a `UInt32` each), then every frame's bytes, back to back.
+/// end offset (an `Int` each), then every frame's bytes, back to back.
 ///
 /// The messages of the batch share it (``Message``'s shared storage), so a received frame costs a
 /// copy into the block instead of an allocation of its own on the I/O thread and a free on the
@@ -13,10 +13,10 @@ struct FrameBlockHeader {
 ///
 /// Written once, in ``make(bytes:ends:)``, before the block is returned, and only read after (what
 /// lets ``Message`` send it across threads; `ManagedBuffer` itself is never `Sendable`).
-final class FrameBlock: ManagedBuffer<FrameBlockHeader, UInt32> {
+final class FrameBlock: ManagedBuffer<FrameBlockHeader, Int> {
     /// A block of `ends.count` frames whose bytes are `bytes`, frame `i` ending at `ends[i]`.
-    static func make(bytes: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<UInt32>) -> FrameBlock {
-        let words = ends.count + (bytes.count + 3) / 4
+    static func make(bytes: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<Int>) -> FrameBlock {
+        let words = ends.count + (bytes.count + 7) / 8
         let block = unsafeDowncast(
             create(minimumCapacity: max(1, words)) { _ in FrameBlockHeader(frameCount: ends.count, byteCount: bytes.count) },
             to: FrameBlock.self)
@@ -34,8 +34,8 @@ final class FrameBlock: ManagedBuffer<FrameBlockHeader, UInt32> {
     func withFrame<R, E: Error>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try withUnsafeMutablePointers { (header, elements) throws(E) -> R in
             assert(index >= 0 && index < header.pointee.frameCount, "frame \(index) of a block of \(header.pointee.frameCount)")
-            let start = index == 0 ? 0 : Int(elements[index - 1])
-            let end = Int(elements[index])
+            let start = index == 0 ? 0 : elements[index - 1]
+            let end = elements[index]
             let bytes = UnsafeRawPointer(elements + header.pointee.frameCount) + start
             return try body(UnsafeRawBufferPointer(start: bytes, count: end - start))
         }
@@ -44,7 +44,7 @@ final class FrameBlock: ManagedBuffer<FrameBlockHeader, UInt32> {
     /// How many bytes frame `index` has.
     func frameSize(_ index: Int) -> Int {
         withUnsafeMutablePointerToElements { elements in
-            Int(elements[index]) - (index == 0 ? 0 : Int(elements[index - 1]))
+            elements[index] - (index == 0 ? 0 : elements[index - 1])
         }
     }
 
@@ -52,7 +52,7 @@ final class FrameBlock: ManagedBuffer<FrameBlockHeader, UInt32> {
     func byteCount(ofFrames start: Int, count: Int) -> Int {
         guard count > 0 else { return 0 }
         return withUnsafeMutablePointerToElements { elements in
-            Int(elements[start + count - 1]) - (start == 0 ? 0 : Int(elements[start - 1]))
+            elements[start + count - 1] - (start == 0 ? 0 : elements[start - 1])
         }
     }
 }

@@ -22,7 +22,7 @@ struct ReceivedBatch: ~Copyable {
     private var byteCapacity: Int
     private var usedBytes = 0
     /// Each buffered frame's end offset.
-    private var ends: [UInt32] = []
+    private var ends: [Int] = []
     private var items: [Item] = []
     private var wholes: [Message] = []
     /// The senders' ZAP User-Ids of the framed messages that have one, by item.
@@ -64,8 +64,7 @@ struct ReceivedBatch: ~Copyable {
         if usedBytes + frame.count > byteCapacity { grow(toFit: usedBytes + frame.count) }
         if let source = frame.baseAddress { (bytes + usedBytes).copyMemory(from: source, byteCount: frame.count) }
         usedBytes += frame.count
-        precondition(usedBytes <= Int(UInt32.max), "a turn's frames past 4 GiB")
-        ends.append(UInt32(usedBytes))
+        ends.append(usedBytes)
         byteCount += frame.count
     }
 
@@ -84,7 +83,7 @@ struct ReceivedBatch: ~Copyable {
     mutating func abandon() {
         guard let first = openedAt else { return }
         openedAt = nil
-        let kept = first == 0 ? 0 : Int(ends[first - 1])
+        let kept = first == 0 ? 0 : ends[first - 1]
         byteCount -= usedBytes - kept
         usedBytes = kept
         ends.removeSubrange(first...)
@@ -151,8 +150,8 @@ struct ReceivedBatch: ~Copyable {
     }
 
     private func ownedFrame(_ index: Int) -> [UInt8] {
-        let start = index == 0 ? 0 : Int(ends[index - 1])
-        return [UInt8](UnsafeRawBufferPointer(start: bytes + start, count: Int(ends[index]) - start))
+        let start = index == 0 ? 0 : ends[index - 1]
+        return [UInt8](UnsafeRawBufferPointer(start: bytes + start, count: ends[index] - start))
     }
 
     private mutating func grow(toFit needed: Int) {
