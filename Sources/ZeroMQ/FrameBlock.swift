@@ -41,13 +41,6 @@ final class FrameBlock: ManagedBuffer<FrameBlockHeader, Int> {
         }
     }
 
-    /// How many bytes frame `index` has.
-    func frameSize(_ index: Int) -> Int {
-        withUnsafeMutablePointerToElements { elements in
-            elements[index] - (index == 0 ? 0 : elements[index - 1])
-        }
-    }
-
     /// The bytes of frames `start..<start + count` together.
     func byteCount(ofFrames start: Int, count: Int) -> Int {
         guard count > 0 else { return 0 }

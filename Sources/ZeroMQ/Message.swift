@@ -17,6 +17,15 @@ public struct Message: Sendable {
         let block: FrameBlock
         let first: UInt32
         let count: UInt32
+
+        /// Reads the message's frame `index` in place.
+        @inline(__always)
+        func withFrame<R, E: Error>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+            try block.withFrame(Int(first) + index, body)
+        }
+
+        /// The message's frame `index`, copied out.
+        func frame(_ index: Int) -> [UInt8] { withFrame(index) { [UInt8]($0) } }
     }
 
     // Stored fields, not an enum of the two forms: a frame read out of an enum's payload is
@@ -61,7 +70,7 @@ public struct Message: Sendable {
     /// The first frame; every message has one. Copied out of a shared buffer; setting it makes
     /// the message own all its frames.
     public var first: [UInt8] {
-        get { shared.map { shared in shared.block.withFrame(Int(shared.first)) { [UInt8]($0) } } ?? ownedFirst }
+        get { shared.map { $0.frame(0) } ?? ownedFirst }
         set {
             if shared != nil { ownAll() }
             ownedFirst = newValue
@@ -73,7 +82,7 @@ public struct Message: Sendable {
     public var rest: [[UInt8]] {
         get {
             guard let shared else { return ownedRest }
-            return (1..<Int(shared.count)).map { index in shared.block.withFrame(Int(shared.first) + index) { [UInt8]($0) } }
+            return (1..<Int(shared.count)).map(shared.frame)
         }
         set {
             if shared != nil { ownAll() }
@@ -84,13 +93,13 @@ public struct Message: Sendable {
     /// All frames in order (builds an array: prefer ``withFrame(_:_:)`` and ``frameCount`` in hot paths).
     public var frames: [[UInt8]] {
         guard let shared else { return ownedRest.isEmpty ? [ownedFirst] : [ownedFirst] + ownedRest }
-        return (0..<Int(shared.count)).map { index in shared.block.withFrame(Int(shared.first) + index) { [UInt8]($0) } }
+        return (0..<Int(shared.count)).map(shared.frame)
     }
 
     /// Frame `index` (0 is ``first``), copied out of a shared buffer.
     public func frame(_ index: Int) -> [UInt8] {
         precondition(index >= 0 && index < frameCount, "frame \(index) of a \(frameCount)-frame message")
-        if let shared { return shared.block.withFrame(Int(shared.first) + index) { [UInt8]($0) } }
+        if let shared { return shared.frame(index) }
         return index == 0 ? ownedFirst : ownedRest[index - 1]
     }
 
@@ -98,7 +107,7 @@ public struct Message: Sendable {
     @inline(__always)
     public func withFrame<R, E: Error>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         precondition(index >= 0 && index < frameCount, "frame \(index) of a \(frameCount)-frame message")
-        if let shared { return try shared.block.withFrame(Int(shared.first) + index, body) }
+        if let shared { return try shared.withFrame(index, body) }
         if index == 0 { return try ownedFirst.span.withUnsafeBytes(body) }
         let frames = ownedRest.span
         return try frames[index - 1].span.withUnsafeBytes(body)
@@ -127,35 +136,6 @@ public struct Message: Sendable {
         shared = nil
         ownedFirst = frames[0]
         ownedRest = Array(frames.dropFirst())
-    }
-
-    /// Hands each frame's bytes to `body` in order, in place, telling it whether more follow;
-    /// stops at the first `false`.
-    /// - Returns: whether `body` took every frame.
-    @inline(__always)
-    func forEachFrame<E: Error>(_ body: (UnsafeRawBufferPointer, _ more: Bool) throws(E) -> Bool) throws(E) -> Bool {
-        if let shared {
-            for index in 0..<Int(shared.count) {
-                let more = index < Int(shared.count) - 1
-                guard
-                    try shared.block.withFrame(Int(shared.first) + index, { (bytes) throws(E) -> Bool in try body(bytes, more) })
-                else { return false }
-            }
-            return true
-        }
-        let rest = ownedRest.span
-        guard try ownedFirst.span.withUnsafeBytes({ (bytes) throws(E) -> Bool in try body(bytes, !rest.isEmpty) }) else {
-            return false
-        }
-        var index = 0
-        while index < rest.count {
-            let last = index == rest.count - 1
-            guard try rest[index].span.withUnsafeBytes({ (bytes) throws(E) -> Bool in try body(bytes, !last) }) else {
-                return false
-            }
-            index += 1
-        }
-        return true
     }
 }
 

@@ -377,16 +377,8 @@ final class PacketSocket: LoopSocket {
 
     private func encode(_ frames: [[UInt8]]) {
         sendBuffer.removeAll(keepingCapacity: true)
-        encodeNext(frames)
-    }
-
-    /// Adds a message to the datagram being built.
-    private func encodeNext(_ frames: [[UInt8]]) {
         Self.append(UInt32(frames.count), to: &sendBuffer)
-        for frame in frames {
-            Self.append(UInt32(frame.count), to: &sendBuffer)
-            sendBuffer.append(contentsOf: frame)
-        }
+        for frame in frames { frame.withUnsafeBytes { appendFrame($0) } }
     }
 
     /// Adds a message to the datagram being built: a ROUTER's without its first frame (the
@@ -394,20 +386,11 @@ final class PacketSocket: LoopSocket {
     private func encodeNext(_ message: Message) {
         let skipped = type == .router ? 1 : 0
         Self.append(UInt32(message.frameCount - skipped), to: &sendBuffer)
-        if message.shared == nil {
-            if skipped == 0 { appendFrame(message.ownedFirst) }
-            for frame in message.ownedRest { appendFrame(frame) }
-            return
-        }
-        for index in skipped..<message.frameCount {
-            message.withFrame(index) { frame in
-                Self.append(UInt32(frame.count), to: &sendBuffer)
-                sendBuffer.append(contentsOf: frame)
-            }
-        }
+        for index in skipped..<message.frameCount { message.withFrame(index) { appendFrame($0) } }
     }
 
-    private func appendFrame(_ frame: [UInt8]) {
+    /// Adds one frame, its length first.
+    private func appendFrame(_ frame: UnsafeRawBufferPointer) {
         Self.append(UInt32(frame.count), to: &sendBuffer)
         sendBuffer.append(contentsOf: frame)
     }

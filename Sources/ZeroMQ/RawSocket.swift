@@ -157,12 +157,14 @@ final class RawSocket {
 
     /// ``trySend(_:at:)`` for a message whose frames live in a received batch's block (an echo).
     private func trySendShared(_ message: Message) throws(ZMQError) -> Bool {
-        var isFirst = true
-        return try message.forEachFrame { (frame, more) throws(ZMQError) -> Bool in
-            let flags = ZMQ_DONTWAIT | (more ? ZMQ_SNDMORE : 0)
-            defer { isFirst = false }
-            return try sent(zmq_send(handle, frame.baseAddress, frame.count, flags), first: isFirst)
+        let count = message.frameCount
+        for index in 0..<count {
+            let flags = ZMQ_DONTWAIT | (index < count - 1 ? ZMQ_SNDMORE : 0)
+            // libzmq accepts the rest of a multipart message once it took the first frame.
+            guard try sent(message.withFrame(index) { zmq_send(handle, $0.baseAddress, $0.count, flags) }, first: index == 0)
+            else { return false }
         }
+        return true
     }
 
     private func send(_ frame: Span<UInt8>, flags: Int32) -> Int32 {
@@ -190,12 +192,10 @@ final class RawSocket {
         guard try receiveFrame(firstOfMessage: true) else { return false }
         batch.open()
         do throws(ZMQError) {
-            batch.appendFrame(UnsafeRawBufferPointer(start: zmq_msg_data(scratch), count: zmq_msg_size(scratch)))
-            while zmq_msg_more(scratch) != 0 {
-                // libzmq delivers the parts of a message together: the rest is always there.
-                guard try receiveFrame(firstOfMessage: false) else { break }
+            repeat {
                 batch.appendFrame(UnsafeRawBufferPointer(start: zmq_msg_data(scratch), count: zmq_msg_size(scratch)))
-            }
+                // libzmq delivers the parts of a message together: the rest is always there.
+            } while try zmq_msg_more(scratch) != 0 ? receiveFrame(firstOfMessage: false) : false
         } catch {
             batch.abandon()
             throw error
