@@ -84,13 +84,16 @@ public enum WireIDs {
 
     /// The process a virtual-time session belongs to (process names have no dot).
     public static func process(ofSession session: String) -> String {
-        String(session.prefix { $0 != "." })
+        // By bytes: dispatch asks this of every message it routes in virtual time, and a walk by
+        // Characters (grapheme breaking) cost a tenth of a microsecond each.
+        guard let dot = session.utf8.firstIndex(of: UInt8(ascii: ".")) else { return session }
+        return String(session[..<dot])
     }
 
     /// The life of a process that a virtual-time session belongs to.
     public static func life(ofSession session: String) -> UInt32 {
-        guard let dot = session.firstIndex(of: ".") else { return 1 }
-        return UInt32(session[session.index(after: dot)...]) ?? 1
+        guard let dot = session.utf8.firstIndex(of: UInt8(ascii: ".")) else { return 1 }
+        return UInt32(session[session.utf8.index(after: dot)...]) ?? 1
     }
 
     /// A surge zone of dispatch's grid.
