@@ -263,9 +263,10 @@ extension DispatchServer {
             var envelope = envelope
             if let delay = fate?.delay { envelope.simTimeMs += Int64((delay / .milliseconds(1)).rounded()) }
             let session = String(decoding: peer, as: UTF8.self)
+            let receiver = WireIDs.process(ofSession: session), life = WireIDs.life(ofSession: session)
             // Each copy is numbered on the link as a message of its own (see the hosts' transmit).
             for _ in 0..<max(1, fate?.copies ?? 1) {
-                state.number(&envelope, to: WireIDs.process(ofSession: session), life: WireIDs.life(ofSession: session))
+                state.number(&envelope, to: receiver, life: life)
                 messages.append(Message(Frames.Routed(peer: peer, envelope: envelope).frames))
             }
         }

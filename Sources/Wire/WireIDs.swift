@@ -85,7 +85,7 @@ public enum WireIDs {
     /// The process a virtual-time session belongs to (process names have no dot).
     public static func process(ofSession session: String) -> String {
         // By bytes: dispatch asks this of every message it routes in virtual time, and a walk by
-        // Characters (grapheme breaking) cost a tenth of a microsecond each.
+        // Characters (grapheme breaking) held about 1 % of its profile.
         guard let dot = session.utf8.firstIndex(of: UInt8(ascii: ".")) else { return session }
         return String(session[..<dot])
     }
