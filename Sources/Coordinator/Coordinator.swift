@@ -253,6 +253,7 @@ public actor Coordinator {
             poolCapacity: plan.topology.dispatch.poolCapacity, atInterruption: atInterruption)
         summary.virtualTime = await timeKeeper?.report
         summary.startSecondOfDay = plan.topology.startSecondOfDay
+        summary.coordinator = .current()
         let refusals = proxy.refusals
         if admit != nil {
             summary.busRefused = refusals.count

@@ -1,5 +1,6 @@
 import Foundation
 import Monitor
+import Wire
 
 /// What a run did, written to the run directory (`summary.json`, `summary.txt`) and printed.
 public struct RunSummary: Codable, Sendable {
@@ -25,12 +26,16 @@ public struct RunSummary: Codable, Sendable {
     public var verdict: RunVerdict?
     /// Virtual time: windows, simulated seconds per wall second, the bottleneck (absent in wall time).
     public var virtualTime: VirtualTimeReport?
-    /// Over CURVE: publications the bus refused (a process publishing what only another may),
-    /// and the first few, with who sent them and why. Absent when the bus cannot tell who publishes.
     /// Seconds after midnight at which the run's simulated time began (its topology's start).
     public var startSecondOfDay: Double?
+    /// Over CURVE: publications the bus refused (a process publishing what only another may),
+    /// and the first few, with who sent them and why. Absent when the bus cannot tell who publishes.
     public var busRefused: Int?
     public var busRefusalExamples: [String]?
+    /// What the launching process itself used: it prepares the topology, runs the bus, keeps
+    /// virtual time, and records the run and its tables. Not among ``kpis``' processes, which are
+    /// the city's and report themselves over the bus; absent in summaries from before it was kept.
+    public var coordinator: CoordinatorUsage?
     public var allRequestsAccounted: Bool { requests == ended && kpis.openRequests == 0 && endedByShutdown == nil }
     /// A wall-clock run whose processes fell this far behind the clock (simulated seconds) has
     /// KPIs that depend on the machine and on what else ran on it.
@@ -157,6 +162,12 @@ public struct RunSummary: Codable, Sendable {
                     + (record.exits.isEmpty ? "" : "; " + record.exits.map(\.description).joined(separator: ", "))
             )
         }
+        if let coordinator {
+            lines.append(
+                String(
+                    format: "  coordinator (topology, bus, %@recording, tables): %.1f s CPU, %.0f MB at most",
+                    virtualTime == nil ? "" : "window keeper, ", coordinator.cpuSeconds, coordinator.peakResidentMB))
+        }
         if let chaos, chaos != ChaosCounts() {
             lines.append(
                 "faults injected: \(chaos.kills.count) kills (\(chaos.kills.joined(separator: ", "))), "
@@ -173,5 +184,25 @@ public struct RunSummary: Codable, Sendable {
         }
         if let verdict { lines.append(verdict.table) }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// The CPU time and memory of the process that launched and coordinated a run.
+public struct CoordinatorUsage: Codable, Sendable, Hashable {
+    /// CPU time, user and system, from the process's start to the end of the run (the verdict,
+    /// worked out after, not counted).
+    public var cpuSeconds: Double
+    /// The most it was resident at any time.
+    public var peakResidentMB: Double
+
+    public init(cpuSeconds: Double, peakResidentMB: Double) {
+        self.cpuSeconds = cpuSeconds
+        self.peakResidentMB = peakResidentMB
+    }
+
+    /// This process's usage so far.
+    public static func current() -> CoordinatorUsage {
+        let usage = ProcessUsage.current()
+        return CoordinatorUsage(cpuSeconds: usage.cpuSeconds, peakResidentMB: Double(usage.peakResidentBytes) / 1_048_576)
     }
 }

@@ -5,6 +5,8 @@ import SimulatedTime
 public struct ProcessUsage: Sendable {
     public let cpuSeconds: Double
     public let residentBytes: UInt64
+    /// The most this process was resident at any time so far.
+    public let peakResidentBytes: UInt64
 
     public static func current() -> ProcessUsage {
         var usage = rusage()
@@ -14,7 +16,10 @@ public struct ProcessUsage: Sendable {
         // /proc/self/statm: size and resident, in pages.
         let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
         let pages = statm.split(separator: " ").dropFirst().first.flatMap { UInt64($0) } ?? 0
-        return ProcessUsage(cpuSeconds: cpu, residentBytes: pages * UInt64(sysconf(Int32(_SC_PAGESIZE))))
+        // ru_maxrss is in kilobytes on Linux.
+        return ProcessUsage(
+            cpuSeconds: cpu, residentBytes: pages * UInt64(sysconf(Int32(_SC_PAGESIZE))),
+            peakResidentBytes: UInt64(max(0, usage.ru_maxrss)) * 1_024)
     }
 }
 

@@ -138,6 +138,10 @@ struct LaunchTests {
             #expect(run.log(riders).contains(" 0 leaks"), "\(run.log(riders))")
         }
         #expect(run.output.contains("every request accounted for"))
+        // The launching process's own usage is counted too (a metro hour's coordinator used 8 CPU s,
+        // a seventh of the machine, and no summary said so).
+        let coordinator = run.summary["coordinator"] as? [String: Double] ?? [:]
+        #expect((coordinator["cpuSeconds"] ?? 0) > 0 && (coordinator["peakResidentMB"] ?? 0) > 1, "\(run.summary)")
 
         // The tables for analysts agree with the summary: a row per request, each outcome as
         // counted, a row per driver whose trips add up to the completions.

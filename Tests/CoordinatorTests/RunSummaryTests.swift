@@ -154,4 +154,20 @@ struct RunSummaryTests {
         #expect(html.contains("<tr><td>zone-1</td><td class=\"n\">2</td><td class=\"n\">100 %</td><td class=\"n\">85 s</td>"))
         #expect(!html.contains("<script") && !html.contains("src=") && !html.contains("href="), "self-contained")
     }
+
+    @Test("The coordinator's own CPU and memory are in the summary beside the city's processes, and in its text")
+    func coordinatorUsage() throws {
+        var summary = RunSummary(
+            topology: "t", outcome: .completed, wallSeconds: 3, speed: 60, kpis: MonitorReport(board(created: 2, completed: 2)),
+            processes: [:], poolCapacity: 1)
+        summary.coordinator = CoordinatorUsage(cpuSeconds: 8.26, peakResidentMB: 95.4)
+        #expect(
+            summary.text.contains("  coordinator (topology, bus, recording, tables): 8.3 s CPU, 95 MB at most"), "\(summary.text)"
+        )
+        let decoded = try JSONDecoder().decode(RunSummary.self, from: Data(summary.json.utf8))
+        #expect(decoded.coordinator == summary.coordinator)
+        // This process's own figures are real ones: it has used CPU, and its peak is at least what it holds now.
+        let now = CoordinatorUsage.current()
+        #expect(now.cpuSeconds > 0 && now.peakResidentMB >= Double(ProcessUsage.current().residentBytes) / 1_048_576 * 0.5)
+    }
 }
