@@ -195,11 +195,6 @@ public struct CoordinatorUsage: Codable, Sendable, Hashable {
     /// The most it was resident at any time.
     public var peakResidentMB: Double
 
-    public init(cpuSeconds: Double, peakResidentMB: Double) {
-        self.cpuSeconds = cpuSeconds
-        self.peakResidentMB = peakResidentMB
-    }
-
     /// This process's usage so far.
     public static func current() -> CoordinatorUsage {
         let usage = ProcessUsage.current()
