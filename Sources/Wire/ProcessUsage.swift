@@ -16,10 +16,12 @@ public struct ProcessUsage: Sendable {
         // /proc/self/statm: size and resident, in pages.
         let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
         let pages = statm.split(separator: " ").dropFirst().first.flatMap { UInt64($0) } ?? 0
-        // ru_maxrss is in kilobytes on Linux.
+        let resident = pages * UInt64(sysconf(Int32(_SC_PAGESIZE)))
+        // ru_maxrss is in kilobytes on Linux. The kernel keeps it and statm's count from per-CPU
+        // counters it folds in at different times, so the peak can read a little below the resident
+        // figure taken a moment later; a peak is never less than what is held now.
         return ProcessUsage(
-            cpuSeconds: cpu, residentBytes: pages * UInt64(sysconf(Int32(_SC_PAGESIZE))),
-            peakResidentBytes: UInt64(max(0, usage.ru_maxrss)) * 1_024)
+            cpuSeconds: cpu, residentBytes: resident, peakResidentBytes: max(resident, UInt64(max(0, usage.ru_maxrss)) * 1_024))
     }
 }
 
