@@ -176,6 +176,8 @@ struct RunSummaryTests {
         memory.deallocate()
         let after = ProcessUsage.current().residentBytes
         let now = CoordinatorUsage.current()
+        let reading = ProcessUsage.current()
+        #expect(reading.peakResidentBytes >= reading.residentBytes, "a peak below what is held: \(reading)")
         #expect(held >= after + UInt64(block) / 2, "the block was resident, then given back: \(held) then \(after) bytes")
         // The kernel's two counts may differ by a few pages; a megabyte covers it.
         #expect(
