@@ -20,6 +20,9 @@ public struct ContractionHierarchy: Sendable {
     let down: ArcTable
     /// Every node's labels, for point-to-point times without a search.
     let labels: HubLabels
+    /// The halves of the shortcuts of `up` and of `down`, for unpacking routes.
+    let upHalves: ShortcutHalves
+    let downHalves: ShortcutHalves
 
     /// The shortcuts added while contracting.
     public let shortcutCount: Int
@@ -45,14 +48,23 @@ public struct ContractionHierarchy: Sendable {
         down = ArcTable(rows: result.down, slot: slot, order: node)
         labels = HubLabels(up: up, down: down, nodeCount: count)
         shortcutCount = result.shortcuts
+        guard let upHalves = ShortcutHalves(of: up, upward: true, up: up, down: down),
+            let downHalves = ShortcutHalves(of: down, upward: false, up: up, down: down)
+        else { preconditionFailure("contraction adds a shortcut only where both of its halves are arcs") }
+        self.upHalves = upHalves
+        self.downHalves = downHalves
     }
 }
 
 extension ContractionHierarchy {
-    /// A hierarchy of parts already built (read back by ``HierarchyFile``, which checks them).
-    init(
+    /// A hierarchy of parts already built (read back by ``HierarchyFile``, which checks them);
+    /// `nil` when a shortcut's halves are not both among the arcs.
+    init?(
         graph: RoadGraph, slot: [Int32], node: [Int32], up: ArcTable, down: ArcTable, labels: HubLabels, shortcutCount: Int
     ) {
+        guard let upHalves = ShortcutHalves(of: up, upward: true, up: up, down: down),
+            let downHalves = ShortcutHalves(of: down, upward: false, up: up, down: down)
+        else { return nil }
         self.graph = graph
         self.slot = slot
         self.node = node
@@ -60,6 +72,8 @@ extension ContractionHierarchy {
         self.down = down
         self.labels = labels
         self.shortcutCount = shortcutCount
+        self.upHalves = upHalves
+        self.downHalves = downHalves
     }
 }
 

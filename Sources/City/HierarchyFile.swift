@@ -85,9 +85,12 @@ public enum HierarchyFile {
             labels.append(HubLabels.Labels(first: first, entries: entries))
         }
         guard reader.remaining == 0 else { throw Failure("\(reader.remaining) bytes after the labels") }
-        return ContractionHierarchy(
-            graph: graph, slot: slot, node: node, up: tables[0], down: tables[1],
-            labels: HubLabels(outgoing: labels[0], incoming: labels[1]), shortcutCount: Int(shortcuts))
+        guard
+            let hierarchy = ContractionHierarchy(
+                graph: graph, slot: slot, node: node, up: tables[0], down: tables[1],
+                labels: HubLabels(outgoing: labels[0], incoming: labels[1]), shortcutCount: Int(shortcuts))
+        else { throw Failure("a shortcut whose halves are not both among the arcs") }
+        return hierarchy
     }
 
     /// What a hierarchy's header names: the roads and weights it was built on, and their node count.

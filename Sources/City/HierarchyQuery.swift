@@ -82,21 +82,31 @@ public final class HierarchyQuery: RoutePlanner {
     /// Appends the nodes (in the hierarchy's numbering) of the arc `from → to`, unpacking
     /// shortcuts, except `from` itself.
     private func unpack(_ from: Int, _ to: Int, into nodes: inout [Int]) {
-        let via = via(from: from, to: to)
+        // Larger numbers are less important: an arc climbing from `from` is in its upward row.
+        if from > to, let arc = hierarchy.up.arc(of: from, other: to) {
+            unpack(arc, upward: true, to: to, into: &nodes)
+        } else if let arc = hierarchy.down.arc(of: to, other: from) {
+            unpack(arc, upward: false, to: to, into: &nodes)
+        } else {
+            preconditionFailure("a route's arcs are arcs of the hierarchy")
+        }
+    }
+
+    /// Appends the nodes of arc `arc` (of the upward table, or the downward one), which ends at
+    /// `to`, except its start: a shortcut's halves are followed by their numbers, not looked up
+    /// (a look-up for every half was 3 % of dispatch's time on metro).
+    private func unpack(_ arc: Int, upward: Bool, to: Int, into nodes: inout [Int]) {
+        let via = Int(upward ? hierarchy.up.via[arc] : hierarchy.down.via[arc])
         guard via >= 0 else {
             nodes.append(to)
             return
         }
-        unpack(from, via, into: &nodes)
-        unpack(via, to, into: &nodes)
-    }
-
-    /// The node skipped by the hierarchy's arc `from → to`, or -1 for a road segment.
-    private func via(from: Int, to: Int) -> Int {
-        // Larger numbers are less important: an arc climbing from `from` is in its upward row.
-        if from > to, let arc = hierarchy.up.arc(of: from, other: to) { return Int(hierarchy.up.via[arc]) }
-        if let arc = hierarchy.down.arc(of: to, other: from) { return Int(hierarchy.down.via[arc]) }
-        preconditionFailure("a route's arcs, and a shortcut's halves, are arcs of the hierarchy")
+        let (first, second) =
+            upward
+            ? (hierarchy.upHalves.first(of: arc), hierarchy.upHalves.second(of: arc))
+            : (hierarchy.downHalves.first(of: arc), hierarchy.downHalves.second(of: arc))
+        unpack(first, upward: false, to: via, into: &nodes)
+        unpack(second, upward: true, to: to, into: &nodes)
     }
 
     /// The fastest time in milliseconds, the meeting node and both searches (finished, their

@@ -91,6 +91,44 @@ struct HierarchyFileTests {
         #expect(ArcTable(first: [0, 0, 0], arcs: [], via: []).isOrdered)
     }
 
+    @Test(
+        "Every shortcut's halves are found by number: from its start down into the node it skips, and from there up to its end, their times adding up to its own; a hierarchy whose shortcut has no such halves is refused"
+    )
+    func shortcutHalves() throws {
+        let graph = CityTests.randomGraph(seed: 16, nodes: 60, edges: 240)
+        let hierarchy = ContractionHierarchy(graph: graph)
+        var shortcuts = 0
+        for (table, halves, upward) in [(hierarchy.up, hierarchy.upHalves, true), (hierarchy.down, hierarchy.downHalves, false)] {
+            for row in 0..<graph.nodeCount {
+                for arc in table.range(of: row) where table.via[arc] >= 0 {
+                    shortcuts += 1
+                    let via = Int(table.via[arc])
+                    let (from, to) = upward ? (row, Int(table.arcs[arc].node)) : (Int(table.arcs[arc].node), row)
+                    let (first, second) = (halves.first(of: arc), halves.second(of: arc))
+                    #expect(hierarchy.down.range(of: via).contains(first) && Int(hierarchy.down.arcs[first].node) == from)
+                    #expect(hierarchy.up.range(of: via).contains(second) && Int(hierarchy.up.arcs[second].node) == to)
+                    #expect(hierarchy.down.arcs[first].millis + hierarchy.up.arcs[second].millis == table.arcs[arc].millis)
+                }
+            }
+        }
+        #expect(shortcuts > 0)
+        // A road segment of the upward table made to claim it skips a node it has no halves through.
+        let up = hierarchy.up
+        let segment = try #require((0..<up.count).first { up.via[$0] < 0 })
+        let row = try #require((0..<graph.nodeCount).first { up.range(of: $0).contains(segment) })
+        let end = Int(up.arcs[segment].node)
+        let stranger = try #require(
+            (0..<graph.nodeCount).first { node in
+                node > row && (hierarchy.down.arc(of: node, other: row) == nil || hierarchy.up.arc(of: node, other: end) == nil)
+            })
+        var via = up.via
+        via[segment] = Int32(stranger)
+        let broken = ContractionHierarchy(
+            graph: graph, slot: hierarchy.slot, node: hierarchy.node, up: ArcTable(first: up.first, arcs: up.arcs, via: via),
+            down: hierarchy.down, labels: hierarchy.labels, shortcutCount: hierarchy.shortcutCount)
+        #expect(broken == nil)
+    }
+
     @Test("A store builds and keeps a hierarchy, reads it on the next start, and rebuilds a damaged file saying why")
     func storeKeepsAndReads() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
