@@ -93,19 +93,21 @@ extension DispatchDesk {
 
     /// Once online, a driver is acted for only through the session it came online on.
     private func check(holding name: String, for session: DeskSession) throws(DeskFailure) {
+        // The line looked up once, and its session read in place: a copy of the line (its last
+        // leg with it) for every location report was a hundredth of dispatch's time. A driver
+        // with a line is a known one, so the name table is asked only when there is none.
+        if let line = driverLines.index(forKey: name) {
+            guard driverLines.values[line].session == session.id else {
+                throw forbidden("driver \(name) is not online on this session")
+            }
+            return
+        }
         guard let driver = drivers[name] else { return }
-        // Looked up once, and its session read in place: a copy of the line (its last leg with
-        // it) for every location report was a hundredth of dispatch's time.
-        let line = driverLines.index(forKey: name)
-        if line == nil, settings.shard != nil, engine.state(of: driver) == .offline,
-            let node = engine.position(of: driver)
-        {
+        if settings.shard != nil, engine.state(of: driver) == .offline, let node = engine.position(of: driver) {
             // Handed over to the shard where it stands: a message on its way meanwhile goes there.
             try requireOwn(node, "driver")
         }
-        guard let line, driverLines.values[line].session == session.id else {
-            throw forbidden("driver \(name) is not online on this session")
-        }
+        throw forbidden("driver \(name) is not online on this session")
     }
 
     func forbidden(_ reason: String) -> DeskFailure { DeskFailure(code: .forbidden, reason: reason) }

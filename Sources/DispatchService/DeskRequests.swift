@@ -184,7 +184,7 @@ extension DispatchDesk {
         else {
             throw DeskFailure(code: .malformed, reason: "\(field) is not a position")
         }
-        let nearest = snap.nearestNode(to: GeoPoint(position))
+        let nearest = snapped.answer(GeoPoint(position)) { snap.nearestNode(to: $0) }
         guard nearest.distance <= settings.maxSnapMetres else {
             throw DeskFailure(
                 code: .invalidState, reason: "\(field) is \(Int(nearest.distance)) m from the nearest road of this city")

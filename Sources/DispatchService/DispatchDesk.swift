@@ -38,6 +38,8 @@ public final class DispatchDesk {
     /// How far each driver has driven, empty and loaded (published with its state changes).
     var odometers: Odometers
     let snap: SnapIndex
+    /// Positions snapped lately: a rider's request names the positions its quote did moments before.
+    var snapped = GenerationalMemory<GeoPoint, (node: Int, distance: Double)>(capacity: 1_024)
     var sessions: [String: DeskSession] = [:]
     var sessionOfPeer: [[UInt8]: String] = [:]
     /// Requests and drivers by their wire names, and each request's rider.
