@@ -56,23 +56,62 @@ struct DriverGrid: Codable {
 
     /// Offers `nearest` every driver of the grid that could be among its `limit` nearest to its
     /// target (`position` places a node): ring by ring, until the ring's cells are farther than
-    /// the farthest driver it keeps.
+    /// the farthest driver it keeps, or every driver on the grid has been offered.
     func search(into nearest: inout NearestByLine<DriverID>, position: (Int) -> (x: Double, y: Double)) {
         guard !cellOf.isEmpty else { return }
-        let centre = cell(of: nearest.target)
+        let target = nearest.target
+        let centre = cell(of: target)
         let widest = max(centre.column, columns - 1 - centre.column, centre.row, rows - 1 - centre.row)
+        let inset = self.inset(of: target, in: centre)
+        var offered = 0
         for ring in 0...widest {
-            // Every cell of this ring and beyond is at least (ring - 1) cells away from the target
-            // (a target off the grid is only farther from the cells beyond its edge).
-            if ring > 0, let farthest = nearest.farthestSquared {
-                let gap = Double(ring - 1) * cellSize
-                if gap * gap > farthest { return }
-            }
-            for (column, row) in Self.ring(ring, around: centre) where column >= 0 && column < columns && row >= 0 && row < rows {
-                for driver in cells[row * columns + column] {
-                    nearest.consider(driver.id, id: driver.id, at: position(driver.node))
+            if ring > 0 {
+                if offered == cellOf.count { return }
+                // Every cell of this ring and beyond is at least (ring - 1) cells and the target's
+                // inset away from the target (a target off the grid is only farther from the cells
+                // beyond its edge, and its inset is 0).
+                if let farthest = nearest.farthestSquared {
+                    let gap = Double(ring - 1) * cellSize + inset
+                    if gap * gap > farthest { return }
                 }
             }
+            forEachCell(inRing: ring, around: centre) { index in
+                for driver in cells[index] {
+                    nearest.consider(driver.id, id: driver.id, at: position(driver.node))
+                }
+                offered += cells[index].count
+            }
+        }
+    }
+
+    /// How far `point` is from the nearest edge of its cell `cell`: 0 for a point outside it (off
+    /// the grid), and a millimetre less than computed, so that rounding never makes it larger than
+    /// it is (a driver exactly at the bound may still be kept, by its id).
+    private func inset(of point: (x: Double, y: Double), in cell: (column: Int, row: Int)) -> Double {
+        let left = minX + Double(cell.column) * cellSize
+        let bottom = minY + Double(cell.row) * cellSize
+        let nearest = min(point.x - left, left + cellSize - point.x, point.y - bottom, bottom + cellSize - point.y)
+        return max(0, nearest - 0.001)
+    }
+
+    /// Calls `body` with the index of every cell of the grid at Chebyshev distance `ring` from
+    /// `centre`, each once.
+    private func forEachCell(inRing ring: Int, around centre: (column: Int, row: Int), _ body: (Int) -> Void) {
+        guard ring > 0 else {
+            body(centre.row * columns + centre.column)
+            return
+        }
+        let firstColumn = max(0, centre.column - ring)
+        let lastColumn = min(columns - 1, centre.column + ring)
+        for row in stride(from: centre.row - ring, through: centre.row + ring, by: 2 * ring) where row >= 0 && row < rows {
+            for column in firstColumn...lastColumn { body(row * columns + column) }
+        }
+        let firstRow = max(0, centre.row - ring + 1)
+        let lastRow = min(rows - 1, centre.row + ring - 1)
+        guard firstRow <= lastRow else { return }
+        for column in stride(from: centre.column - ring, through: centre.column + ring, by: 2 * ring)
+        where column >= 0 && column < columns {
+            for row in firstRow...lastRow { body(row * columns + column) }
         }
     }
 
@@ -85,21 +124,6 @@ struct DriverGrid: Codable {
         let column = min(columns - 1, max(0, Int(((point.x - minX) / cellSize).rounded(.down))))
         let row = min(rows - 1, max(0, Int(((point.y - minY) / cellSize).rounded(.down))))
         return (column, row)
-    }
-
-    /// The cells at Chebyshev distance `ring` from `centre`.
-    private static func ring(_ ring: Int, around centre: (column: Int, row: Int)) -> [(Int, Int)] {
-        guard ring > 0 else { return [(centre.column, centre.row)] }
-        var cells: [(Int, Int)] = []
-        for column in (centre.column - ring)...(centre.column + ring) {
-            cells.append((column, centre.row - ring))
-            cells.append((column, centre.row + ring))
-        }
-        for row in (centre.row - ring + 1)...(centre.row + ring - 1) {
-            cells.append((centre.column - ring, row))
-            cells.append((centre.column + ring, row))
-        }
-        return cells
     }
 }
 

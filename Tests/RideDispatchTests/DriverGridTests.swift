@@ -56,6 +56,34 @@ struct DriverGridTests {
         #expect(grid.count == standing.count && standing.count > 50)
     }
 
+    @Test("Drivers and targets on the cells' edges and corners, ties everywhere: still a full scan's answer")
+    func edgesAndTies() {
+        // Every point on a 100 m lattice over cells of 300 m: a third of them on a cell's edge,
+        // and many drivers at exactly the distance a ring's bound is compared with.
+        var points: [(x: Double, y: Double)] = []
+        for x in stride(from: 0.0, through: 2_400, by: 100) {
+            for y in stride(from: 0.0, through: 1_800, by: 100) { points.append((x, y)) }
+        }
+        var grid = DriverGrid(covering: points, cellSize: 300)
+        var standing: [DriverID: Int] = [:]
+        for (index, node) in stride(from: 0, to: points.count, by: 7).enumerated() {
+            grid.place(DriverID(index), node: node, at: points[node])
+            standing[DriverID(index)] = node
+        }
+        var compared = 0
+        for target in points + [(x: -300, y: 900), (x: 2_700, y: 2_100), (x: 1_200, y: -600)] {
+            for limit in [1, 4, 9, 40, standing.count + 1] {
+                var scan = NearestByLine<DriverID>(limit: limit, target: target)
+                for (id, node) in standing { scan.consider(id, id: id, at: points[node]) }
+                var searched = NearestByLine<DriverID>(limit: limit, target: target)
+                grid.search(into: &searched) { points[$0] }
+                #expect(searched.items == scan.items, "near \(target), \(limit) kept")
+                compared += 1
+            }
+        }
+        #expect(compared == (points.count + 3) * 5 && standing.count > 60)
+    }
+
     @Test("An engine's index of available drivers gives what scanning every record gives, through a busy hour")
     func engineIndexEqualsScan() throws {
         let city = GridCity(width: 3_000, height: 3_000, blockLength: 250, speedKmh: 40)
