@@ -69,6 +69,15 @@ struct CodecTests {
         #expect(first.bodyName == "heartbeat")
     }
 
+    @Test(
+        "A message id is the sender, a colon and the sequence in decimal, whatever the sender's length or characters",
+        arguments: ["", "x", "riders-2", "dispatch-3-status", "fahrer-ß-東京"])
+    func messageIDDigits(sender: String) {
+        for sequence: UInt64 in [0, 1, 9, 10, 99, 100, 12_345, 1 << 32, UInt64.max - 1, UInt64.max] {
+            #expect(SenderStamp(sender: sender, sequence: sequence).messageID == sender + ":" + String(sequence))
+        }
+    }
+
     @Test("A missing or future protocol version is refused")
     func versions() throws {
         var envelope = Envelope(.heartbeat(Heartbeat()), from: SenderStamp(sender: "x", sequence: 1))
