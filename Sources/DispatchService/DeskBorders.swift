@@ -76,7 +76,8 @@ extension DispatchDesk {
         var out: [Outgoing] = []
         for message in ready { out += deliver(message, from: from, at: time) }
         out.append(.toShard(shard: from, frame: self.frame(nil, to: from, acknowledging: acknowledged)))
-        return out + translate(engine.takeEvents())
+        translate(engine.takeEvents(), into: &out)
+        return out
     }
 
     /// The border's timers: unanswered asks and unused reservations expire, asks whose request

@@ -160,7 +160,8 @@ public final class DispatchDesk {
             replies = [self.error(to: peer, envelope, error.code, error.reason, shard: error.shard)]
         }
         if let key { memory.remember(key, replies) }
-        return replies + translate(engine.takeEvents())
+        translate(engine.takeEvents(), into: &replies)
+        return replies
     }
 
     /// Whether the replies to a message are remembered for its retries. Not a location report's
@@ -180,7 +181,7 @@ public final class DispatchDesk {
         engine.advance(to: time)
         var out = translate(engine.takeEvents())
         out += borderTick(at: time)
-        out += translate(engine.takeEvents())
+        translate(engine.takeEvents(), into: &out)
         for (id, session) in sessions.sorted(by: { $0.key < $1.key }) where time - session.lastHeard > silenceLimit {
             out += close(id, at: time, because: .expired)
         }
