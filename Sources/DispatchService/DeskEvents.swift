@@ -12,11 +12,10 @@ extension DispatchDesk {
     }
 
     /// What the engine's events mean, appended to `out`: every message of the translation is
-    /// built once into the one array (concatenating each event's own copied every message twice
-    /// or three times, 4 % of dispatch's instructions on metro).
+    /// built once into the one array (concatenating each event's own arrays copied every message
+    /// two or three times; building them in place took 3.5 % off dispatch's instructions on metro).
     func translate(_ events: [TimedDispatchEvent], into out: inout [Outgoing]) {
         checker.record(events)
-        out.reserveCapacity(out.count + 2 * events.count)
         for timed in events {
             odometers.record(timed)
             translate(timed, into: &out)

@@ -69,10 +69,7 @@ public final class DispatchEngine {
         zones = ZoneGrid(graph: graph, cellSize: configuration.zoneSize)
         let projection = LocalProjection(origin: graph.positions[0])
         nodeXY = graph.positions.map { projection.project($0) }
-        // Cells of 120 m, a block or so: fewer drivers offered to each search than in larger cells
-        // (on metro, dispatch's instructions 2.0 % fewer with 200 m than with 400 m cells, and
-        // 0.6 % fewer again with 120 m; docs/PERFORMANCE.md).
-        standingAvailable = DriverGrid(covering: nodeXY, cellSize: 120)
+        standingAvailable = DriverGrid(covering: nodeXY)
         surge = SurgeBoard(zoneCount: zones.zoneCount)
         nextMatching = configuration.strategy.period
         if case .towardUnmetDemand(let interval, _) = configuration.rebalancing { nextRebalancing = interval }

@@ -5,8 +5,8 @@ public struct SenderStamp: Sendable, Equatable {
 
     /// `sender:sequence`: unique per sender, and the same on a retry of the same stamp.
     ///
-    /// Written into its string's storage directly: every message sent names one, and string
-    /// interpolation cost a sender three times as much (1.8 % of dispatch's instructions on metro).
+    /// Written into its string's storage directly: every message sent names one, and interpolating
+    /// it was 1.8 % of dispatch's instructions on metro (writing it so took 1.2 % off).
     public var messageID: String {
         var digits = 1
         var rest = sequence / 10
