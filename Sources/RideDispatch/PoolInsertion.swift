@@ -5,7 +5,13 @@ struct PoolInsertion {
     let engine: DispatchEngine
     let driver: PlacedDriver
     let request: RequestID
+    /// Travel times asked so far, by start and end node: every plan tried shares most legs.
     private var travel: [Int64: Double] = [:]
+    /// Each rider's direct trip time and, once aboard, when they were picked up: read from the
+    /// records once for all the plans tried (a plan holds a few riders, so a list is searched).
+    private var riders: [(request: RequestID, direct: Double, pickedUpAt: Double?)] = []
+    /// The pick-up times of the plan being evaluated, parallel to `riders` (kept, not remade).
+    private var pickups: [Double?] = []
 
     init(engine: DispatchEngine, driver: PlacedDriver, request: RequestID) {
         self.engine = engine
@@ -20,9 +26,20 @@ struct PoolInsertion {
         let new = engine.requestRecord(request).request
         let pickup = Stop(.pickup, request, at: new.origin)
         let dropoff = Stop(.dropoff, request, at: new.destination)
+        let stops = record.stops.count
+        // Every (pickup, dropoff) pair of places asks at most a few legs more than the plan has.
+        travel.reserveCapacity((stops + 2) * (stops + 3))
+        for rider in record.stops.map(\.request) + [request] where !riders.contains(where: { $0.request == rider }) {
+            let known = engine.requestRecord(rider)
+            riders.append((rider, known.quote.tripSeconds, aboard.contains(rider) ? known.pickedUpAt ?? engine.now : nil))
+        }
+        for rider in aboard where !riders.contains(where: { $0.request == rider }) {
+            let known = engine.requestRecord(rider)
+            riders.append((rider, known.quote.tripSeconds, known.pickedUpAt ?? engine.now))
+        }
         var best: (finish: Double, candidate: Candidate)?
-        for i in 0...record.stops.count {
-            for j in i...record.stops.count {
+        for i in 0...stops {
+            for j in i...stops {
                 var plan = record.stops
                 plan.insert(dropoff, at: j)
                 plan.insert(pickup, at: i)
@@ -43,27 +60,27 @@ struct PoolInsertion {
         var time = start.time
         var node = start.node
         var occupancy = aboard.count
-        var pickedUp: [RequestID: Double] = [:]
-        for rider in aboard { pickedUp[rider] = engine.requestRecord(rider).pickedUpAt ?? engine.now }
+        pickups.removeAll(keepingCapacity: true)
+        pickups.append(contentsOf: riders.lazy.map(\.pickedUpAt))
         var newPickup = 0.0
         for stop in plan {
             guard let leg = seconds(from: node, to: stop.node) else { return nil }
             time += leg
             node = stop.node
+            let rider = riders.firstIndex { $0.request == stop.request }!
             switch stop.kind {
             case .pickup:
                 occupancy += 1
                 guard occupancy <= configuration.poolCapacity else { return nil }
-                pickedUp[stop.request] = time
+                pickups[rider] = time
                 if stop.request == request {
                     newPickup = time
                     guard time - engine.now <= configuration.maxPickupSeconds else { return nil }
                 }
             case .dropoff:
                 occupancy -= 1
-                let direct = engine.requestRecord(stop.request).quote.tripSeconds
                 guard
-                    time - pickedUp[stop.request]! <= direct * (1 + configuration.poolDetourFactor)
+                    time - pickups[rider]! <= riders[rider].direct * (1 + configuration.poolDetourFactor)
                         + configuration.poolDetourSeconds
                 else {
                     return nil
