@@ -57,6 +57,7 @@ struct LaunchOptions: ParsableArguments {
         configure: (inout Coordinator.Options) -> Void = { _ in }
     ) async throws -> RunSummary {
         let plan = try readTopology(topology)
+        let program = try processProgram()
         // What this run is: the file with the command line's speed and clock mode in it.
         var resolved = plan
         if let speed { resolved.speed = speed }
@@ -118,7 +119,7 @@ struct LaunchOptions: ParsableArguments {
         // With the monitor's dashboard on the terminal, the launch's own lines go to launch.log (and
         // to the dashboard's panel of events, as notices on the bus) instead of through the dashboard.
         let logFile = !noMonitor && isatty(STDOUT_FILENO) == 1 ? try directory.log(for: "launch") : nil
-        let coordinator = Coordinator(plan: launch, directory: directory, executable: ribcityProgram(), options: options) {
+        let coordinator = Coordinator(plan: launch, directory: directory, executable: program, options: options) {
             line in
             (logFile ?? FileHandle.standardError).write(Data("launch: \(line)\n".utf8))
         }

@@ -8,6 +8,20 @@ func ribcityProgram() -> URL {
             ?? CommandLine.arguments[0])
 }
 
+/// The program the coordinator starts the city's processes as: this executable, or the one
+/// `RIBCITY_PROCESS_PROGRAM` names — a wrapper that runs `ribcity` under a profiler, as
+/// `Tools/count-city` does with callgrind (it is given the arguments `ribcity` would be).
+func processProgram(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
+    guard let chosen = environment[processProgramVariable], !chosen.isEmpty else { return ribcityProgram() }
+    guard FileManager.default.isExecutableFile(atPath: chosen) else {
+        throw ValidationError("\(processProgramVariable)=\(chosen): no executable program there")
+    }
+    return URL(fileURLWithPath: chosen)
+}
+
+/// The environment variable that names another program for the city's processes.
+let processProgramVariable = "RIBCITY_PROCESS_PROGRAM"
+
 /// The path of `name`, a program built beside this `ribcity` (`ribcity-web`, `ribcity-recorder`).
 func programBesideRibcity(_ name: String) -> String {
     ribcityProgram().deletingLastPathComponent().appendingPathComponent(name).path

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import ProcessSupport
 
-@main
 struct RibCity: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ribcity",
@@ -38,7 +37,7 @@ struct RibCity: AsyncParsableCommand {
     /// Parses and runs the command, with standard output line-buffered so that a process's log
     /// (a file or a pipe, under `ribcity launch`) shows each line as it is printed. A mistyped
     /// subcommand gets a suggestion, bad input files their message alone (exit 65).
-    static func main() async {
+    static func runCommandLine() async {
         lineBufferStandardOutput()
         let arguments = Array(CommandLine.arguments.dropFirst())
         let names = configuration.subcommands.filter { $0.configuration.shouldDisplay }.compactMap {

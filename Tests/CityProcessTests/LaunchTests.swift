@@ -59,7 +59,7 @@ struct LaunchedRun {
     static func launch(
         _ command: String = "launch", extra: [String] = [], topologyExtra: String = "", dispatchExtra: String = "",
         features: String = "{ rider.promotions: true }", nice: Bool = false,
-        interruptAfter seconds: Double? = nil
+        interruptAfter seconds: Double? = nil, environment: [String: String] = [:]
     ) async throws -> LaunchedRun {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "ribcity-launch-\(UUID().uuidString.prefix(8))")
@@ -89,6 +89,7 @@ struct LaunchedRun {
                 command, topology.path, "--runs", directory.appendingPathComponent("runs").path, "--json",
                 "--wall-limit", "150",
             ] + extra
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let pipe = ChildProcess.pipe()
         process.standardOutput = pipe
         process.standardError = pipe
