@@ -33,6 +33,25 @@ struct IntrospectionTests {
         withExtendedLifetime(leaked) {}
     }
 
+    @Test(
+        "A leak's path is put into words when it is reported: under the parent as it is then, or the RIB's name alone once the parent is gone"
+    )
+    func leakPathWhenParentIsGone() throws {
+        let clock = ManualClock()
+        let context = RIBContext(leakBudget: .seconds(2)) { clock.now }
+        var root: RootRouter? = RootBuilder(dependency: EmptyDependency()).build()
+        root!.launch(context: context)
+        let leaked = try #require(root!.current as? LoggedOutRouter)  // held on purpose: a leak
+        leaked.interactor.signInTapped(name: "Ada")
+        #expect(context.leakDetector.pendingCount == 2)
+        root = nil
+        clock.now = .seconds(3)
+        context.leakDetector.check()
+        #expect(context.leakDetector.reports.map(\.path).sorted() == ["/LoggedOut", "/LoggedOut (interactor)"])
+        #expect(context.leakDetector.leakCount == 2 && context.leakDetector.isIdle)
+        withExtendedLifetime(leaked) {}
+    }
+
     @Test("A detached RIB that goes away is not a leak")
     func noLeak() {
         let clock = ManualClock()

@@ -141,10 +141,8 @@ open class Router<InteractorType>: Routing {
         let node = child as? any TreeNode
         node?.recordDetached()
         if let context {
-            let path = child.path
-            context.leakDetector.expectDeallocate(child, path: path)
-            context.leakDetector.expectDeallocate(child.interactable, path: path + " (interactor)")
-            if let view = child.view { context.leakDetector.expectDeallocate(view, path: path + " (view)") }
+            context.leakDetector.expectDetached(
+                child, interactor: child.interactable, view: child.view, named: child.name, from: self)
         }
         node?.adopt(parent: nil, context: context)
     }

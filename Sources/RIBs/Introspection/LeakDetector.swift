@@ -20,12 +20,38 @@ public struct LeakCheck: Hashable, Sendable {
 ///
 /// A value, kept in place by its owner (a tree's ``RIBContext``): one allocation fewer per app.
 public struct LeakDetector {
+    /// What one expectation is for: an object and its path, or a detached RIB — its router,
+    /// interactor and view — with its name and the router it was detached from, whose path is
+    /// put into words only if something leaks (a path made at every detach was a twentieth of a
+    /// rider process's instructions: every ancestor's type name, demangled).
     private struct Expectation {
         let id: UInt64
         weak var object: AnyObject?
-        let path: String
+        weak var interactor: AnyObject?
+        weak var view: AnyObject?
+        /// The whole path of `object`, or (for a detached RIB) its name.
+        let name: String
+        /// For a detached RIB: the router it was detached from.
+        let parent: WeakRouting?
+        /// How many of `object`, `interactor` and `view` were still alive at the last look.
+        var remaining: Int
         let detachedAt: Duration
         let deadline: Duration
+
+        /// How many of its objects are still alive.
+        var aliveCount: Int { (object == nil ? 0 : 1) + (interactor == nil ? 0 : 1) + (view == nil ? 0 : 1) }
+
+        /// The paths of the objects still alive: what leaked, once the deadline has passed.
+        func leakedPaths() -> [String] {
+            guard let parent else { return object == nil ? [] : [name] }
+            let path = (parent.router?.path ?? "") + "/" + name
+            return [(object, ""), (interactor, " (interactor)"), (view, " (view)")].compactMap { $0.0 == nil ? nil : path + $0.1 }
+        }
+    }
+
+    /// A router held weakly (an enum payload or a tuple cannot be `weak` itself).
+    private struct WeakRouting {
+        weak var router: (any Routing)?
     }
 
     /// How long a detached object may live.
@@ -48,8 +74,9 @@ public struct LeakDetector {
         self.now = now
     }
 
-    /// Expectations not yet met or failed.
-    public var pendingCount: Int { pending.count }
+    /// Objects expected to deallocate whose expectation has not yet been met or failed (as of
+    /// the last ``check()`` for those expected before it).
+    public var pendingCount: Int { pending.reduce(0) { $0 + $1.remaining } }
 
     /// Whether no expectation is pending (the reference's "done" status).
     public var isIdle: Bool { pending.isEmpty }
@@ -59,8 +86,24 @@ public struct LeakDetector {
     public mutating func expectDeallocate(_ object: AnyObject, path: String) -> LeakCheck {
         nextID += 1
         let time = now()
-        pending.append(Expectation(id: nextID, object: object, path: path, detachedAt: time, deadline: time + budget))
+        pending.append(
+            Expectation(
+                id: nextID, object: object, name: path, parent: nil, remaining: 1, detachedAt: time, deadline: time + budget))
         return LeakCheck(id: nextID)
+    }
+
+    /// Expects a RIB just detached from `parent` — its router, interactor and view (if any) — to
+    /// deallocate within the budget. A leak's path is `parent`'s path then, or the RIB's own name
+    /// alone if `parent` is gone by then.
+    mutating func expectDetached(
+        _ router: AnyObject, interactor: AnyObject, view: AnyObject?, named name: String, from parent: any Routing
+    ) {
+        nextID += 1
+        let time = now()
+        pending.append(
+            Expectation(
+                id: nextID, object: router, interactor: interactor, view: view, name: name,
+                parent: WeakRouting(router: parent), remaining: view == nil ? 2 : 3, detachedAt: time, deadline: time + budget))
     }
 
     /// Drops an expectation. Idempotent: cancelling twice, or after it resolved, changes nothing
@@ -74,11 +117,26 @@ public struct LeakDetector {
     public mutating func check() {
         guard !pending.isEmpty else { return }
         let time = now()
-        let expectations = pending
-        pending.removeAll { $0.object == nil || time >= $0.deadline }
+        var leaked: [LeakReport] = []
+        var index = 0
+        while index < pending.count {
+            if time >= pending[index].deadline {
+                for path in pending[index].leakedPaths() {
+                    leaked.append(LeakReport(path: path, detachedAt: pending[index].detachedAt, detectedAt: time))
+                }
+                pending.remove(at: index)
+                continue
+            }
+            let alive = pending[index].aliveCount
+            if alive == 0 {
+                pending.remove(at: index)
+            } else {
+                pending[index].remaining = alive
+                index += 1
+            }
+        }
         releaseIfEmpty()
-        for expectation in expectations where expectation.object != nil && time >= expectation.deadline {
-            let report = LeakReport(path: expectation.path, detachedAt: expectation.detachedAt, detectedAt: time)
+        for report in leaked {
             leakCount += 1
             reports.append(report)
             if reports.count > 100 { reports.removeFirst() }
