@@ -12,6 +12,8 @@ public struct ActiveViews {
     /// The active views under (and including) `root`.
     public init(of root: any Routing) {
         self.root = root
+        // One allocation for what a screen shows (a handful of views), not one per doubling.
+        found.reserveCapacity(4)
         gather(root)
     }
 
